@@ -1,0 +1,6 @@
+//! dxjit: a DXIL → SPIR-V compiler.
+//!
+//! Data flows one way: [`container`] (DXBC parts) → [`bitcode`] (native LLVM
+//! 3.7 bitcode reader) → [`ir`] (our typed IR) → [`dxil`] (typed DXIL
+//! metadata: entry points, signatures, resources, properties) → analysis →
+//! lowering → SPIR-V.

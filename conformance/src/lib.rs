@@ -1,0 +1,3 @@
+//! dxjit conformance: corpus access, data-driven suites and reference checks.
+
+pub mod corpus;
