@@ -4,3 +4,6 @@
 //! 3.7 bitcode reader) → [`ir`] (our typed IR) → [`dxil`] (typed DXIL
 //! metadata: entry points, signatures, resources, properties) → analysis →
 //! lowering → SPIR-V.
+
+pub mod shader_kind;
+pub use shader_kind::ShaderKind;
