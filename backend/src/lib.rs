@@ -7,3 +7,6 @@
 
 pub mod shader_kind;
 pub use shader_kind::ShaderKind;
+
+pub mod bitcode;
+pub mod ir;

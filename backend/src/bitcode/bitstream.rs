@@ -1,0 +1,554 @@
+//! The LLVM bitstream container: bit-level reads, abbreviations, BLOCKINFO,
+//! blocks and records. Knows nothing about IR.
+//!
+//! Every read is bounds-checked; array lengths are bounded by the bits left,
+//! so hostile input cannot make it allocate without limit. Zero-width fixed
+//! and VBR operands read as 0, as LLVM does.
+
+use super::error::{ErrorKind, Result};
+
+/// Abbreviation ids with fixed meaning.
+pub const END_BLOCK: u32 = 0;
+pub const ENTER_SUBBLOCK: u32 = 1;
+pub const DEFINE_ABBREV: u32 = 2;
+pub const UNABBREV_RECORD: u32 = 3;
+
+const MAX_DEPTH: usize = 32;
+const MAX_ABBREVS: usize = 1 << 12;
+const MAX_ABBREV_OPS: u64 = 1 << 10;
+/// Cap on the number of elements of one zero-width array operand.
+const MAX_ZERO_WIDTH_ARRAY: u64 = 1 << 16;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Literal(u64),
+    Fixed(u8),
+    Vbr(u8),
+    Array,
+    Char6,
+    Blob,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Abbrev {
+    ops: Vec<Op>,
+}
+
+/// A bit cursor over a byte slice.
+#[derive(Debug, Clone)]
+pub struct Bits<'a> {
+    data: &'a [u8],
+    pos: u64,
+    end: u64,
+}
+
+impl<'a> Bits<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        Bits { data, pos: 0, end: data.len() as u64 * 8 }
+    }
+    #[inline]
+    pub fn pos(&self) -> u64 {
+        self.pos
+    }
+    #[inline]
+    pub fn remaining(&self) -> u64 {
+        self.end - self.pos
+    }
+    #[inline]
+    pub fn at_end(&self) -> bool {
+        self.pos >= self.end
+    }
+
+    /// Reads `width` (0..=64) bits, least significant first.
+    #[inline]
+    pub fn read(&mut self, width: u32) -> Result<u64> {
+        if width == 0 {
+            return Ok(0);
+        }
+        if u64::from(width) > self.remaining() {
+            return Err(ErrorKind::UnexpectedEof);
+        }
+        let byte = (self.pos >> 3) as usize;
+        let shift = (self.pos & 7) as u32;
+        let v = if byte + 8 <= self.data.len() && width + shift <= 64 {
+            let mut buf = [0u8; 8];
+            buf.copy_from_slice(&self.data[byte..byte + 8]);
+            u64::from_le_bytes(buf) >> shift
+        } else {
+            self.read_slow(width)
+        };
+        self.pos += u64::from(width);
+        Ok(if width == 64 { v } else { v & ((1u64 << width) - 1) })
+    }
+
+    fn read_slow(&self, width: u32) -> u64 {
+        let mut v = 0u64;
+        for i in 0..u64::from(width) {
+            let p = self.pos + i;
+            let bit = (self.data[(p >> 3) as usize] >> (p & 7)) & 1;
+            v |= u64::from(bit) << i;
+        }
+        v
+    }
+
+    /// Reads a variable-width integer in chunks of `width` bits.
+    #[inline]
+    pub fn read_vbr(&mut self, width: u32) -> Result<u64> {
+        if width == 0 {
+            return Ok(0);
+        }
+        if !(2..=32).contains(&width) {
+            return Err(ErrorKind::InvalidAbbrev("VBR width out of range"));
+        }
+        let hi = 1u64 << (width - 1);
+        let mut chunk = self.read(width)?;
+        if chunk & hi == 0 {
+            return Ok(chunk);
+        }
+        let mut v = 0u64;
+        let mut shift = 0u32;
+        loop {
+            if shift >= 64 {
+                return Err(ErrorKind::Malformed("VBR value exceeds 64 bits"));
+            }
+            v |= (chunk & (hi - 1)) << shift;
+            if chunk & hi == 0 {
+                return Ok(v);
+            }
+            shift += width - 1;
+            chunk = self.read(width)?;
+        }
+    }
+
+    pub fn align32(&mut self) -> Result<()> {
+        let p = (self.pos + 31) & !31;
+        if p > self.end {
+            return Err(ErrorKind::UnexpectedEof);
+        }
+        self.pos = p;
+        Ok(())
+    }
+
+    fn skip_bits(&mut self, n: u64) -> Result<()> {
+        if n > self.remaining() {
+            return Err(ErrorKind::UnexpectedEof);
+        }
+        self.pos += n;
+        Ok(())
+    }
+}
+
+struct Scope {
+    block_id: u32,
+    abbrev_width: u32,
+    abbrevs: Vec<Abbrev>,
+    /// End of this block in bits (from its length word).
+    end: u64,
+}
+
+/// What comes next in a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entry {
+    EndBlock,
+    SubBlock(u32),
+    /// A record with this abbreviation id; read it with [`Cursor::read_record`].
+    Record(u32),
+}
+
+/// A record read into reusable storage: its code, operands and blob.
+#[derive(Debug, Default)]
+pub struct Record {
+    pub code: u32,
+    pub ops: Vec<u64>,
+    /// Byte range of the blob operand, if the abbreviation had one.
+    pub blob: Option<(usize, usize)>,
+}
+
+/// A cursor over a bitstream with its block scopes and BLOCKINFO abbreviations.
+pub struct Cursor<'a> {
+    pub bits: Bits<'a>,
+    scopes: Vec<Scope>,
+    blockinfo: Vec<(u32, Vec<Abbrev>)>,
+}
+
+impl<'a> Cursor<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        Cursor { bits: Bits::new(data), scopes: Vec::new(), blockinfo: Vec::new() }
+    }
+
+    pub fn data(&self) -> &'a [u8] {
+        self.bits.data
+    }
+
+    /// The innermost block id.
+    pub fn block_id(&self) -> Option<u32> {
+        self.scopes.last().map(|s| s.block_id)
+    }
+
+    pub fn depth(&self) -> usize {
+        self.scopes.len()
+    }
+
+    fn abbrev_width(&self) -> u32 {
+        self.scopes.last().map_or(2, |s| s.abbrev_width)
+    }
+
+    /// Reads the next entry of the current block (or of the top level).
+    /// DEFINE_ABBREV entries are consumed here.
+    pub fn next(&mut self) -> Result<Entry> {
+        loop {
+            if self.scopes.is_empty() && self.bits.remaining() < 32 {
+                // Top level: trailing padding ends the stream.
+                return Ok(Entry::EndBlock);
+            }
+            if let Some(s) = self.scopes.last() {
+                if self.bits.pos() >= s.end {
+                    return Err(ErrorKind::Malformed("block ends without END_BLOCK"));
+                }
+            }
+            let id = self.bits.read(self.abbrev_width())? as u32;
+            match id {
+                END_BLOCK => {
+                    if self.scopes.is_empty() {
+                        return Err(ErrorKind::Malformed("END_BLOCK at top level"));
+                    }
+                    self.bits.align32()?;
+                    return Ok(Entry::EndBlock);
+                }
+                ENTER_SUBBLOCK => {
+                    let bid = self.bits.read_vbr(8)?;
+                    let bid = u32::try_from(bid).map_err(|_| ErrorKind::Malformed("block id too large"))?;
+                    return Ok(Entry::SubBlock(bid));
+                }
+                DEFINE_ABBREV => {
+                    let a = self.read_abbrev_def()?;
+                    let s = self.scopes.last_mut().ok_or(ErrorKind::Malformed("DEFINE_ABBREV at top level"))?;
+                    if s.abbrevs.len() >= MAX_ABBREVS {
+                        return Err(ErrorKind::Limit("too many abbreviations"));
+                    }
+                    s.abbrevs.push(a);
+                }
+                _ => return Ok(Entry::Record(id)),
+            }
+        }
+    }
+
+    /// Enters the block whose ENTER_SUBBLOCK id was just read.
+    pub fn enter(&mut self, block_id: u32) -> Result<()> {
+        if self.scopes.len() >= MAX_DEPTH {
+            return Err(ErrorKind::Limit("blocks nested too deeply"));
+        }
+        let width = self.bits.read_vbr(4)? as u32;
+        if width > 32 {
+            return Err(ErrorKind::Malformed("abbreviation width over 32"));
+        }
+        self.bits.align32()?;
+        let words = self.bits.read(32)?;
+        let end = self.bits.pos() + words * 32;
+        if end > self.bits.end {
+            return Err(ErrorKind::UnexpectedEof);
+        }
+        if let Some(outer) = self.scopes.last() {
+            if end > outer.end {
+                return Err(ErrorKind::Malformed("block extends past its parent"));
+            }
+        }
+        self.scopes.push(Scope { block_id, abbrev_width: width, abbrevs: Vec::new(), end });
+        if block_id == 0 {
+            self.read_blockinfo()?;
+        }
+        Ok(())
+    }
+
+    /// Skips the block whose ENTER_SUBBLOCK id was just read.
+    pub fn skip_block(&mut self) -> Result<()> {
+        self.bits.read_vbr(4)?;
+        self.bits.align32()?;
+        let words = self.bits.read(32)?;
+        self.bits.skip_bits(words.checked_mul(32).ok_or(ErrorKind::UnexpectedEof)?)
+    }
+
+    /// Leaves the current block after its END_BLOCK was read.
+    pub fn leave(&mut self) {
+        self.scopes.pop();
+    }
+
+    fn read_abbrev_def(&mut self) -> Result<Abbrev> {
+        let n = self.bits.read_vbr(5)?;
+        if n > MAX_ABBREV_OPS {
+            return Err(ErrorKind::Limit("abbreviation with too many operands"));
+        }
+        let mut ops = Vec::with_capacity(n as usize);
+        let mut i = 0;
+        while i < n {
+            let literal = self.bits.read(1)? == 1;
+            if literal {
+                ops.push(Op::Literal(self.bits.read_vbr(8)?));
+            } else {
+                let enc = self.bits.read(3)?;
+                let op = match enc {
+                    1 | 2 => {
+                        let w = self.bits.read_vbr(5)?;
+                        if enc == 1 && w > 64 {
+                            return Err(ErrorKind::InvalidAbbrev("fixed width over 64"));
+                        }
+                        if enc == 2 && w > 32 {
+                            return Err(ErrorKind::InvalidAbbrev("VBR width over 32"));
+                        }
+                        if enc == 2 && w == 1 {
+                            return Err(ErrorKind::InvalidAbbrev("VBR width 1"));
+                        }
+                        // Zero-width operands always read 0.
+                        if w == 0 {
+                            Op::Literal(0)
+                        } else if enc == 1 {
+                            Op::Fixed(w as u8)
+                        } else {
+                            Op::Vbr(w as u8)
+                        }
+                    }
+                    3 => Op::Array,
+                    4 => Op::Char6,
+                    5 => Op::Blob,
+                    _ => return Err(ErrorKind::InvalidAbbrev("unknown operand encoding")),
+                };
+                ops.push(op);
+            }
+            i += 1;
+        }
+        // Validate shape: Array must be second to last followed by a scalar op; Blob last.
+        for (k, op) in ops.iter().enumerate() {
+            match op {
+                Op::Array => {
+                    if k + 2 != ops.len() {
+                        return Err(ErrorKind::InvalidAbbrev("array operand not second to last"));
+                    }
+                    if matches!(ops[k + 1], Op::Array | Op::Blob) {
+                        return Err(ErrorKind::InvalidAbbrev("array of arrays or blobs"));
+                    }
+                }
+                Op::Blob => {
+                    if k + 1 != ops.len() {
+                        return Err(ErrorKind::InvalidAbbrev("blob operand not last"));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if ops.is_empty() {
+            return Err(ErrorKind::InvalidAbbrev("abbreviation without operands"));
+        }
+        Ok(Abbrev { ops })
+    }
+
+    fn read_blockinfo(&mut self) -> Result<()> {
+        let mut cur: Option<u32> = None;
+        let mut rec = Record::default();
+        loop {
+            let id = self.bits.read(self.abbrev_width())? as u32;
+            match id {
+                END_BLOCK => {
+                    self.bits.align32()?;
+                    self.scopes.pop();
+                    return Ok(());
+                }
+                ENTER_SUBBLOCK => {
+                    // Nested blocks in BLOCKINFO are skipped.
+                    self.bits.read_vbr(8)?;
+                    self.skip_block()?;
+                }
+                DEFINE_ABBREV => {
+                    let a = self.read_abbrev_def()?;
+                    let bid = cur.ok_or(ErrorKind::Malformed("BLOCKINFO abbreviation before SETBID"))?;
+                    let slot = match self.blockinfo.iter().position(|b| b.0 == bid) {
+                        Some(i) => i,
+                        None => {
+                            self.blockinfo.push((bid, Vec::new()));
+                            self.blockinfo.len() - 1
+                        }
+                    };
+                    if self.blockinfo[slot].1.len() >= MAX_ABBREVS {
+                        return Err(ErrorKind::Limit("too many abbreviations"));
+                    }
+                    self.blockinfo[slot].1.push(a);
+                }
+                _ => {
+                    self.read_record(id, &mut rec)?;
+                    if rec.code == 1 {
+                        // SETBID
+                        let b = *rec.ops.first().ok_or(ErrorKind::Malformed("SETBID without operand"))?;
+                        cur = Some(u32::try_from(b).map_err(|_| ErrorKind::Malformed("SETBID id too large"))?);
+                    }
+                    // BLOCKNAME / SETRECORDNAME are informational.
+                }
+            }
+        }
+    }
+
+    fn abbrev(&self, id: u32) -> Result<&Abbrev> {
+        let s = self.scopes.last().ok_or(ErrorKind::InvalidAbbrevId(id))?;
+        let idx = (id - 4) as usize;
+        let info = self.blockinfo.iter().find(|b| b.0 == s.block_id).map(|b| &b.1[..]).unwrap_or(&[]);
+        if idx < info.len() {
+            Ok(&info[idx])
+        } else {
+            s.abbrevs.get(idx - info.len()).ok_or(ErrorKind::InvalidAbbrevId(id))
+        }
+    }
+
+    /// Reads the record with abbreviation `id` (as returned by [`Cursor::next`]).
+    pub fn read_record(&mut self, id: u32, rec: &mut Record) -> Result<()> {
+        rec.ops.clear();
+        rec.blob = None;
+        if id == UNABBREV_RECORD {
+            let code = self.bits.read_vbr(6)?;
+            rec.code = u32::try_from(code).map_err(|_| ErrorKind::Malformed("record code too large"))?;
+            let n = self.bits.read_vbr(6)?;
+            // Each operand takes at least one bit.
+            if n > self.bits.remaining() {
+                return Err(ErrorKind::UnexpectedEof);
+            }
+            rec.ops.reserve(n as usize);
+            for _ in 0..n {
+                rec.ops.push(self.bits.read_vbr(6)?);
+            }
+            return Ok(());
+        }
+        if id < 4 {
+            return Err(ErrorKind::InvalidAbbrevId(id));
+        }
+        // Borrow the abbreviation's ops without holding `self` borrowed.
+        let ops_len;
+        let mut small = [Op::Literal(0); 16];
+        let mut large = Vec::new();
+        {
+            let a = self.abbrev(id)?;
+            ops_len = a.ops.len();
+            if ops_len <= 16 {
+                small[..ops_len].copy_from_slice(&a.ops);
+            } else {
+                large = a.ops.clone();
+            }
+        }
+        let ops: &[Op] = if ops_len <= 16 { &small[..ops_len] } else { &large };
+        let mut first = true;
+        let mut k = 0;
+        while k < ops.len() {
+            let op = ops[k];
+            match op {
+                Op::Array => {
+                    let n = self.bits.read_vbr(6)?;
+                    let elt = ops[k + 1];
+                    let min_bits = match elt {
+                        Op::Fixed(w) | Op::Vbr(w) => u64::from(w),
+                        Op::Char6 => 6,
+                        _ => 0,
+                    };
+                    if (min_bits == 0 && n > MAX_ZERO_WIDTH_ARRAY) || (min_bits > 0 && n > self.bits.remaining() / min_bits) {
+                        return Err(ErrorKind::UnexpectedEof);
+                    }
+                    rec.ops.reserve(n as usize);
+                    for _ in 0..n {
+                        let v = self.read_scalar(elt)?;
+                        if first {
+                            rec.code = u32::try_from(v).map_err(|_| ErrorKind::Malformed("record code too large"))?;
+                            first = false;
+                        } else {
+                            rec.ops.push(v);
+                        }
+                    }
+                    k += 2;
+                    continue;
+                }
+                Op::Blob => {
+                    let n = self.bits.read_vbr(6)?;
+                    self.bits.align32()?;
+                    let start = (self.bits.pos() / 8) as usize;
+                    let bits = n.checked_mul(8).ok_or(ErrorKind::UnexpectedEof)?;
+                    self.bits.skip_bits(bits)?;
+                    self.bits.align32()?;
+                    if first {
+                        return Err(ErrorKind::InvalidAbbrev("blob as record code"));
+                    }
+                    rec.blob = Some((start, start + n as usize));
+                }
+                _ => {
+                    let v = self.read_scalar(op)?;
+                    if first {
+                        rec.code = u32::try_from(v).map_err(|_| ErrorKind::Malformed("record code too large"))?;
+                        first = false;
+                    } else {
+                        rec.ops.push(v);
+                    }
+                }
+            }
+            k += 1;
+        }
+        if first {
+            return Err(ErrorKind::InvalidAbbrev("record without code"));
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn read_scalar(&mut self, op: Op) -> Result<u64> {
+        match op {
+            Op::Literal(v) => Ok(v),
+            Op::Fixed(w) => self.bits.read(u32::from(w)),
+            Op::Vbr(w) => self.bits.read_vbr(u32::from(w)),
+            Op::Char6 => {
+                let v = self.bits.read(6)? as u8;
+                Ok(u64::from(match v {
+                    0..=25 => b'a' + v,
+                    26..=51 => b'A' + (v - 26),
+                    52..=61 => b'0' + (v - 52),
+                    62 => b'.',
+                    _ => b'_',
+                }))
+            }
+            Op::Array | Op::Blob => Err(ErrorKind::InvalidAbbrev("nested array or blob")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_fixed_and_vbr() {
+        // 0b101 (3 bits) then vbr6 value 40 = chunks: 40 = 0b101000 → needs 2 chunks: low 5 bits 01000 | cont, then 1.
+        let mut bytes = [0u8; 8];
+        let mut w = 0u64;
+        let mut pos = 0;
+        let mut put = |v: u64, n: u32| {
+            w |= v << pos;
+            pos += n;
+        };
+        put(0b101, 3);
+        put(0b01000 | 0b100000, 6);
+        put(0b000001, 6);
+        bytes.copy_from_slice(&w.to_le_bytes());
+        let mut b = Bits::new(&bytes);
+        assert_eq!(b.read(3).unwrap(), 5);
+        assert_eq!(b.read_vbr(6).unwrap(), 40);
+        assert_eq!(b.pos(), 15);
+        assert_eq!(b.read(0).unwrap(), 0);
+    }
+
+    #[test]
+    fn eof_is_an_error() {
+        let mut b = Bits::new(&[0xff]);
+        assert_eq!(b.read(8).unwrap(), 0xff);
+        assert_eq!(b.read(1), Err(ErrorKind::UnexpectedEof));
+        let mut b = Bits::new(&[0xff, 0xff]);
+        assert_eq!(b.read_vbr(4), Err(ErrorKind::UnexpectedEof));
+    }
+
+    #[test]
+    fn vbr_overflow_is_an_error() {
+        let bytes = [0xffu8; 32];
+        let mut b = Bits::new(&bytes);
+        assert_eq!(b.read_vbr(8), Err(ErrorKind::Malformed("VBR value exceeds 64 bits")));
+    }
+}

@@ -1,0 +1,1002 @@
+//! Module and function-body decoding (LLVM 3.7 record layouts).
+
+use super::bitstream::{Cursor, Entry, Record};
+use super::error::{BitcodeError, ErrorKind as E, Result};
+use crate::ir::*;
+use std::collections::HashMap;
+
+mod block {
+    pub const MODULE: u32 = 8;
+    pub const PARAMATTR: u32 = 9;
+    pub const PARAMATTR_GROUP: u32 = 10;
+    pub const CONSTANTS: u32 = 11;
+    pub const FUNCTION: u32 = 12;
+    pub const VALUE_SYMTAB: u32 = 14;
+    pub const METADATA: u32 = 15;
+    pub const METADATA_ATTACHMENT: u32 = 16;
+    pub const TYPE: u32 = 17;
+    pub const METADATA_KIND: u32 = 22;
+}
+
+/// Forward references to not-yet-defined instruction results are held as
+/// `Value::Inst(InstId(FWD_BASE + k))` until the function body ends.
+const FWD_BASE: u32 = 0xF000_0000;
+const MAX_VALUES: usize = 1 << 24;
+
+/// Reads a DXIL bitcode module (the bytes after the DXIL program header).
+pub fn read_module(bitcode: &[u8]) -> std::result::Result<Module, BitcodeError> {
+    let mut r = Reader::new(bitcode);
+    match r.run() {
+        Ok(()) => Ok(r.module),
+        Err(kind) => Err(r.error(kind)),
+    }
+}
+
+struct Reader<'a> {
+    cur: Cursor<'a>,
+    rec: Record,
+    module: Module,
+    relative_ids: bool,
+    /// Absolute value ids → (value, type): module values, then the current function's.
+    values: Vec<(Value, TypeId)>,
+    /// Number of types the bitcode defined (later ones are derived by the reader).
+    bitcode_types: u32,
+    ptr_cache: HashMap<(TypeId, u32), TypeId>,
+    global_inits: Vec<(GlobalId, u32)>,
+    bodies: Vec<FuncId>,
+    next_body: usize,
+    cur_function: Option<FuncId>,
+    cur_code: Option<u32>,
+    /// Largest metadata id referenced, to check after reading.
+    max_md_ref: Option<u32>,
+    // Function-body state.
+    module_values: usize,
+    module_md_count: u32,
+    local_md_base: u32,
+    fwd: Vec<u32>,
+    section_names: usize,
+}
+
+fn decode_signed(v: u64) -> i64 {
+    if v & 1 == 0 {
+        (v >> 1) as i64
+    } else if v != 1 {
+        -((v >> 1) as i64)
+    } else {
+        i64::MIN
+    }
+}
+
+fn chars(ops: &[u64]) -> String {
+    let bytes: Vec<u8> = ops.iter().map(|&c| c as u8).collect();
+    match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }
+}
+
+fn align_from(v: u64) -> Result<u32> {
+    if v > 32 {
+        return Err(E::Malformed("alignment exponent too large"));
+    }
+    Ok(((1u64 << v) >> 1) as u32)
+}
+
+fn ordering(v: u64) -> Result<Ordering> {
+    Ok(match v {
+        0 => Ordering::NotAtomic,
+        1 => Ordering::Unordered,
+        2 => Ordering::Monotonic,
+        3 => Ordering::Acquire,
+        4 => Ordering::Release,
+        5 => Ordering::AcqRel,
+        6 => Ordering::SeqCst,
+        _ => return Err(E::Malformed("invalid atomic ordering")),
+    })
+}
+
+fn cast_op(v: u64) -> Result<CastOp> {
+    use CastOp::*;
+    Ok(match v {
+        0 => Trunc,
+        1 => ZExt,
+        2 => SExt,
+        3 => FPToUI,
+        4 => FPToSI,
+        5 => UIToFP,
+        6 => SIToFP,
+        7 => FPTrunc,
+        8 => FPExt,
+        9 => PtrToInt,
+        10 => IntToPtr,
+        11 => BitCast,
+        12 => AddrSpaceCast,
+        _ => return Err(E::Malformed("invalid cast opcode")),
+    })
+}
+
+fn bin_op(v: u64, float: bool) -> Result<BinOp> {
+    use BinOp::*;
+    Ok(match (v, float) {
+        (0, false) => Add,
+        (0, true) => FAdd,
+        (1, false) => Sub,
+        (1, true) => FSub,
+        (2, false) => Mul,
+        (2, true) => FMul,
+        (3, false) => UDiv,
+        (4, false) => SDiv,
+        (4, true) => FDiv,
+        (5, false) => URem,
+        (6, false) => SRem,
+        (6, true) => FRem,
+        (7, false) => Shl,
+        (8, false) => LShr,
+        (9, false) => AShr,
+        (10, false) => And,
+        (11, false) => Or,
+        (12, false) => Xor,
+        _ => return Err(E::Malformed("invalid binary opcode for operand type")),
+    })
+}
+
+fn rmw_op(v: u64) -> Result<RmwOp> {
+    use RmwOp::*;
+    Ok(match v {
+        0 => Xchg,
+        1 => Add,
+        2 => Sub,
+        3 => And,
+        4 => Nand,
+        5 => Or,
+        6 => Xor,
+        7 => Max,
+        8 => Min,
+        9 => UMax,
+        10 => UMin,
+        _ => return Err(E::Malformed("invalid atomicrmw operation")),
+    })
+}
+
+fn op(ops: &[u64], i: usize) -> Result<u64> {
+    ops.get(i).copied().ok_or(E::Malformed("record has too few operands"))
+}
+
+impl<'a> Reader<'a> {
+    fn new(bitcode: &'a [u8]) -> Self {
+        Reader {
+            cur: Cursor::new(bitcode),
+            rec: Record::default(),
+            module: Module::default(),
+            relative_ids: false,
+            values: Vec::new(),
+            bitcode_types: 0,
+            ptr_cache: HashMap::new(),
+            global_inits: Vec::new(),
+            bodies: Vec::new(),
+            next_body: 0,
+            cur_function: None,
+            cur_code: None,
+            max_md_ref: None,
+            module_values: 0,
+            module_md_count: 0,
+            local_md_base: 0,
+            fwd: Vec::new(),
+            section_names: 0,
+        }
+    }
+
+    fn error(&self, kind: E) -> BitcodeError {
+        BitcodeError {
+            kind,
+            bit: self.cur.bits.pos(),
+            block: self.cur.block_id(),
+            record: self.cur_code,
+            function: self.cur_function.and_then(|f| {
+                let func = self.module.functions.get(f.index())?;
+                Some(if func.name.is_empty() { format!("#{}", f.0) } else { func.name.clone() })
+            }),
+        }
+    }
+
+    fn run(&mut self) -> Result<()> {
+        let magic = [self.cur.bits.read(8)?, self.cur.bits.read(8)?, self.cur.bits.read(8)?, self.cur.bits.read(8)?];
+        if magic != [b'B' as u64, b'C' as u64, 0xC0, 0xDE] {
+            return Err(E::BadMagic);
+        }
+        loop {
+            match self.cur.next()? {
+                Entry::SubBlock(block::MODULE) => {
+                    self.cur.enter(block::MODULE)?;
+                    self.read_module_block()?;
+                    return self.finish_module();
+                }
+                Entry::SubBlock(0) => {
+                    self.cur.enter(0)?;
+                }
+                Entry::SubBlock(_) => self.cur.skip_block()?,
+                Entry::EndBlock => return Err(E::Malformed("no module block")),
+                Entry::Record(_) => return Err(E::Malformed("record at top level")),
+            }
+        }
+    }
+
+    /// Reads the next record of the current block into `self.rec`.
+    fn read_rec(&mut self, abbrev: u32) -> Result<()> {
+        self.cur_code = None;
+        self.cur.read_record(abbrev, &mut self.rec)?;
+        self.cur_code = Some(self.rec.code);
+        Ok(())
+    }
+
+    fn read_module_block(&mut self) -> Result<()> {
+        loop {
+            match self.cur.next()? {
+                Entry::EndBlock => {
+                    self.cur.leave();
+                    return Ok(());
+                }
+                Entry::SubBlock(id) => {
+                    self.cur_code = None;
+                    match id {
+                        0 => self.cur.enter(0)?,
+                        block::TYPE => {
+                            self.cur.enter(id)?;
+                            self.read_types()?;
+                        }
+                        block::PARAMATTR_GROUP => {
+                            self.cur.enter(id)?;
+                            self.read_attr_groups()?;
+                        }
+                        block::PARAMATTR => {
+                            self.cur.enter(id)?;
+                            self.read_attr_lists()?;
+                        }
+                        block::CONSTANTS => {
+                            self.cur.enter(id)?;
+                            self.read_constants()?;
+                        }
+                        block::METADATA | block::METADATA_KIND => {
+                            self.cur.enter(id)?;
+                            self.read_metadata(false)?;
+                        }
+                        block::VALUE_SYMTAB => {
+                            self.cur.enter(id)?;
+                            self.read_vst(false)?;
+                        }
+                        block::FUNCTION => {
+                            self.cur.enter(id)?;
+                            self.read_function_body()?;
+                        }
+                        _ => self.cur.skip_block()?,
+                    }
+                }
+                Entry::Record(a) => {
+                    self.read_rec(a)?;
+                    self.module_record()?;
+                }
+            }
+        }
+    }
+
+    fn module_record(&mut self) -> Result<()> {
+        let code = self.rec.code;
+        let ops = std::mem::take(&mut self.rec.ops);
+        let r = self.module_record_inner(code, &ops);
+        self.rec.ops = ops;
+        r
+    }
+
+    fn module_record_inner(&mut self, code: u32, ops: &[u64]) -> Result<()> {
+        match code {
+            1 => {
+                // VERSION
+                let v = op(ops, 0)?;
+                if v > 1 {
+                    return Err(E::Unsupported(format!("bitcode module version {v}")));
+                }
+                self.relative_ids = v == 1;
+            }
+            2 => self.module.triple = chars(ops),
+            3 => self.module.datalayout = chars(ops),
+            4 | 6 | 11 | 16 => {} // ASM, DEPLIB, GCNAME, SOURCE_FILENAME: not meaningful for DXIL
+            5 => self.section_names += 1,
+            7 => self.global_var(ops)?,
+            8 => self.function_record(ops)?,
+            9 | 14 => return Err(E::Unsupported("global alias".into())),
+            12 => return Err(E::Unsupported("comdat".into())),
+            13 => {} // VSTOFFSET
+            _ => return Err(E::Unsupported(format!("module record code {code}"))),
+        }
+        Ok(())
+    }
+
+    fn ty(&self, id: u64) -> Result<TypeId> {
+        if id < u64::from(self.bitcode_types) {
+            Ok(TypeId(id as u32))
+        } else {
+            Err(E::BadType(id))
+        }
+    }
+
+    fn ptr_to(&mut self, pointee: TypeId, addr_space: u32) -> TypeId {
+        if let Some(&t) = self.ptr_cache.get(&(pointee, addr_space)) {
+            return t;
+        }
+        let t = self.module.types.intern(Type::Pointer { pointee, addr_space });
+        self.ptr_cache.insert((pointee, addr_space), t);
+        t
+    }
+
+    fn int_ty(&mut self, bits: u32) -> TypeId {
+        self.module.types.intern(Type::Int(bits))
+    }
+
+    fn push_value(&mut self, v: Value, ty: TypeId) -> Result<()> {
+        if self.values.len() >= MAX_VALUES {
+            return Err(E::Limit("too many values"));
+        }
+        self.values.push((v, ty));
+        Ok(())
+    }
+
+    fn global_var(&mut self, ops: &[u64]) -> Result<()> {
+        if ops.len() < 6 {
+            return Err(E::Malformed("GLOBALVAR record too short"));
+        }
+        let mut ty = self.ty(ops[0])?;
+        let is_const = ops[1] & 1 != 0;
+        let addr_space;
+        if ops[1] & 2 != 0 {
+            addr_space = u32::try_from(ops[1] >> 2).map_err(|_| E::Malformed("address space too large"))?;
+        } else {
+            let (p, a) = self.module.types.pointee(ty).ok_or(E::TypeMismatch("global type is not a pointer"))?;
+            ty = p;
+            addr_space = a;
+        }
+        let ptr_ty = self.ptr_to(ty, addr_space);
+        let id = GlobalId(self.module.globals.len() as u32);
+        if ops[2] != 0 {
+            let init = u32::try_from(ops[2] - 1).map_err(|_| E::BadValue(ops[2]))?;
+            self.global_inits.push((id, init));
+        }
+        self.module.globals.push(Global {
+            name: String::new(),
+            value_ty: ty,
+            ptr_ty,
+            addr_space,
+            is_const,
+            init: None,
+            linkage: ops[3] as u32,
+            align: align_from(ops[4])?,
+            thread_local: ops.get(7).copied().unwrap_or(0) as u32,
+            unnamed_addr: ops.get(8).copied().unwrap_or(0) != 0,
+        });
+        self.push_value(Value::Global(id), ptr_ty)
+    }
+
+    fn function_record(&mut self, ops: &[u64]) -> Result<()> {
+        if ops.len() < 8 {
+            return Err(E::Malformed("FUNCTION record too short"));
+        }
+        let mut fty = self.ty(ops[0])?;
+        if let Some((p, _)) = self.module.types.pointee(fty) {
+            fty = p;
+        }
+        let Type::Function { ret, params, vararg } = self.module.types.get(fty).clone() else {
+            return Err(E::TypeMismatch("function record type is not a function type"));
+        };
+        if vararg {
+            return Err(E::Unsupported("variadic function".into()));
+        }
+        let ptr_ty = self.ptr_to(fty, 0);
+        let id = FuncId(self.module.functions.len() as u32);
+        let is_proto = ops[2] != 0;
+        self.module.functions.push(Function {
+            ty: fty,
+            ptr_ty,
+            ret_ty: ret,
+            param_tys: params,
+            is_declaration: is_proto,
+            callconv: ops[1] as u32,
+            linkage: ops[3] as u32,
+            attrs: u32::try_from(ops[4]).map_err(|_| E::Malformed("attribute list id too large"))?,
+            ..Function::default()
+        });
+        if !is_proto {
+            self.bodies.push(id);
+        }
+        self.push_value(Value::Function(id), ptr_ty)
+    }
+
+    // ---------------------------------------------------------------- types
+
+    fn read_types(&mut self) -> Result<()> {
+        let mut pending_name: Option<String> = None;
+        let mut refs_max: Option<u64> = None;
+        let note = |refs_max: &mut Option<u64>, id: u64| *refs_max = Some(refs_max.map_or(id, |m: u64| m.max(id)));
+        loop {
+            match self.cur.next()? {
+                Entry::EndBlock => {
+                    self.cur.leave();
+                    self.cur_code = None;
+                    break;
+                }
+                Entry::SubBlock(_) => self.cur.skip_block()?,
+                Entry::Record(a) => {
+                    self.read_rec(a)?;
+                    let ops = &self.rec.ops;
+                    let t = match self.rec.code {
+                        1 => {
+                            let n = op(ops, 0)?;
+                            if n > self.cur.bits.remaining() {
+                                return Err(E::Malformed("NUMENTRY larger than the bitcode"));
+                            }
+                            self.module.types.list.reserve(n as usize);
+                            continue;
+                        }
+                        2 => Type::Void,
+                        3 => Type::Float,
+                        4 => Type::Double,
+                        5 => Type::Label,
+                        6 => Type::Struct { name: pending_name.take(), packed: false, opaque: true, elems: Vec::new() },
+                        7 => {
+                            let w = op(ops, 0)?;
+                            if w == 0 || w > 64 {
+                                return Err(E::Unsupported(format!("integer type i{w}")));
+                            }
+                            Type::Int(w as u32)
+                        }
+                        8 => {
+                            let p = op(ops, 0)?;
+                            note(&mut refs_max, p);
+                            let a = ops.get(1).copied().unwrap_or(0);
+                            Type::Pointer {
+                                pointee: TypeId(p as u32),
+                                addr_space: u32::try_from(a).map_err(|_| E::Malformed("address space too large"))?,
+                            }
+                        }
+                        9 | 21 => {
+                            // FUNCTION_OLD: [vararg, attrid, retty, params]; FUNCTION: [vararg, retty, params]
+                            let skip = if self.rec.code == 9 { 2 } else { 1 };
+                            let vararg = op(ops, 0)? != 0;
+                            let ret = op(ops, skip)?;
+                            note(&mut refs_max, ret);
+                            let params: Vec<TypeId> = ops[skip + 1..].iter().map(|&p| TypeId(p as u32)).collect();
+                            for &p in &ops[skip + 1..] {
+                                note(&mut refs_max, p);
+                            }
+                            Type::Function { ret: TypeId(ret as u32), params, vararg }
+                        }
+                        10 => Type::Half,
+                        11 | 12 => {
+                            let n = op(ops, 0)?;
+                            let e = op(ops, 1)?;
+                            note(&mut refs_max, e);
+                            if self.rec.code == 11 {
+                                Type::Array { len: n, elem: TypeId(e as u32) }
+                            } else {
+                                let len = u32::try_from(n).map_err(|_| E::Malformed("vector too long"))?;
+                                if len == 0 {
+                                    return Err(E::Malformed("zero-length vector"));
+                                }
+                                Type::Vector { len, elem: TypeId(e as u32) }
+                            }
+                        }
+                        16 => Type::Metadata,
+                        18 | 20 => {
+                            let packed = op(ops, 0)? != 0;
+                            let elems: Vec<TypeId> = ops[1..].iter().map(|&p| TypeId(p as u32)).collect();
+                            for &p in &ops[1..] {
+                                note(&mut refs_max, p);
+                            }
+                            let name = if self.rec.code == 20 { pending_name.take() } else { None };
+                            if self.rec.code == 20 && name.is_none() {
+                                // An identified struct without a name still is a distinct type.
+                                Type::Struct { name: Some(format!("{}", self.module.types.len())), packed, opaque: false, elems }
+                            } else {
+                                Type::Struct { name, packed, opaque: false, elems }
+                            }
+                        }
+                        19 => {
+                            pending_name = Some(chars(ops));
+                            continue;
+                        }
+                        13 | 14 | 15 => return Err(E::Unsupported("x86_fp80/fp128/ppc_fp128 type".into())),
+                        17 => return Err(E::Unsupported("x86_mmx type".into())),
+                        22 => return Err(E::Unsupported("token type".into())),
+                        c => return Err(E::Unsupported(format!("type record code {c}"))),
+                    };
+                    if self.module.types.len() >= MAX_VALUES {
+                        return Err(E::Limit("too many types"));
+                    }
+                    self.module.types.list.push(t);
+                }
+            }
+        }
+        self.bitcode_types = self.module.types.len() as u32;
+        if let Some(m) = refs_max {
+            if m >= u64::from(self.bitcode_types) {
+                return Err(E::BadType(m));
+            }
+        }
+        Ok(())
+    }
+
+    // ---------------------------------------------------------- attributes
+
+    fn read_attr_groups(&mut self) -> Result<()> {
+        loop {
+            match self.cur.next()? {
+                Entry::EndBlock => {
+                    self.cur.leave();
+                    return Ok(());
+                }
+                Entry::SubBlock(_) => self.cur.skip_block()?,
+                Entry::Record(a) => {
+                    self.read_rec(a)?;
+                    if self.rec.code != 3 {
+                        continue;
+                    }
+                    let ops = &self.rec.ops;
+                    let id = op(ops, 0)? as u32;
+                    let index = op(ops, 1)? as u32;
+                    let mut attrs = Vec::new();
+                    let mut i = 2;
+                    while i < ops.len() {
+                        let kind = ops[i];
+                        i += 1;
+                        match kind {
+                            0 => {
+                                attrs.push(Attribute::Enum(op(ops, i)? as u32));
+                                i += 1;
+                            }
+                            1 => {
+                                attrs.push(Attribute::Int(op(ops, i)? as u32, op(ops, i + 1)?));
+                                i += 2;
+                            }
+                            3 | 4 => {
+                                let read_str = |i: &mut usize| -> Result<String> {
+                                    let start = *i;
+                                    while *i < ops.len() && ops[*i] != 0 {
+                                        *i += 1;
+                                    }
+                                    if *i >= ops.len() {
+                                        return Err(E::Malformed("unterminated attribute string"));
+                                    }
+                                    let s = chars(&ops[start..*i]);
+                                    *i += 1;
+                                    Ok(s)
+                                };
+                                let key = read_str(&mut i)?;
+                                let val = if kind == 4 { read_str(&mut i)? } else { String::new() };
+                                attrs.push(Attribute::Str(key, val));
+                            }
+                            _ => return Err(E::Unsupported(format!("attribute encoding {kind}"))),
+                        }
+                    }
+                    self.module.attr_groups.push(AttrGroup { id, index, attrs });
+                }
+            }
+        }
+    }
+
+    fn read_attr_lists(&mut self) -> Result<()> {
+        loop {
+            match self.cur.next()? {
+                Entry::EndBlock => {
+                    self.cur.leave();
+                    return Ok(());
+                }
+                Entry::SubBlock(_) => self.cur.skip_block()?,
+                Entry::Record(a) => {
+                    self.read_rec(a)?;
+                    match self.rec.code {
+                        2 => {
+                            let l = self.rec.ops.iter().map(|&g| g as u32).collect();
+                            self.module.attr_lists.push(l);
+                        }
+                        1 => return Err(E::Unsupported("old-style attribute list".into())),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    // ----------------------------------------------------------- constants
+
+    /// A value by absolute id that may be a forward reference to a constant
+    /// of the block being read (`base_value`/`base_const`).
+    fn const_operand(&self, id: u64, base_value: usize, base_const: usize, max_fwd: &mut usize) -> Result<Value> {
+        let id = usize::try_from(id).map_err(|_| E::BadValue(id))?;
+        if id < self.values.len() {
+            return Ok(self.values[id].0);
+        }
+        if id < base_value || id - base_value > MAX_VALUES {
+            return Err(E::BadValue(id as u64));
+        }
+        let c = base_const + (id - base_value);
+        *max_fwd = (*max_fwd).max(c + 1);
+        Ok(Value::Const(ConstId(c as u32)))
+    }
+
+    fn read_constants(&mut self) -> Result<()> {
+        let mut cur_ty = self.int_ty(32);
+        let base_value = self.values.len();
+        let base_const = self.module.consts.len();
+        let mut max_fwd = 0usize;
+        loop {
+            match self.cur.next()? {
+                Entry::EndBlock => {
+                    self.cur.leave();
+                    self.cur_code = None;
+                    break;
+                }
+                Entry::SubBlock(_) => self.cur.skip_block()?,
+                Entry::Record(a) => {
+                    self.read_rec(a)?;
+                    let code = self.rec.code;
+                    if code == 1 {
+                        cur_ty = self.ty(op(&self.rec.ops, 0)?)?;
+                        continue;
+                    }
+                    let ops = std::mem::take(&mut self.rec.ops);
+                    let kind = self.constant(code, &ops, cur_ty, base_value, base_const, &mut max_fwd);
+                    self.rec.ops = ops;
+                    let kind = kind?;
+                    let id = ConstId(self.module.consts.len() as u32);
+                    self.module.consts.push(Const { ty: cur_ty, kind });
+                    self.push_value(Value::Const(id), cur_ty)?;
+                }
+            }
+        }
+        if max_fwd > self.module.consts.len() {
+            return Err(E::BadValue(max_fwd as u64));
+        }
+        Ok(())
+    }
+
+    fn constant(
+        &mut self,
+        code: u32,
+        ops: &[u64],
+        ty: TypeId,
+        bv: usize,
+        bc: usize,
+        mf: &mut usize,
+    ) -> Result<ConstKind> {
+        let t = self.module.types.get(ty).clone();
+        Ok(match code {
+            2 => ConstKind::Null,
+            3 => ConstKind::Undef,
+            4 => {
+                let Type::Int(bits) = t else { return Err(E::TypeMismatch("integer constant of non-integer type")) };
+                ConstKind::Int(mask_bits(decode_signed(op(ops, 0)?) as u64, bits))
+            }
+            5 => {
+                if !t.is_int() {
+                    return Err(E::TypeMismatch("wide integer constant of non-integer type"));
+                }
+                ConstKind::WideInt(ops.iter().map(|&w| decode_signed(w) as u64).collect())
+            }
+            6 => {
+                let bits = match t {
+                    Type::Half => 16,
+                    Type::Float => 32,
+                    Type::Double => 64,
+                    _ => return Err(E::TypeMismatch("float constant of non-float type")),
+                };
+                ConstKind::Float(mask_bits(op(ops, 0)?, bits))
+            }
+            7 => {
+                let n = match &t {
+                    Type::Array { len, .. } => *len,
+                    Type::Vector { len, .. } => u64::from(*len),
+                    Type::Struct { elems, .. } => elems.len() as u64,
+                    _ => return Err(E::TypeMismatch("aggregate constant of non-aggregate type")),
+                };
+                if n != ops.len() as u64 {
+                    return Err(E::Malformed("aggregate constant with wrong element count"));
+                }
+                let mut v = Vec::with_capacity(ops.len());
+                for &o in ops {
+                    v.push(self.const_operand(o, bv, bc, mf)?);
+                }
+                ConstKind::Aggregate(v)
+            }
+            8 | 9 => {
+                let mut v: Vec<u64> = ops.iter().map(|&c| c & 0xff).collect();
+                if code == 9 {
+                    v.push(0);
+                }
+                ConstKind::Data(v)
+            }
+            22 => {
+                let elem = match &t {
+                    Type::Array { elem, .. } | Type::Vector { elem, .. } => *elem,
+                    _ => return Err(E::TypeMismatch("data constant of non-sequential type")),
+                };
+                let bits = self.module.types.get(elem).scalar_bits().ok_or(E::TypeMismatch("data constant element"))?;
+                ConstKind::Data(ops.iter().map(|&x| mask_bits(x, bits)).collect())
+            }
+            10 => {
+                let lhs = self.const_operand(op(ops, 1)?, bv, bc, mf)?;
+                let rhs = self.const_operand(op(ops, 2)?, bv, bc, mf)?;
+                let float = self.module.types.get(self.elem_scalar(ty)).is_float();
+                ConstKind::Expr(ConstExpr::Binary {
+                    op: bin_op(op(ops, 0)?, float)?,
+                    lhs,
+                    rhs,
+                    flags: ops.get(3).copied().unwrap_or(0) as u32,
+                })
+            }
+            11 => {
+                let _opty = self.ty(op(ops, 1)?)?;
+                let value = self.const_operand(op(ops, 2)?, bv, bc, mf)?;
+                ConstKind::Expr(ConstExpr::Cast { op: cast_op(op(ops, 0)?)?, value })
+            }
+            12 | 20 => {
+                let mut i = 0;
+                let mut source = None;
+                if ops.len() % 2 == 1 {
+                    source = Some(self.ty(ops[0])?);
+                    i = 1;
+                }
+                let mut vals = Vec::new();
+                let mut first_ty = None;
+                while i + 1 < ops.len() {
+                    let et = self.ty(ops[i])?;
+                    first_ty.get_or_insert(et);
+                    vals.push(self.const_operand(ops[i + 1], bv, bc, mf)?);
+                    i += 2;
+                }
+                if vals.is_empty() {
+                    return Err(E::Malformed("constant GEP without base"));
+                }
+                let base_ty = first_ty.ok_or(E::Malformed("constant GEP without base"))?;
+                let source_ty = match source {
+                    Some(s) => s,
+                    None => self.module.types.pointee(base_ty).ok_or(E::TypeMismatch("GEP base is not a pointer"))?.0,
+                };
+                let base = vals.remove(0);
+                ConstKind::Expr(ConstExpr::Gep { inbounds: code == 20, source_ty, base, indices: vals })
+            }
+            13 => ConstKind::Expr(ConstExpr::Select {
+                cond: self.const_operand(op(ops, 0)?, bv, bc, mf)?,
+                if_true: self.const_operand(op(ops, 1)?, bv, bc, mf)?,
+                if_false: self.const_operand(op(ops, 2)?, bv, bc, mf)?,
+            }),
+            14 => {
+                // [opty, opval, (idxty), idxval]
+                let (v, i) = if ops.len() >= 4 { (op(ops, 1)?, op(ops, 3)?) } else { (op(ops, 1)?, op(ops, 2)?) };
+                ConstKind::Expr(ConstExpr::ExtractElement {
+                    vector: self.const_operand(v, bv, bc, mf)?,
+                    index: self.const_operand(i, bv, bc, mf)?,
+                })
+            }
+            15 => {
+                let idx = if ops.len() >= 4 { op(ops, 3)? } else { op(ops, 2)? };
+                ConstKind::Expr(ConstExpr::InsertElement {
+                    vector: self.const_operand(op(ops, 0)?, bv, bc, mf)?,
+                    value: self.const_operand(op(ops, 1)?, bv, bc, mf)?,
+                    index: self.const_operand(idx, bv, bc, mf)?,
+                })
+            }
+            16 | 19 => {
+                let s = if code == 19 { 1 } else { 0 };
+                ConstKind::Expr(ConstExpr::ShuffleVector {
+                    a: self.const_operand(op(ops, s)?, bv, bc, mf)?,
+                    b: self.const_operand(op(ops, s + 1)?, bv, bc, mf)?,
+                    mask: self.const_operand(op(ops, s + 2)?, bv, bc, mf)?,
+                })
+            }
+            17 => {
+                let pred = CmpPred::from_u64(op(ops, 3)?).ok_or(E::Malformed("invalid comparison predicate"))?;
+                ConstKind::Expr(ConstExpr::Cmp {
+                    pred,
+                    lhs: self.const_operand(op(ops, 1)?, bv, bc, mf)?,
+                    rhs: self.const_operand(op(ops, 2)?, bv, bc, mf)?,
+                })
+            }
+            18 | 23 => return Err(E::Unsupported("inline assembly".into())),
+            21 => return Err(E::Unsupported("blockaddress constant".into())),
+            c => return Err(E::Unsupported(format!("constant record code {c}"))),
+        })
+    }
+
+    /// The scalar element type of a vector type, or the type itself.
+    fn elem_scalar(&self, ty: TypeId) -> TypeId {
+        match self.module.types.get(ty) {
+            Type::Vector { elem, .. } => *elem,
+            _ => ty,
+        }
+    }
+
+    // ------------------------------------------------------------ metadata
+
+    fn md_ref(&mut self, id: u64) -> Result<MdId> {
+        let id = u32::try_from(id).map_err(|_| E::BadMetadata(id))?;
+        let mapped = if self.cur_function.is_some() && id >= self.module_md_count {
+            self.local_md_base.checked_add(id - self.module_md_count).ok_or(E::BadMetadata(u64::from(id)))?
+        } else {
+            id
+        };
+        if mapped as usize > MAX_VALUES {
+            return Err(E::BadMetadata(u64::from(id)));
+        }
+        self.max_md_ref = Some(self.max_md_ref.map_or(mapped, |m| m.max(mapped)));
+        Ok(MdId(mapped))
+    }
+
+    fn push_md(&mut self, m: Metadata) -> Result<()> {
+        if self.module.metadata.len() >= MAX_VALUES {
+            return Err(E::Limit("too much metadata"));
+        }
+        self.module.metadata.push(m);
+        Ok(())
+    }
+
+    fn read_metadata(&mut self, _local: bool) -> Result<()> {
+        let mut pending_name: Option<String> = None;
+        loop {
+            match self.cur.next()? {
+                Entry::EndBlock => {
+                    self.cur.leave();
+                    self.cur_code = None;
+                    if pending_name.is_some() {
+                        return Err(E::Malformed("metadata NAME without NAMED_NODE"));
+                    }
+                    return self.check_md_refs();
+                }
+                Entry::SubBlock(_) => self.cur.skip_block()?,
+                Entry::Record(a) => {
+                    self.read_rec(a)?;
+                    let code = self.rec.code;
+                    let ops = std::mem::take(&mut self.rec.ops);
+                    let r = self.metadata_record(code, &ops, &mut pending_name);
+                    self.rec.ops = ops;
+                    r?;
+                }
+            }
+        }
+    }
+
+    fn metadata_record(&mut self, code: u32, ops: &[u64], pending_name: &mut Option<String>) -> Result<()> {
+        if pending_name.is_some() && code != 10 {
+            return Err(E::Malformed("metadata NAME not followed by NAMED_NODE"));
+        }
+        match code {
+            1 => self.push_md(Metadata::String(chars(ops)))?,
+            2 => {
+                let ty = self.ty(op(ops, 0)?)?;
+                let id = op(ops, 1)?;
+                let v = usize::try_from(id).ok().and_then(|i| self.values.get(i)).ok_or(E::BadValue(id))?.0;
+                self.push_md(Metadata::Value { ty, value: v })?;
+            }
+            3 | 5 => {
+                let mut v = Vec::with_capacity(ops.len());
+                for &o in ops {
+                    v.push(if o == 0 { None } else { Some(self.md_ref(o - 1)?) });
+                }
+                self.push_md(Metadata::Node { distinct: code == 5, ops: v })?;
+            }
+            4 => *pending_name = Some(chars(ops)),
+            10 => {
+                let name = pending_name.take().ok_or(E::Malformed("NAMED_NODE without NAME"))?;
+                let mut v = Vec::with_capacity(ops.len());
+                for &o in ops {
+                    v.push(self.md_ref(o)?);
+                }
+                self.module.named_metadata.push(NamedMetadata { name, ops: v });
+            }
+            6 => {
+                let id = op(ops, 0)? as u32;
+                let name = chars(&ops[1..]);
+                self.module.md_kinds.push((id, name));
+            }
+            7 | 12..=34 | 37 => self.push_md(Metadata::Other { code })?,
+            35 => self.md_strings(ops)?,
+            36 | 38 | 39 => {}
+            8 | 9 => return Err(E::Unsupported("pre-3.6 metadata node encoding".into())),
+            11 => return Err(E::Malformed("metadata attachment outside an attachment block")),
+            c => return Err(E::Unsupported(format!("metadata record code {c}"))),
+        }
+        Ok(())
+    }
+
+    /// METADATA_STRINGS: [count, offset-size, blob] with vbr6 lengths then characters.
+    fn md_strings(&mut self, ops: &[u64]) -> Result<()> {
+        let count = op(ops, 0)?;
+        let offset = usize::try_from(op(ops, 1)?).map_err(|_| E::Malformed("string offset"))?;
+        let (s, e) = self.rec.blob.ok_or(E::Malformed("METADATA_STRINGS without blob"))?;
+        let data = self.cur.data();
+        let blob = data.get(s..e).ok_or(E::UnexpectedEof)?;
+        if offset > blob.len() {
+            return Err(E::Malformed("METADATA_STRINGS offset past blob"));
+        }
+        let mut lens = super::bitstream::Bits::new(&blob[..offset]);
+        let mut chars_at = offset;
+        for _ in 0..count {
+            let n = usize::try_from(lens.read_vbr(6)?).map_err(|_| E::UnexpectedEof)?;
+            let end = chars_at.checked_add(n).ok_or(E::UnexpectedEof)?;
+            let bytes = blob.get(chars_at..end).ok_or(E::UnexpectedEof)?;
+            self.push_md(Metadata::String(String::from_utf8_lossy(bytes).into_owned()))?;
+            chars_at = end;
+        }
+        Ok(())
+    }
+
+    fn check_md_refs(&self) -> Result<()> {
+        match self.max_md_ref {
+            Some(m) if m as usize >= self.module.metadata.len() => Err(E::BadMetadata(u64::from(m))),
+            _ => Ok(()),
+        }
+    }
+
+    // -------------------------------------------------------- symbol table
+
+    fn read_vst(&mut self, in_function: bool) -> Result<()> {
+        loop {
+            match self.cur.next()? {
+                Entry::EndBlock => {
+                    self.cur.leave();
+                    return Ok(());
+                }
+                Entry::SubBlock(_) => self.cur.skip_block()?,
+                Entry::Record(a) => {
+                    self.read_rec(a)?;
+                    let ops = &self.rec.ops;
+                    let (id, name) = match self.rec.code {
+                        1 | 2 => (op(ops, 0)?, chars(&ops[1..])),
+                        3 => (op(ops, 0)?, chars(ops.get(2..).unwrap_or(&[]))),
+                        _ => continue,
+                    };
+                    if self.rec.code == 2 {
+                        let f = self.cur_function.ok_or(E::Malformed("basic block name outside a function"))?;
+                        let func = &mut self.module.functions[f.index()];
+                        if id >= func.blocks.len() as u64 {
+                            return Err(E::BadBlock(id));
+                        }
+                        func.names.push((LocalName::Block(BlockId(id as u32)), name));
+                        continue;
+                    }
+                    let v = usize::try_from(id).ok().and_then(|i| self.values.get(i)).ok_or(E::BadValue(id))?.0;
+                    match (v, in_function) {
+                        (Value::Global(g), _) => self.module.globals[g.index()].name = name,
+                        (Value::Function(f), _) => self.module.functions[f.index()].name = name,
+                        (Value::Arg(i), true) | (Value::Inst(InstId(i)), true) => {
+                            let f = self.cur_function.ok_or(E::Malformed("local name outside a function"))?;
+                            let ln = if matches!(v, Value::Arg(_)) { LocalName::Arg(i) } else { LocalName::Inst(InstId(i)) };
+                            self.module.functions[f.index()].names.push((ln, name));
+                        }
+                        _ => {} // names of constants are meaningless
+                    }
+                }
+            }
+        }
+    }
+
+    // -------------------------------------------------------------- module end
+
+    fn finish_module(&mut self) -> Result<()> {
+        self.cur_function = None;
+        self.cur_code = None;
+        if self.next_body != self.bodies.len() {
+            let f = self.bodies[self.next_body];
+            self.cur_function = Some(f);
+            return Err(E::Malformed("function body missing"));
+        }
+        if !self.bodies.is_empty() {
+            self.values.truncate(self.module_values);
+        }
+        for (g, init) in std::mem::take(&mut self.global_inits) {
+            let v = self.values.get(init as usize).ok_or(E::BadValue(u64::from(init)))?.0;
+            self.module.globals[g.index()].init = Some(v);
+        }
+        self.check_md_refs()
+    }
+
+}
+
+mod function;

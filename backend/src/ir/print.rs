@@ -1,0 +1,1 @@
+//! LLVM-like text rendering of the IR (used by `dxjit dis`).

@@ -1,0 +1,172 @@
+//! Types of the IR. They mirror the LLVM 3.7 types DXC emits; the type table
+//! keeps the order of the bitcode's type table so ids are stable.
+
+use serde::Serialize;
+
+/// Index into [`super::Module::types`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct TypeId(pub u32);
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum Type {
+    Void,
+    Half,
+    Float,
+    Double,
+    /// Integer of the given bit width (1..=64 supported by the reader).
+    Int(u32),
+    Label,
+    Metadata,
+    Pointer { pointee: TypeId, addr_space: u32 },
+    Array { len: u64, elem: TypeId },
+    Vector { len: u32, elem: TypeId },
+    /// A struct; `name` is set for identified structs (`%dx.types.Handle`),
+    /// `opaque` for identified structs without a body.
+    Struct { name: Option<String>, packed: bool, opaque: bool, elems: Vec<TypeId> },
+    Function { ret: TypeId, params: Vec<TypeId>, vararg: bool },
+}
+
+impl Type {
+    pub fn is_float(&self) -> bool {
+        matches!(self, Type::Half | Type::Float | Type::Double)
+    }
+    pub fn is_int(&self) -> bool {
+        matches!(self, Type::Int(_))
+    }
+    /// Bit width of scalar integer and float types.
+    pub fn scalar_bits(&self) -> Option<u32> {
+        match self {
+            Type::Int(w) => Some(*w),
+            Type::Half => Some(16),
+            Type::Float => Some(32),
+            Type::Double => Some(64),
+            _ => None,
+        }
+    }
+}
+
+/// The type table.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Types {
+    pub list: Vec<Type>,
+}
+
+impl Types {
+    pub fn get(&self, id: TypeId) -> &Type {
+        &self.list[id.0 as usize]
+    }
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (TypeId, &Type)> {
+        self.list.iter().enumerate().map(|(i, t)| (TypeId(i as u32), t))
+    }
+    /// Finds an existing type equal to `t`.
+    pub fn find(&self, t: &Type) -> Option<TypeId> {
+        self.list.iter().position(|x| x == t).map(|i| TypeId(i as u32))
+    }
+    /// Returns the id of `t`, adding it when absent (used for derived pointer types).
+    pub fn intern(&mut self, t: Type) -> TypeId {
+        if let Some(id) = self.find(&t) {
+            return id;
+        }
+        self.list.push(t);
+        TypeId(self.list.len() as u32 - 1)
+    }
+    pub fn pointee(&self, id: TypeId) -> Option<(TypeId, u32)> {
+        match self.get(id) {
+            Type::Pointer { pointee, addr_space } => Some((*pointee, *addr_space)),
+            _ => None,
+        }
+    }
+    /// The element type reached by indexing aggregate `id` with constant index `idx`.
+    pub fn element(&self, id: TypeId, idx: u64) -> Option<TypeId> {
+        match self.get(id) {
+            Type::Array { elem, .. } | Type::Vector { elem, .. } => Some(*elem),
+            Type::Struct { elems, .. } => elems.get(usize::try_from(idx).ok()?).copied(),
+            _ => None,
+        }
+    }
+
+    /// Renders a type in LLVM's typed-pointer syntax (`float addrspace(3)*`).
+    pub fn display(&self, id: TypeId) -> String {
+        let mut s = String::new();
+        self.write(id, &mut s, 0);
+        s
+    }
+
+    fn write(&self, id: TypeId, s: &mut String, depth: u32) {
+        use std::fmt::Write;
+        if depth > 64 {
+            s.push_str("<…>");
+            return;
+        }
+        let Some(t) = self.list.get(id.0 as usize) else {
+            let _ = write!(s, "<bad type {}>", id.0);
+            return;
+        };
+        match t {
+            Type::Void => s.push_str("void"),
+            Type::Half => s.push_str("half"),
+            Type::Float => s.push_str("float"),
+            Type::Double => s.push_str("double"),
+            Type::Int(w) => {
+                let _ = write!(s, "i{w}");
+            }
+            Type::Label => s.push_str("label"),
+            Type::Metadata => s.push_str("metadata"),
+            Type::Pointer { pointee, addr_space } => {
+                self.write(*pointee, s, depth + 1);
+                if *addr_space != 0 {
+                    let _ = write!(s, " addrspace({addr_space})");
+                }
+                s.push('*');
+            }
+            Type::Array { len, elem } => {
+                let _ = write!(s, "[{len} x ");
+                self.write(*elem, s, depth + 1);
+                s.push(']');
+            }
+            Type::Vector { len, elem } => {
+                let _ = write!(s, "<{len} x ");
+                self.write(*elem, s, depth + 1);
+                s.push('>');
+            }
+            Type::Struct { name: Some(n), .. } => {
+                s.push('%');
+                s.push_str(n);
+            }
+            Type::Struct { name: None, packed, elems, .. } => {
+                if elems.is_empty() {
+                    s.push_str(if *packed { "<{}>" } else { "{}" });
+                    return;
+                }
+                s.push_str(if *packed { "<{ " } else { "{ " });
+                for (i, e) in elems.iter().enumerate() {
+                    if i > 0 {
+                        s.push_str(", ");
+                    }
+                    self.write(*e, s, depth + 1);
+                }
+                s.push_str(if *packed { " }>" } else { " }" });
+            }
+            Type::Function { ret, params, vararg } => {
+                self.write(*ret, s, depth + 1);
+                s.push_str(" (");
+                for (i, p) in params.iter().enumerate() {
+                    if i > 0 {
+                        s.push_str(", ");
+                    }
+                    self.write(*p, s, depth + 1);
+                }
+                if *vararg {
+                    s.push_str(if params.is_empty() { "..." } else { ", ..." });
+                }
+                s.push(')');
+            }
+        }
+    }
+}
