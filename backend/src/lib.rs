@@ -5,6 +5,7 @@
 //! metadata: entry points, signatures, resources, properties) → analysis →
 //! lowering → SPIR-V.
 
+pub mod container;
 pub mod shader_kind;
 pub use shader_kind::ShaderKind;
 

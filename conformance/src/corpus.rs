@@ -20,6 +20,31 @@ pub struct Entry {
     pub entry_points: Vec<String>,
     #[serde(default)]
     pub parts: Vec<String>,
+    /// Payload sizes of `parts`, in the same order.
+    #[serde(default)]
+    pub part_sizes: Vec<u32>,
+    /// `valid`, `zero` or `mismatch`.
+    #[serde(default)]
+    pub container_digest: Option<String>,
+    #[serde(default)]
+    pub bitcode_size: Option<u64>,
+    #[serde(default)]
+    pub bitcode_offset_in_part: Option<u64>,
+    /// Raw program-version word, as hex text (`0x00050060`).
+    #[serde(default)]
+    pub program_version: Option<String>,
+    /// `major.minor` from the bitcode header.
+    #[serde(default)]
+    pub dxil_version: Option<String>,
+    /// Size of the container file in bytes.
+    #[serde(default)]
+    pub size: Option<u64>,
+    /// The module's `!llvm.ident`, e.g. `dxcoob 1.8.2407.7 (416fab6b5)`.
+    #[serde(default)]
+    pub dxc_version: Option<String>,
+    /// SHA-256 of the container file, hex.
+    #[serde(default)]
+    pub sha256: Option<String>,
     #[serde(default)]
     pub test_functions: Vec<String>,
     #[serde(default)]
