@@ -5,5 +5,6 @@
 //! metadata: entry points, signatures, resources, properties) → analysis →
 //! lowering → SPIR-V.
 
+pub mod dxil_op;
 pub mod shader_kind;
 pub use shader_kind::ShaderKind;
