@@ -6,6 +6,7 @@
 //! lowering → SPIR-V.
 
 pub mod container;
+pub mod dxil_op;
 pub mod shader_kind;
 pub use shader_kind::ShaderKind;
 
