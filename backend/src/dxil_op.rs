@@ -130,9 +130,8 @@ impl Overload {
                 let mut chars = s.chars();
                 let first = chars.next()?;
                 let rest = chars.as_str();
-                let scalar_like = (first == 'i' || first == 'f')
-                    && !rest.is_empty()
-                    && rest.bytes().all(|b| b.is_ascii_digit());
+                let scalar_like =
+                    (first == 'i' || first == 'f') && !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit());
                 if scalar_like {
                     return None;
                 }
@@ -380,19 +379,11 @@ pub struct Param {
 }
 
 const fn p(name: &'static str, ty: ParamType) -> Param {
-    Param {
-        name,
-        ty,
-        is_const: false,
-    }
+    Param { name, ty, is_const: false }
 }
 
 const fn k(name: &'static str, ty: ParamType) -> Param {
-    Param {
-        name,
-        ty,
-        is_const: true,
-    }
+    Param { name, ty, is_const: true }
 }
 
 /// A set of shader stages: bit `kind as u32` per [`ShaderKind`].
@@ -424,9 +415,7 @@ impl StageMask {
 
     /// The member stages, in `ShaderKind` order.
     pub fn iter(self) -> impl Iterator<Item = ShaderKind> {
-        (0..=ShaderKind::Node as u32)
-            .filter(move |b| self.0 & (1 << b) != 0)
-            .filter_map(ShaderKind::from_u32)
+        (0..=ShaderKind::Node as u32).filter(move |b| self.0 & (1 << b) != 0).filter_map(ShaderKind::from_u32)
     }
 }
 
@@ -484,10 +473,7 @@ impl OpInfo {
     /// resulting overload.
     pub fn overload_from_suffix(&self, s: &str) -> Option<Overload> {
         let mut o = Overload::from_suffix(s)?;
-        if o == Overload::Udt
-            && !self.overloads.contains(Overload::Udt)
-            && self.overloads.contains(Overload::Obj)
-        {
+        if o == Overload::Udt && !self.overloads.contains(Overload::Udt) && self.overloads.contains(Overload::Obj) {
             o = Overload::Obj;
         }
         self.overloads.contains(o).then_some(o)
@@ -3470,18 +3456,9 @@ mod tests {
         assert_eq!(OpClass::CBufferLoad.llvm_name(), "cbufferLoad");
         assert_eq!(OpClass::CBufferLoadLegacy.llvm_name(), "cbufferLoadLegacy");
         assert_eq!(OpClass::GSInstanceID.llvm_name(), "gsInstanceID");
-        assert_eq!(
-            OpClass::Texture2DMSGetSamplePosition.llvm_name(),
-            "texture2DMSGetSamplePosition"
-        );
-        assert_eq!(
-            OpClass::RayQuery_StateScalar.llvm_name(),
-            "rayQuery_StateScalar"
-        );
-        assert_eq!(
-            OpClass::CreateNodeOutputHandle.llvm_name(),
-            "createNodeOutputHandle"
-        );
+        assert_eq!(OpClass::Texture2DMSGetSamplePosition.llvm_name(), "texture2DMSGetSamplePosition");
+        assert_eq!(OpClass::RayQuery_StateScalar.llvm_name(), "rayQuery_StateScalar");
+        assert_eq!(OpClass::CreateNodeOutputHandle.llvm_name(), "createNodeOutputHandle");
         assert_eq!(OpClass::from_llvm_name("LoadInput"), None);
     }
 
@@ -3490,21 +3467,12 @@ mod tests {
         for info in OPS {
             assert!(!info.overloads.is_empty(), "{}", info.name);
             if info.overloads.contains(Overload::Void) {
-                assert_eq!(
-                    info.overloads.len(),
-                    1,
-                    "void must stand alone: {}",
-                    info.name
-                );
+                assert_eq!(info.overloads.len(), 1, "void must stand alone: {}", info.name);
             }
-            let uses_overload = info.ret.depends_on_overload()
-                || info.params.iter().any(|p| p.ty.depends_on_overload());
+            let uses_overload =
+                info.ret.depends_on_overload() || info.params.iter().any(|p| p.ty.depends_on_overload());
             if info.overloads == Overloads::from(Overload::Void) {
-                assert!(
-                    !uses_overload,
-                    "{} is void-overloaded but uses $o",
-                    info.name
-                );
+                assert!(!uses_overload, "{} is void-overloaded but uses $o", info.name);
             }
         }
     }
@@ -3646,10 +3614,7 @@ mod tests {
         let chb = DxilOp::CreateHandleFromBinding.info();
         assert_eq!(chb.params[0].ty, T::ResBind);
         assert!(chb.params[0].is_const);
-        assert_eq!(
-            DxilOp::AnnotateHandle.info().params[1].ty,
-            T::ResourceProperties
-        );
+        assert_eq!(DxilOp::AnnotateHandle.info().params[1].ty, T::ResourceProperties);
 
         assert_eq!(DxilOp::Barrier.info().attr, OpAttr::NoDuplicate);
         assert!(DxilOp::Barrier.info().params[0].is_const);
@@ -3657,30 +3622,12 @@ mod tests {
         assert_eq!(DxilOp::StoreOutput.info().attr, OpAttr::None);
         assert_eq!(DxilOp::WaveActiveOp.info().attr, OpAttr::None);
         assert_eq!(DxilOp::WaveMatrix_Fill.info().attr, OpAttr::ArgMemOnly);
-        assert_eq!(
-            DxilOp::Sample.info().overloads,
-            Overloads::from_letters("hfwi")
-        );
-        assert_eq!(
-            DxilOp::WaveActiveOp.info().overloads,
-            Overloads::from_letters("hfd18wil")
-        );
-        assert_eq!(
-            DxilOp::CBufferLoadLegacy.info().overloads,
-            Overloads::from_letters("hfdwil")
-        );
-        assert_eq!(
-            DxilOp::Fma.info().overloads,
-            Overloads::from(Overload::Double)
-        );
-        assert_eq!(
-            DxilOp::TraceRay.info().overloads,
-            Overloads::from(Overload::Udt)
-        );
-        assert_eq!(
-            DxilOp::CreateHandleForLib.info().overloads,
-            Overloads::from(Overload::Obj)
-        );
+        assert_eq!(DxilOp::Sample.info().overloads, Overloads::from_letters("hfwi"));
+        assert_eq!(DxilOp::WaveActiveOp.info().overloads, Overloads::from_letters("hfd18wil"));
+        assert_eq!(DxilOp::CBufferLoadLegacy.info().overloads, Overloads::from_letters("hfdwil"));
+        assert_eq!(DxilOp::Fma.info().overloads, Overloads::from(Overload::Double));
+        assert_eq!(DxilOp::TraceRay.info().overloads, Overloads::from(Overload::Udt));
+        assert_eq!(DxilOp::CreateHandleForLib.info().overloads, Overloads::from(Overload::Obj));
         assert_eq!(DxilOp::TraceRay.info().params[14].ty, T::Udt);
         assert_eq!(DxilOp::MinPrecXRegLoad.info().params[0].ty, T::F32Ptr);
     }
@@ -3708,19 +3655,10 @@ mod tests {
         let st = |op: DxilOp| op.info().stages;
         assert_eq!(st(DxilOp::LoadInput), StageMask::ALL);
         assert_eq!(st(DxilOp::Discard), StageMask::of(&[K::Pixel]));
-        assert_eq!(
-            st(DxilOp::ThreadId),
-            StageMask::of(&[K::Compute, K::Mesh, K::Amplification, K::Node])
-        );
+        assert_eq!(st(DxilOp::ThreadId), StageMask::of(&[K::Compute, K::Mesh, K::Amplification, K::Node]));
         assert_eq!(st(DxilOp::EmitStream), StageMask::of(&[K::Geometry]));
-        assert_eq!(
-            st(DxilOp::PrimitiveID),
-            StageMask::of(&[K::Geometry, K::Domain, K::Hull])
-        );
-        assert_eq!(
-            st(DxilOp::StartInstanceLocation),
-            StageMask::of(&[K::Vertex])
-        );
+        assert_eq!(st(DxilOp::PrimitiveID), StageMask::of(&[K::Geometry, K::Domain, K::Hull]));
+        assert_eq!(st(DxilOp::StartInstanceLocation), StageMask::of(&[K::Vertex]));
         assert_eq!(st(DxilOp::IgnoreHit), StageMask::of(&[K::AnyHit]));
         assert_eq!(st(DxilOp::WaveActiveOp), StageMask::ALL);
         assert_eq!(
@@ -3731,10 +3669,7 @@ mod tests {
         assert!(!st(DxilOp::Sample).contains(K::Vertex));
         assert!(!st(DxilOp::DerivCoarseX).contains(K::Vertex));
         assert!(st(DxilOp::GetNodeRecordPtr).contains(K::Node));
-        assert_eq!(
-            st(DxilOp::WaveMatrix_Depth),
-            StageMask::of(&[K::Library, K::Compute])
-        );
+        assert_eq!(st(DxilOp::WaveMatrix_Depth), StageMask::of(&[K::Library, K::Compute]));
 
         assert!(DxilOp::Discard.available(K::Pixel, (6, 0)));
         assert!(!DxilOp::Discard.available(K::Vertex, (6, 8)));
@@ -3746,12 +3681,7 @@ mod tests {
         assert!(!DxilOp::ThreadId.available(K::Pixel, (6, 5)));
 
         assert_eq!(StageMask::ALL.iter().count(), 16);
-        assert_eq!(
-            StageMask::of(&[K::Hull, K::Pixel])
-                .iter()
-                .collect::<Vec<_>>(),
-            [K::Pixel, K::Hull]
-        );
+        assert_eq!(StageMask::of(&[K::Hull, K::Pixel]).iter().collect::<Vec<_>>(), [K::Pixel, K::Hull]);
     }
 
     #[test]
@@ -3776,57 +3706,27 @@ mod tests {
         }
 
         let lib = DxilOp::CreateHandleForLib.info();
-        assert_eq!(
-            lib.overload_from_suffix("struct.ByteAddressBuffer"),
-            Some(Overload::Obj)
-        );
+        assert_eq!(lib.overload_from_suffix("struct.ByteAddressBuffer"), Some(Overload::Obj));
         let tr = DxilOp::TraceRay.info();
-        assert_eq!(
-            tr.overload_from_suffix("struct.Payload"),
-            Some(Overload::Udt)
-        );
+        assert_eq!(tr.overload_from_suffix("struct.Payload"), Some(Overload::Udt));
         assert_eq!(DxilOp::LoadInput.info().overload_from_suffix("f64"), None);
-        assert_eq!(
-            DxilOp::LoadInput.info().overload_from_suffix("f32"),
-            Some(Overload::Float)
-        );
+        assert_eq!(DxilOp::LoadInput.info().overload_from_suffix("f32"), Some(Overload::Float));
     }
 
     #[test]
     fn function_names() {
         let bl = DxilOp::BufferLoad.info();
-        assert_eq!(
-            bl.function_name(Overload::Float).as_deref(),
-            Some("dx.op.bufferLoad.f32")
-        );
+        assert_eq!(bl.function_name(Overload::Float).as_deref(), Some("dx.op.bufferLoad.f32"));
         assert_eq!(bl.function_name(Overload::Double), None);
+        assert_eq!(DxilOp::CreateHandle.info().function_name(Overload::Void).as_deref(), Some("dx.op.createHandle"));
         assert_eq!(
-            DxilOp::CreateHandle
-                .info()
-                .function_name(Overload::Void)
-                .as_deref(),
-            Some("dx.op.createHandle")
-        );
-        assert_eq!(
-            DxilOp::CBufferLoadLegacy
-                .info()
-                .function_name(Overload::I32)
-                .as_deref(),
+            DxilOp::CBufferLoadLegacy.info().function_name(Overload::I32).as_deref(),
             Some("dx.op.cbufferLoadLegacy.i32")
         );
 
-        assert_eq!(
-            split_function_name("dx.op.bufferLoad.f32"),
-            Some((OpClass::BufferLoad, "f32"))
-        );
-        assert_eq!(
-            split_function_name("dx.op.barrier"),
-            Some((OpClass::Barrier, ""))
-        );
-        assert_eq!(
-            split_function_name("dx.op.traceRay.struct.Payload"),
-            Some((OpClass::TraceRay, "struct.Payload"))
-        );
+        assert_eq!(split_function_name("dx.op.bufferLoad.f32"), Some((OpClass::BufferLoad, "f32")));
+        assert_eq!(split_function_name("dx.op.barrier"), Some((OpClass::Barrier, "")));
+        assert_eq!(split_function_name("dx.op.traceRay.struct.Payload"), Some((OpClass::TraceRay, "struct.Payload")));
         assert_eq!(split_function_name("dx.op.noSuchClass.f32"), None);
         assert_eq!(split_function_name("llvm.sqrt.f32"), None);
 
@@ -3846,18 +3746,8 @@ mod tests {
     fn param_type_struct_names() {
         assert_eq!(ParamType::Handle.struct_name(), Some("dx.types.Handle"));
         assert_eq!(ParamType::I32.struct_name(), None);
-        assert_eq!(
-            ParamType::ResRet
-                .overloaded_struct_name(Overload::Float)
-                .as_deref(),
-            Some("dx.types.ResRet.f32")
-        );
-        assert_eq!(
-            ParamType::FourOverload
-                .overloaded_struct_name(Overload::I16)
-                .as_deref(),
-            Some("dx.types.fouri16")
-        );
+        assert_eq!(ParamType::ResRet.overloaded_struct_name(Overload::Float).as_deref(), Some("dx.types.ResRet.f32"));
+        assert_eq!(ParamType::FourOverload.overloaded_struct_name(Overload::I16).as_deref(), Some("dx.types.fouri16"));
     }
 
     #[test]

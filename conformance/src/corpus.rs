@@ -91,10 +91,7 @@ pub fn corpus_root() -> PathBuf {
 
 /// The workspace root (parent of this crate's folder).
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."))
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."))
 }
 
 /// Project fixtures committed under `fixtures/`.
@@ -131,10 +128,7 @@ impl Corpus {
     pub fn for_test(test: &str) -> Option<Corpus> {
         let c = Self::open();
         if c.is_none() {
-            eprintln!(
-                "SKIPPED {test}: corpus not found at {} (set DXJIT_CORPUS)",
-                corpus_root().display()
-            );
+            eprintln!("SKIPPED {test}: corpus not found at {} (set DXJIT_CORPUS)", corpus_root().display());
         }
         c
     }

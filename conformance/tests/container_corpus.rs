@@ -66,10 +66,7 @@ fn check_entry(e: &Entry, bytes: &[u8]) -> Vec<String> {
             }
             if let Some(pv) = &e.program_version {
                 if format!("0x{:08x}", p.program_version) != pv.to_ascii_lowercase() {
-                    bad.push(format!(
-                        "program version {:#010x} != manifest {pv}",
-                        p.program_version
-                    ));
+                    bad.push(format!("program version {:#010x} != manifest {pv}", p.program_version));
                 }
             }
             if let Some(dv) = &e.dxil_version {
@@ -79,11 +76,7 @@ fn check_entry(e: &Entry, bytes: &[u8]) -> Vec<String> {
                 }
             }
             if e.bitcode_size != Some(p.bitcode.len() as u64) {
-                bad.push(format!(
-                    "bitcode size {} != manifest {:?}",
-                    p.bitcode.len(),
-                    e.bitcode_size
-                ));
+                bad.push(format!("bitcode size {} != manifest {:?}", p.bitcode.len(), e.bitcode_size));
             }
             if e.bitcode_offset_in_part != Some(p.bitcode_offset_in_part() as u64) {
                 bad.push(format!(
@@ -94,10 +87,7 @@ fn check_entry(e: &Entry, bytes: &[u8]) -> Vec<String> {
             }
             let part_len = c.part(b"DXIL").map_or(0, |d| d.data.len());
             if p.size_in_dwords as usize * 4 != part_len {
-                bad.push(format!(
-                    "program size {} dwords != part size {part_len}",
-                    p.size_in_dwords
-                ));
+                bad.push(format!("program size {} dwords != part size {part_len}", p.size_in_dwords));
             }
         }
         Err(err) => bad.push(format!("dxil program: {err}")),
@@ -106,29 +96,19 @@ fn check_entry(e: &Entry, bytes: &[u8]) -> Vec<String> {
     if c.feature_flags().is_some() != has("SFI0") {
         bad.push("SFI0 feature flags presence differs from parts".to_string());
     }
-    if c.rdat().map(|r| r.len()) != c.part(b"RDAT").map(|p| p.data.len())
-        || c.rdat().is_some() != has("RDAT")
-    {
+    if c.rdat().map(|r| r.len()) != c.part(b"RDAT").map(|p| p.data.len()) || c.rdat().is_some() != has("RDAT") {
         bad.push("RDAT presence differs from parts".to_string());
     }
     match c.hash() {
-        Ok(h) if h.is_some() != has("HASH") => {
-            bad.push("HASH presence differs from parts".to_string())
-        }
-        Ok(Some(h)) if h.flags != 0 => {
-            bad.push(format!("HASH flags {} (always 0 in the corpus)", h.flags))
-        }
+        Ok(h) if h.is_some() != has("HASH") => bad.push("HASH presence differs from parts".to_string()),
+        Ok(Some(h)) if h.flags != 0 => bad.push(format!("HASH flags {} (always 0 in the corpus)", h.flags)),
         Err(err) => bad.push(format!("HASH: {err}")),
         _ => {}
     }
     match c.version_info() {
-        Ok(v) if v.is_some() != has("VERS") => {
-            bad.push("VERS presence differs from parts".to_string())
-        }
+        Ok(v) if v.is_some() != has("VERS") => bad.push("VERS presence differs from parts".to_string()),
         // dxil-spirv's DXC: "VERS version 1.10, commit count 0, commit hash 00000000, version string 1.9.0.0".
-        Ok(Some(v))
-            if e.dxc_version.as_deref() == Some("dxc(private) 1.9.0.0 (private, 00000000)") =>
-        {
+        Ok(Some(v)) if e.dxc_version.as_deref() == Some("dxc(private) 1.9.0.0 (private, 00000000)") => {
             let got = (v.major, v.minor, v.commit_count, v.commit_sha, v.version_string);
             if got != (1, 10, 0, "00000000", Some("1.9.0.0")) {
                 bad.push(format!("VERS {got:?}"));
@@ -147,9 +127,7 @@ fn check_entry(e: &Entry, bytes: &[u8]) -> Vec<String> {
         ("PSG1", c.patch_constant_signature(), "PSG1"),
     ] {
         match sig {
-            Ok(s) if s.is_some() != has(f) => {
-                bad.push(format!("{which} presence differs from parts"))
-            }
+            Ok(s) if s.is_some() != has(f) => bad.push(format!("{which} presence differs from parts")),
             Err(err) => bad.push(format!("{which}: {err}")),
             _ => {}
         }
@@ -184,14 +162,10 @@ fn every_corpus_blob_matches_its_manifest() {
     // The check itself must bite: a blob checked against another entry's
     // record (a different part set) is reported.
     let all: Vec<_> = corpus.entries().collect();
-    if let (Some(a), Some(b)) = (
-        all.iter().find(|(_, e)| e.stage == "compute"),
-        all.iter().find(|(_, e)| e.stage == "library"),
-    ) {
-        assert!(
-            !check_entry(a.1, &read(b.0, b.1)).is_empty(),
-            "mismatched manifest record not reported"
-        );
+    if let (Some(a), Some(b)) =
+        (all.iter().find(|(_, e)| e.stage == "compute"), all.iter().find(|(_, e)| e.stage == "library"))
+    {
+        assert!(!check_entry(a.1, &read(b.0, b.1)).is_empty(), "mismatched manifest record not reported");
     }
     assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
     // The README's counts: vkd3d-proton has 301 signed blobs and one unsigned.
@@ -237,12 +211,7 @@ fn kind_matches(kind: SemanticKind, sv: SystemValue) -> bool {
                 | S::FinalLineDensityTessFactor
         ),
         K::InsideTessFactor => {
-            matches!(
-                sv,
-                S::FinalQuadInsideTessFactor
-                    | S::FinalTriInsideTessFactor
-                    | S::FinalLineDensityTessFactor
-            )
+            matches!(sv, S::FinalQuadInsideTessFactor | S::FinalTriInsideTessFactor | S::FinalLineDensityTessFactor)
         }
         _ => false,
     }
@@ -273,8 +242,7 @@ fn row_matches(p: &PsvSignatureElement, row: usize, s: &SignatureElement) -> boo
         p.semantic_name.is_empty()
     };
     let placement_ok = if p.allocated {
-        s.register == p.start_row as u32 + row as u32
-            && s.mask == ((1u8 << p.cols) - 1) << p.start_col
+        s.register == p.start_row as u32 + row as u32 && s.mask == ((1u8 << p.cols) - 1) << p.start_col
     } else {
         s.register == u32::MAX
     };
@@ -291,11 +259,7 @@ fn row_matches(p: &PsvSignatureElement, row: usize, s: &SignatureElement) -> boo
 /// matched system-value record of a mesh shader (a DXC 1.7 quirk with
 /// `out vertices float4 v[N] : SV_Position`, which writes one record per
 /// vertex).
-fn pair_rows(
-    kind: ShaderKind,
-    psv: &[PsvSignatureElement],
-    sig: Option<&Signature>,
-) -> (Vec<String>, usize) {
+fn pair_rows(kind: ShaderKind, psv: &[PsvSignatureElement], sig: Option<&Signature>) -> (Vec<String>, usize) {
     let empty = Vec::new();
     let records = sig.map_or(&empty, |s| &s.elements);
     let mut used = vec![false; records.len()];
@@ -305,8 +269,7 @@ fn pair_rows(
             problems.push(format!("PSV element {p:?}: rows != semantic index count"));
         }
         for row in 0..p.rows as usize {
-            let hits: Vec<usize> =
-                (0..records.len()).filter(|&i| row_matches(p, row, &records[i])).collect();
+            let hits: Vec<usize> = (0..records.len()).filter(|&i| row_matches(p, row, &records[i])).collect();
             match hits.iter().find(|&&i| !used[i]) {
                 Some(&i) => used[i] = true,
                 None => problems.push(format!("no signature record for row {row} of {p:?}")),
@@ -318,12 +281,10 @@ fn pair_rows(
         if used[i] {
             continue;
         }
-        let repeats = records.iter().enumerate().any(|(j, t)| {
-            used[j]
-                && t.system_value == s.system_value
-                && t.register == s.register
-                && t.mask == s.mask
-        });
+        let repeats = records
+            .iter()
+            .enumerate()
+            .any(|(j, t)| used[j] && t.system_value == s.system_value && t.register == s.register && t.mask == s.mask);
         if kind == ShaderKind::Mesh && s.system_value != SystemValue::Undefined && repeats {
             quirk += 1;
         } else {
@@ -378,19 +339,13 @@ fn psv_elements_pair_with_signature_records() {
         if psv.shader_kind() != Some(kind) {
             failures.push(format!("{name}: PSV stage {:?} != program {kind:?}", psv.shader_kind()));
         }
-        if let (Some(off), Some(name_in_psv)) =
-            (psv.runtime_info.entry_function_name_offset, psv.entry_function_name)
-        {
+        if let (Some(off), Some(name_in_psv)) = (psv.runtime_info.entry_function_name_offset, psv.entry_function_name) {
             if !e.entry_points.iter().any(|ep| ep == name_in_psv) {
-                failures.push(format!(
-                    "{name}: PSV entry name {name_in_psv:?} (offset {off}) not in {:?}",
-                    e.entry_points
-                ));
+                failures
+                    .push(format!("{name}: PSV entry name {name_in_psv:?} (offset {off}) not in {:?}", e.entry_points));
             }
         }
-        if kind == ShaderKind::Compute
-            && psv.runtime_info.num_threads.is_some_and(|t| t.contains(&0))
-        {
+        if kind == ShaderKind::Compute && psv.runtime_info.num_threads.is_some_and(|t| t.contains(&0)) {
             failures.push(format!("{name}: compute numthreads {:?}", psv.runtime_info.num_threads));
         }
         let sigs = [
@@ -413,10 +368,7 @@ fn psv_elements_pair_with_signature_records() {
                 }
             };
             if elements.len() != count as usize {
-                failures.push(format!(
-                    "{name}: {which}: {} PSV elements, runtime info says {count}",
-                    elements.len()
-                ));
+                failures.push(format!("{name}: {which}: {} PSV elements, runtime info says {count}", elements.len()));
             }
             let rows: usize = elements.iter().map(|p| p.rows as usize).sum();
             let records = sig.as_ref().map_or(0, |s| s.elements.len());
@@ -425,9 +377,7 @@ fn psv_elements_pair_with_signature_records() {
             // The true relation: one record per row of each PSV element
             // (plus the mesh quirk's repeats).
             if records != rows + quirk {
-                failures.push(format!(
-                    "{name}: {which}: {records} records != {rows} PSV rows + {quirk} quirk"
-                ));
+                failures.push(format!("{name}: {which}: {records} records != {rows} PSV rows + {quirk} quirk"));
             }
             rows_checked += rows;
             blob_quirk += quirk;
@@ -453,24 +403,17 @@ fn psv_elements_pair_with_signature_records() {
     assert!(with_psv > 0);
     // Every PSV0 was consumed exactly (checked above), so the table sizes
     // were computed right; make sure the corpus actually exercised them.
-    assert!(
-        view_id_blobs > 0 && tables > with_psv / 2,
-        "{view_id_blobs} view-ID blobs, {tables} tables"
-    );
+    assert!(view_id_blobs > 0 && tables > with_psv / 2, "{view_id_blobs} view-ID blobs, {tables} tables");
 }
 
 /// The corpus blobs used for the robustness tests: the smallest of each
 /// part set, so every decoder is exercised.
 fn robustness_blobs(corpus: &Corpus) -> Vec<(String, Vec<u8>)> {
-    let mut best: std::collections::BTreeMap<Vec<String>, (u64, String, Vec<u8>)> =
-        Default::default();
+    let mut best: std::collections::BTreeMap<Vec<String>, (u64, String, Vec<u8>)> = Default::default();
     for (set, e) in corpus.entries() {
         let size = e.size.unwrap_or(u64::MAX);
         if best.get(&e.parts).is_none_or(|(s, _, _)| size < *s) {
-            best.insert(
-                e.parts.clone(),
-                (size, format!("{}/{}", set.name, e.dxil_path), read(set, e)),
-            );
+            best.insert(e.parts.clone(), (size, format!("{}/{}", set.name, e.dxil_path), read(set, e)));
         }
     }
     best.into_values().map(|(_, n, b)| (n, b)).collect()

@@ -27,7 +27,11 @@ fn reader_reads_corpus() {
         match dxjit::bitcode::read_module(bitcode_of(&bytes)) {
             Ok(m) => {
                 assert!(!m.functions.is_empty(), "{}: no functions", e.dxil_path);
-                assert!(m.named_md("dx.entryPoints").is_some() || m.named_md("dx.shaderModel").is_some(), "{}", e.dxil_path);
+                assert!(
+                    m.named_md("dx.entryPoints").is_some() || m.named_md("dx.shaderModel").is_some(),
+                    "{}",
+                    e.dxil_path
+                );
             }
             Err(err) => failures.push(format!("{}/{}: {err}", set.name, e.dxil_path)),
         }

@@ -444,7 +444,9 @@ impl<'a> Cursor<'a> {
                         Op::Char6 => 6,
                         _ => 0,
                     };
-                    if (min_bits == 0 && n > MAX_ZERO_WIDTH_ARRAY) || (min_bits > 0 && n > self.bits.remaining() / min_bits) {
+                    if (min_bits == 0 && n > MAX_ZERO_WIDTH_ARRAY)
+                        || (min_bits > 0 && n > self.bits.remaining() / min_bits)
+                    {
                         return Err(ErrorKind::UnexpectedEof);
                     }
                     rec.ops.reserve(n as usize);

@@ -493,7 +493,12 @@ impl<'a> Reader<'a> {
                             let name = if self.rec.code == 20 { pending_name.take() } else { None };
                             if self.rec.code == 20 && name.is_none() {
                                 // An identified struct without a name still is a distinct type.
-                                Type::Struct { name: Some(format!("{}", self.module.types.len())), packed, opaque: false, elems }
+                                Type::Struct {
+                                    name: Some(format!("{}", self.module.types.len())),
+                                    packed,
+                                    opaque: false,
+                                    elems,
+                                }
                             } else {
                                 Type::Struct { name, packed, opaque: false, elems }
                             }
@@ -967,7 +972,8 @@ impl<'a> Reader<'a> {
                         (Value::Function(f), _) => self.module.functions[f.index()].name = name,
                         (Value::Arg(i), true) | (Value::Inst(InstId(i)), true) => {
                             let f = self.cur_function.ok_or(E::Malformed("local name outside a function"))?;
-                            let ln = if matches!(v, Value::Arg(_)) { LocalName::Arg(i) } else { LocalName::Inst(InstId(i)) };
+                            let ln =
+                                if matches!(v, Value::Arg(_)) { LocalName::Arg(i) } else { LocalName::Inst(InstId(i)) };
                             self.module.functions[f.index()].names.push((ln, name));
                         }
                         _ => {} // names of constants are meaningless
@@ -996,7 +1002,6 @@ impl<'a> Reader<'a> {
         }
         self.check_md_refs()
     }
-
 }
 
 mod function;

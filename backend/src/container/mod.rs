@@ -135,15 +135,14 @@ impl DxilProgram<'_> {
         let bitcode_offset = r.u32()?;
         let bitcode_size = r.u32()? as usize;
         let start = 8usize.saturating_add(bitcode_offset as usize);
-        let bitcode = start
-            .checked_add(bitcode_size)
-            .and_then(|end| program.get(start..end))
-            .ok_or(ContainerError::BadBitcodeHeader {
+        let bitcode = start.checked_add(bitcode_size).and_then(|end| program.get(start..end)).ok_or(
+            ContainerError::BadBitcodeHeader {
                 part: pcc,
                 offset: start,
                 size: bitcode_size,
                 reason: "bitcode lies outside the program",
-            })?;
+            },
+        )?;
         if start < 24 {
             return Err(ContainerError::BadBitcodeHeader {
                 part: pcc,
@@ -221,10 +220,7 @@ impl<'a> Container<'a> {
         let total_size = r.u32()?;
         let part_count = r.u32_usize()?;
         if major_version != 1 {
-            return Err(ContainerError::UnsupportedVersion {
-                major: major_version,
-                minor: minor_version,
-            });
+            return Err(ContainerError::UnsupportedVersion { major: major_version, minor: minor_version });
         }
         if total_size as usize != bytes.len() {
             return Err(ContainerError::SizeMismatch { declared: total_size, actual: bytes.len() });
@@ -238,10 +234,7 @@ impl<'a> Container<'a> {
             let (fourcc, size) = header.map_err(|_| ContainerError::PartOutOfBounds {
                 index,
                 fourcc: FourCc(
-                    bytes
-                        .get(offset..offset.saturating_add(4))
-                        .and_then(|s| s.try_into().ok())
-                        .unwrap_or([0; 4]),
+                    bytes.get(offset..offset.saturating_add(4)).and_then(|s| s.try_into().ok()).unwrap_or([0; 4]),
                 ),
                 offset,
                 size: 0,
@@ -270,9 +263,7 @@ impl<'a> Container<'a> {
 
     /// The DXIL program: from the `DXIL` part, else from `ILDB`.
     pub fn dxil_program(&self) -> Result<DxilProgram<'a>> {
-        let p = self
-            .first_of(&[b"DXIL", b"ILDB"])
-            .ok_or(ContainerError::MissingPart(FourCc(*b"DXIL")))?;
+        let p = self.first_of(&[b"DXIL", b"ILDB"]).ok_or(ContainerError::MissingPart(FourCc(*b"DXIL")))?;
         DxilProgram::parse(p.fourcc, p.data)
     }
 
@@ -342,8 +333,7 @@ impl<'a> Container<'a> {
             offset,
             reason,
         };
-        let commit_sha =
-            if list.is_empty() { "" } else { cstr_at(list, 0).map_err(|e| bad(16, e))? };
+        let commit_sha = if list.is_empty() { "" } else { cstr_at(list, 0).map_err(|e| bad(16, e))? };
         let second = commit_sha.len() + 1;
         let version_string = match list.get(second..) {
             Some(rest) if rest.first().is_some_and(|&b| b != 0) => {

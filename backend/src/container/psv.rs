@@ -97,9 +97,7 @@ impl StageInfo {
                 output_stream_mask: w(8),
                 output_position_present: raw[12] != 0,
             },
-            Some(ShaderKind::Pixel) => {
-                StageInfo::Pixel { depth_output: raw[0] != 0, sample_frequency: raw[1] != 0 }
-            }
+            Some(ShaderKind::Pixel) => StageInfo::Pixel { depth_output: raw[0] != 0, sample_frequency: raw[1] != 0 },
             Some(ShaderKind::Mesh) => StageInfo::Mesh {
                 group_shared_bytes_used: w(0),
                 group_shared_bytes_dependent_on_view_id: w(4),
@@ -107,9 +105,7 @@ impl StageInfo {
                 max_output_vertices: h(12),
                 max_output_primitives: h(14),
             },
-            Some(ShaderKind::Amplification) => {
-                StageInfo::Amplification { payload_size_in_bytes: w(0) }
-            }
+            Some(ShaderKind::Amplification) => StageInfo::Amplification { payload_size_in_bytes: w(0) },
             _ => StageInfo::Other(raw),
         }
     }
@@ -375,10 +371,7 @@ pub struct ComponentMask {
 impl ComponentMask {
     pub fn get(&self, component: u32) -> bool {
         component < self.vectors * 4
-            && self
-                .dwords
-                .get((component >> 5) as usize)
-                .is_some_and(|d| d & (1 << (component & 31)) != 0)
+            && self.dwords.get((component >> 5) as usize).is_some_and(|d| d & (1 << (component & 31)) != 0)
     }
 }
 
@@ -451,11 +444,7 @@ fn read_mask(r: &mut Reader<'_>, vectors: u32) -> Result<ComponentMask> {
     Ok(ComponentMask { vectors, dwords: dwords(raw) })
 }
 
-fn read_table(
-    r: &mut Reader<'_>,
-    input_vectors: u32,
-    output_vectors: u32,
-) -> Result<DependencyTable> {
+fn read_table(r: &mut Reader<'_>, input_vectors: u32, output_vectors: u32) -> Result<DependencyTable> {
     let n = table_dwords(input_vectors, output_vectors) as usize;
     let raw = r.array(n, 4)?;
     Ok(DependencyTable { input_vectors, output_vectors, dwords: dwords(raw) })
@@ -549,19 +538,9 @@ impl<'a> Psv0<'a> {
                 let space = rr.u32()?;
                 let lower_bound = rr.u32()?;
                 let upper_bound = rr.u32()?;
-                let (kind, flags) = if size >= 24 {
-                    (Some(ResourceKind::from_u32(rr.u32()?)), Some(rr.u32()?))
-                } else {
-                    (None, None)
-                };
-                resources.push(ResourceBinding {
-                    resource_type,
-                    space,
-                    lower_bound,
-                    upper_bound,
-                    kind,
-                    flags,
-                });
+                let (kind, flags) =
+                    if size >= 24 { (Some(ResourceKind::from_u32(rr.u32()?)), Some(rr.u32()?)) } else { (None, None) };
+                resources.push(ResourceBinding { resource_type, space, lower_bound, upper_bound, kind, flags });
             }
         }
 
@@ -592,12 +571,7 @@ impl<'a> Psv0<'a> {
         Ok(psv)
     }
 
-    fn parse_v1_tables(
-        &mut self,
-        r: &mut Reader<'a>,
-        v1: RuntimeInfo1,
-        kind: Option<ShaderKind>,
-    ) -> Result<()> {
+    fn parse_v1_tables(&mut self, r: &mut Reader<'a>, v1: RuntimeInfo1, kind: Option<ShaderKind>) -> Result<()> {
         // String table.
         let size_at = r.pos();
         let string_size = r.u32()?;
@@ -616,8 +590,7 @@ impl<'a> Psv0<'a> {
         self.semantic_index_table = dwords(r.array(entries, 4)?);
 
         // Signature elements.
-        let counts =
-            [v1.sig_input_elements, v1.sig_output_elements, v1.sig_patch_const_or_prim_elements];
+        let counts = [v1.sig_input_elements, v1.sig_output_elements, v1.sig_patch_const_or_prim_elements];
         if counts.iter().any(|&c| c != 0) {
             let size_at = r.pos();
             self.signature_element_size = r.u32()?;

@@ -37,12 +37,7 @@ impl<'a> Reader<'a> {
     }
 
     fn truncated(&self, need: usize) -> ContainerError {
-        ContainerError::Truncated {
-            what: self.what,
-            offset: self.pos,
-            need,
-            have: self.remaining(),
-        }
+        ContainerError::Truncated { what: self.what, offset: self.pos, need, have: self.remaining() }
     }
 
     /// The next `n` bytes.

@@ -159,12 +159,10 @@ impl RootSignature {
     pub fn parse(payload: &[u8]) -> Result<RootSignature> {
         let mut h = Reader::new(payload, "RTS0 header");
         let raw_version = h.u32()?;
-        let version = RootSignatureVersion::from_u32(raw_version).ok_or_else(|| {
-            ContainerError::Unsupported {
-                part: PART,
-                what: "root signature version",
-                detail: format!("version word {raw_version:#x} (known: 1 = 1.0, 2 = 1.1, 3 = 1.2)"),
-            }
+        let version = RootSignatureVersion::from_u32(raw_version).ok_or_else(|| ContainerError::Unsupported {
+            part: PART,
+            what: "root signature version",
+            detail: format!("version word {raw_version:#x} (known: 1 = 1.0, 2 = 1.1, 3 = 1.2)"),
         })?;
         let num_params = h.u32_usize()?;
         let params_offset = h.u32_usize()?;
@@ -172,8 +170,7 @@ impl RootSignature {
         let samplers_offset = h.u32_usize()?;
         let flags = h.u32()?;
 
-        let records =
-            Reader::at(payload, params_offset, "RTS0 root parameters").array(num_params, 12)?;
+        let records = Reader::at(payload, params_offset, "RTS0 root parameters").array(num_params, 12)?;
         let mut parameters = Vec::with_capacity(num_params);
         for (i, rec) in records.chunks_exact(12).enumerate() {
             let mut r = Reader::new(rec, "RTS0 root parameter");
@@ -193,8 +190,7 @@ impl RootSignature {
                     let count = p.u32_usize()?;
                     let ranges_at = p.u32_usize()?;
                     let size = if version.has_flags() { 24 } else { 20 };
-                    let raw = Reader::at(payload, ranges_at, "RTS0 descriptor ranges")
-                        .array(count, size)?;
+                    let raw = Reader::at(payload, ranges_at, "RTS0 descriptor ranges").array(count, size)?;
                     let mut ranges = Vec::with_capacity(count);
                     for rec in raw.chunks_exact(size) {
                         let mut rr = Reader::new(rec, "RTS0 descriptor range");
@@ -236,8 +232,7 @@ impl RootSignature {
         }
 
         let size = if version == RootSignatureVersion::V1_2 { 56 } else { 52 };
-        let raw = Reader::at(payload, samplers_offset, "RTS0 static samplers")
-            .array(num_samplers, size)?;
+        let raw = Reader::at(payload, samplers_offset, "RTS0 static samplers").array(num_samplers, size)?;
         let mut static_samplers = Vec::with_capacity(num_samplers);
         for rec in raw.chunks_exact(size) {
             let mut r = Reader::new(rec, "RTS0 static sampler");
@@ -290,9 +285,7 @@ mod tests {
         push(&mut p, &[v, 4, params_at, 1, samplers_at, 0x1]);
         push(&mut p, &[0, 5, table_at, 1, 0, consts_at, 2, 1, cbv_at, 4, 7, uav_at]);
         push(&mut p, &[2, ranges_at]);
-        for (ty, n, base, space, fl, off) in
-            [(0u32, 4u32, 1u32, 0u32, 8u32, 0u32), (1, u32::MAX, 0, 3, 1, u32::MAX)]
-        {
+        for (ty, n, base, space, fl, off) in [(0u32, 4u32, 1u32, 0u32, 8u32, 0u32), (1, u32::MAX, 0, 3, 1, u32::MAX)] {
             if flags {
                 push(&mut p, &[ty, n, base, space, fl, off]);
             } else {
@@ -306,24 +299,7 @@ mod tests {
                 push(&mut p, &[2]);
             }
         }
-        push(
-            &mut p,
-            &[
-                0x15,
-                1,
-                2,
-                3,
-                0.5f32.to_bits(),
-                16,
-                4,
-                2,
-                0f32.to_bits(),
-                1000f32.to_bits(),
-                7,
-                1,
-                5,
-            ],
-        );
+        push(&mut p, &[0x15, 1, 2, 3, 0.5f32.to_bits(), 16, 4, 2, 0f32.to_bits(), 1000f32.to_bits(), 7, 1, 5]);
         if v == 3 {
             push(&mut p, &[1]);
         }
@@ -337,9 +313,7 @@ mod tests {
             let rs = RootSignature::parse(&p).unwrap();
             assert_eq!(rs.flags, 1);
             assert_eq!(rs.parameters.len(), 4);
-            let RootParameterKind::DescriptorTable(ranges) = &rs.parameters[0].kind else {
-                panic!("not a table")
-            };
+            let RootParameterKind::DescriptorTable(ranges) = &rs.parameters[0].kind else { panic!("not a table") };
             assert_eq!(rs.parameters[0].visibility, ShaderVisibility::Pixel);
             assert_eq!(ranges.len(), 2);
             assert_eq!(ranges[0].range_type, DescriptorRangeType::Srv);
@@ -350,38 +324,23 @@ mod tests {
             assert_eq!(ranges[1].offset_in_descriptors_from_table_start, u32::MAX);
             assert_eq!(
                 rs.parameters[1].kind,
-                RootParameterKind::Constants {
-                    shader_register: 2,
-                    register_space: 1,
-                    num_32bit_values: 16
-                }
+                RootParameterKind::Constants { shader_register: 2, register_space: 1, num_32bit_values: 16 }
             );
             let fl = if v >= 2 { Some(2) } else { None };
             assert_eq!(
                 rs.parameters[2].kind,
-                RootParameterKind::Cbv(RootDescriptor {
-                    shader_register: 0,
-                    register_space: 0,
-                    flags: fl
-                })
+                RootParameterKind::Cbv(RootDescriptor { shader_register: 0, register_space: 0, flags: fl })
             );
             assert_eq!(rs.parameters[3].visibility, ShaderVisibility::Mesh);
             assert_eq!(
                 rs.parameters[3].kind,
-                RootParameterKind::Uav(RootDescriptor {
-                    shader_register: 5,
-                    register_space: 2,
-                    flags: fl
-                })
+                RootParameterKind::Uav(RootDescriptor { shader_register: 5, register_space: 2, flags: fl })
             );
             assert_eq!(ranges[0].flags, if v >= 2 { Some(8) } else { None });
             let s = rs.static_samplers[0];
             assert_eq!((s.filter, s.address_u, s.address_w), (0x15, 1, 3));
             assert_eq!((s.mip_lod_bias, s.max_lod), (0.5, 1000.0));
-            assert_eq!(
-                (s.shader_register, s.register_space, s.visibility),
-                (7, 1, ShaderVisibility::Pixel)
-            );
+            assert_eq!((s.shader_register, s.register_space, s.visibility), (7, 1, ShaderVisibility::Pixel));
             assert_eq!(s.flags, if v == 3 { Some(1) } else { None });
             for n in 0..p.len() {
                 assert!(RootSignature::parse(&p[..n]).is_err(), "v{v} prefix {n}");

@@ -215,12 +215,11 @@ impl<'a> Signature<'a> {
     /// Decodes the payload of signature part `fourcc` (which selects the layout).
     pub fn parse(fourcc: [u8; 4], payload: &'a [u8]) -> Result<Signature<'a>> {
         let part = FourCc(fourcc);
-        let layout =
-            SignatureLayout::for_fourcc(&fourcc).ok_or_else(|| ContainerError::Unsupported {
-                part,
-                what: "signature layout",
-                detail: "not a signature part".to_string(),
-            })?;
+        let layout = SignatureLayout::for_fourcc(&fourcc).ok_or_else(|| ContainerError::Unsupported {
+            part,
+            what: "signature layout",
+            detail: "not a signature part".to_string(),
+        })?;
         let mut hdr = Reader::new(payload, "signature header");
         let count = hdr.u32_usize()?;
         let offset = hdr.u32_usize()?;
@@ -247,8 +246,11 @@ impl<'a> Signature<'a> {
                 SignatureLayout::Sg1 => MinPrecision::from_u32(r.u32()?),
                 _ => MinPrecision::Default,
             };
-            let semantic_name = cstr_at(payload, name_offset).map_err(|reason| {
-                ContainerError::BadString { part, field: "semantic name", offset: base, reason }
+            let semantic_name = cstr_at(payload, name_offset).map_err(|reason| ContainerError::BadString {
+                part,
+                field: "semantic name",
+                offset: base,
+                reason,
             })?;
             elements.push(SignatureElement {
                 stream,
@@ -299,10 +301,8 @@ pub(crate) mod tests {
 
     #[test]
     fn decodes_isg1_records() {
-        let p = build_sg1(&[
-            (0, "SV_Position", 0, 1, 3, 0, 0xf, 0xf, 0),
-            (0, "TEXCOORD", 3, 0, 1, u32::MAX, 0x3, 0x1, 1),
-        ]);
+        let p =
+            build_sg1(&[(0, "SV_Position", 0, 1, 3, 0, 0xf, 0xf, 0), (0, "TEXCOORD", 3, 0, 1, u32::MAX, 0x3, 0x1, 1)]);
         let s = Signature::parse(*b"ISG1", &p).unwrap();
         assert_eq!(s.elements.len(), 2);
         let a = &s.elements[0];

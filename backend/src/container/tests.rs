@@ -152,31 +152,19 @@ fn header_errors() {
     assert!(matches!(Container::parse(&bad), Err(ContainerError::BadMagic { .. })));
     let mut bad = bytes.clone();
     bad[20] = 2;
-    assert!(matches!(
-        Container::parse(&bad),
-        Err(ContainerError::UnsupportedVersion { major: 2, .. })
-    ));
-    assert!(matches!(
-        Container::parse(&bytes[..bytes.len() - 1]),
-        Err(ContainerError::SizeMismatch { .. })
-    ));
+    assert!(matches!(Container::parse(&bad), Err(ContainerError::UnsupportedVersion { major: 2, .. })));
+    assert!(matches!(Container::parse(&bytes[..bytes.len() - 1]), Err(ContainerError::SizeMismatch { .. })));
     assert!(matches!(Container::parse(&bytes[..10]), Err(ContainerError::Truncated { .. })));
     // A part offset past the end.
     let mut bad = bytes.clone();
     bad[32..36].copy_from_slice(&(bytes.len() as u32 - 4).to_le_bytes());
-    assert!(matches!(
-        Container::parse(&bad),
-        Err(ContainerError::PartOutOfBounds { index: 0, .. })
-    ));
+    assert!(matches!(Container::parse(&bad), Err(ContainerError::PartOutOfBounds { index: 0, .. })));
     // A part size past the end.
     let mut bad = bytes.clone();
     let first = u32::from_le_bytes(bytes[32..36].try_into().unwrap()) as usize;
     bad[first + 4..first + 8].copy_from_slice(&0x7fff_ffffu32.to_le_bytes());
     let e = Container::parse(&bad).unwrap_err();
-    assert!(
-        matches!(e, ContainerError::PartOutOfBounds { index: 0, fourcc: FourCc(f), .. } if &f == b"SFI0"),
-        "{e}"
-    );
+    assert!(matches!(e, ContainerError::PartOutOfBounds { index: 0, fourcc: FourCc(f), .. } if &f == b"SFI0"), "{e}");
     assert!(e.to_string().contains("SFI0"), "{e}");
     // A huge part count.
     let mut bad = bytes.clone();
@@ -190,31 +178,19 @@ fn program_errors() {
     assert!(DxilProgram::parse(*b"DXIL", &ok).is_ok());
     let mut bad = ok.clone();
     bad[2] = 99; // shader kind 99
-    assert!(matches!(
-        DxilProgram::parse(*b"DXIL", &bad),
-        Err(ContainerError::InvalidValue { value: 99, .. })
-    ));
+    assert!(matches!(DxilProgram::parse(*b"DXIL", &bad), Err(ContainerError::InvalidValue { value: 99, .. })));
     let mut bad = ok.clone();
     bad[8] = b'X';
     assert!(matches!(DxilProgram::parse(*b"DXIL", &bad), Err(ContainerError::BadPartMagic { .. })));
     let mut bad = ok.clone();
     bad[24] = b'X';
-    assert!(matches!(
-        DxilProgram::parse(*b"DXIL", &bad),
-        Err(ContainerError::BadBitcodeHeader { .. })
-    ));
+    assert!(matches!(DxilProgram::parse(*b"DXIL", &bad), Err(ContainerError::BadBitcodeHeader { .. })));
     let mut bad = ok.clone();
     bad[20] = 200; // bitcode size
-    assert!(matches!(
-        DxilProgram::parse(*b"DXIL", &bad),
-        Err(ContainerError::BadBitcodeHeader { .. })
-    ));
+    assert!(matches!(DxilProgram::parse(*b"DXIL", &bad), Err(ContainerError::BadBitcodeHeader { .. })));
     let mut bad = ok.clone();
     bad[16] = 0; // bitcode offset 0 overlaps the header
-    assert!(matches!(
-        DxilProgram::parse(*b"DXIL", &bad),
-        Err(ContainerError::BadBitcodeHeader { .. })
-    ));
+    assert!(matches!(DxilProgram::parse(*b"DXIL", &bad), Err(ContainerError::BadBitcodeHeader { .. })));
     let mut bad = ok.clone();
     bad[4] = 100; // size in dwords beyond the part
     assert!(matches!(DxilProgram::parse(*b"DXIL", &bad), Err(ContainerError::Truncated { .. })));
@@ -224,9 +200,7 @@ fn program_errors() {
 fn missing_program_and_ildb_fallback() {
     let none = build(&[(b"SFI0", vec![0; 8])], true);
     let c = Container::parse(&none).unwrap();
-    assert!(
-        matches!(c.dxil_program(), Err(ContainerError::MissingPart(FourCc(f))) if &f == b"DXIL")
-    );
+    assert!(matches!(c.dxil_program(), Err(ContainerError::MissingPart(FourCc(f))) if &f == b"DXIL"));
     let ildb = build(&[(b"ILDB", program_part(1, (6, 2), &bitcode()))], true);
     let c = Container::parse(&ildb).unwrap();
     let p = c.dxil_program().unwrap();

@@ -350,28 +350,96 @@ pub struct Inst {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub enum InstKind {
-    Binary { op: BinOp, lhs: Value, rhs: Value, flags: u32 },
-    Cast { op: CastOp, value: Value },
-    Cmp { pred: CmpPred, lhs: Value, rhs: Value, flags: u32 },
-    Select { cond: Value, if_true: Value, if_false: Value },
+    Binary {
+        op: BinOp,
+        lhs: Value,
+        rhs: Value,
+        flags: u32,
+    },
+    Cast {
+        op: CastOp,
+        value: Value,
+    },
+    Cmp {
+        pred: CmpPred,
+        lhs: Value,
+        rhs: Value,
+        flags: u32,
+    },
+    Select {
+        cond: Value,
+        if_true: Value,
+        if_false: Value,
+    },
     /// Incoming (value, block) pairs in [`Function::phi_pool`].
-    Phi { incoming: List },
+    Phi {
+        incoming: List,
+    },
     /// A call; arguments in [`Function::value_pool`]. `attrs` is a 1-based
     /// index into [`Module::attr_lists`] (0: none).
-    Call { callee: Value, fn_ty: TypeId, args: List, attrs: u32, tail: bool },
+    Call {
+        callee: Value,
+        fn_ty: TypeId,
+        args: List,
+        attrs: u32,
+        tail: bool,
+    },
     /// `alloca`: `alloc_ty` × `count`.
-    Alloca { alloc_ty: TypeId, count: Value, align: u32 },
-    Load { ptr: Value, align: u32, volatile: bool },
-    Store { ptr: Value, value: Value, align: u32, volatile: bool },
+    Alloca {
+        alloc_ty: TypeId,
+        count: Value,
+        align: u32,
+    },
+    Load {
+        ptr: Value,
+        align: u32,
+        volatile: bool,
+    },
+    Store {
+        ptr: Value,
+        value: Value,
+        align: u32,
+        volatile: bool,
+    },
     /// `getelementptr`: indices in [`Function::value_pool`].
-    Gep { inbounds: bool, source_ty: TypeId, base: Value, indices: List },
+    Gep {
+        inbounds: bool,
+        source_ty: TypeId,
+        base: Value,
+        indices: List,
+    },
     /// Indices in [`Function::index_pool`].
-    ExtractValue { agg: Value, indices: List },
-    InsertValue { agg: Value, value: Value, indices: List },
-    ExtractElement { vector: Value, index: Value },
-    InsertElement { vector: Value, value: Value, index: Value },
-    ShuffleVector { a: Value, b: Value, mask: Value },
-    AtomicRmw { op: RmwOp, ptr: Value, value: Value, volatile: bool, ordering: Ordering, single_thread: bool },
+    ExtractValue {
+        agg: Value,
+        indices: List,
+    },
+    InsertValue {
+        agg: Value,
+        value: Value,
+        indices: List,
+    },
+    ExtractElement {
+        vector: Value,
+        index: Value,
+    },
+    InsertElement {
+        vector: Value,
+        value: Value,
+        index: Value,
+    },
+    ShuffleVector {
+        a: Value,
+        b: Value,
+        mask: Value,
+    },
+    AtomicRmw {
+        op: RmwOp,
+        ptr: Value,
+        value: Value,
+        volatile: bool,
+        ordering: Ordering,
+        single_thread: bool,
+    },
     CmpXchg {
         ptr: Value,
         cmp: Value,
@@ -382,12 +450,27 @@ pub enum InstKind {
         single_thread: bool,
         weak: bool,
     },
-    Fence { ordering: Ordering, single_thread: bool },
-    Br { target: BlockId },
-    CondBr { cond: Value, if_true: BlockId, if_false: BlockId },
+    Fence {
+        ordering: Ordering,
+        single_thread: bool,
+    },
+    Br {
+        target: BlockId,
+    },
+    CondBr {
+        cond: Value,
+        if_true: BlockId,
+        if_false: BlockId,
+    },
     /// Cases (constant, target) in [`Function::case_pool`].
-    Switch { cond: Value, default: BlockId, cases: List },
-    Ret { value: Option<Value> },
+    Switch {
+        cond: Value,
+        default: BlockId,
+        cases: List,
+    },
+    Ret {
+        value: Option<Value>,
+    },
     Unreachable,
 }
 
@@ -395,7 +478,11 @@ impl InstKind {
     pub fn is_terminator(&self) -> bool {
         matches!(
             self,
-            InstKind::Br { .. } | InstKind::CondBr { .. } | InstKind::Switch { .. } | InstKind::Ret { .. } | InstKind::Unreachable
+            InstKind::Br { .. }
+                | InstKind::CondBr { .. }
+                | InstKind::Switch { .. }
+                | InstKind::Ret { .. }
+                | InstKind::Unreachable
         )
     }
 
@@ -696,10 +783,18 @@ pub struct Global {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub enum Metadata {
     String(String),
-    Node { distinct: bool, ops: Vec<Option<MdId>> },
-    Value { ty: TypeId, value: Value },
+    Node {
+        distinct: bool,
+        ops: Vec<Option<MdId>>,
+    },
+    Value {
+        ty: TypeId,
+        value: Value,
+    },
     /// A specialised node (debug info, locations) kept by record code only.
-    Other { code: u32 },
+    Other {
+        code: u32,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

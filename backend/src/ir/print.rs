@@ -75,7 +75,8 @@ fn local_name(f: &Function, n: LocalName) -> Option<&str> {
 }
 
 fn print_function_into(m: &Module, f: &Function, s: &mut String) {
-    let _ = write!(s, "{} {} @{}(", if f.is_declaration { "declare" } else { "define" }, m.types.display(f.ret_ty), f.name);
+    let _ =
+        write!(s, "{} {} @{}(", if f.is_declaration { "declare" } else { "define" }, m.types.display(f.ret_ty), f.name);
     for (i, p) in f.param_tys.iter().enumerate() {
         if i > 0 {
             s.push_str(", ");
@@ -180,7 +181,11 @@ fn write_float(bits: u64, ty: &Type, s: &mut String) {
     } else if v.is_finite() && format!("{v}").parse::<f64>().ok() == Some(v) && format!("{v}").len() < 20 {
         let _ = write!(s, "{v}");
     } else {
-        let _ = write!(s, "0x{:016X}", if matches!(ty, Type::Float) { f64::from(f32::from_bits(bits as u32)).to_bits() } else { bits });
+        let _ = write!(
+            s,
+            "0x{:016X}",
+            if matches!(ty, Type::Float) { f64::from(f32::from_bits(bits as u32)).to_bits() } else { bits }
+        );
     }
 }
 
@@ -270,7 +275,12 @@ fn write_const(m: &Module, c: ConstId, s: &mut String, depth: u32) {
                     let _ = write!(s, " to {}", m.types.display(k.ty));
                 }
                 ConstExpr::Gep { inbounds, source_ty, base, indices } => {
-                    let _ = write!(s, "getelementptr {}({}, ", if *inbounds { "inbounds " } else { "" }, m.types.display(*source_ty));
+                    let _ = write!(
+                        s,
+                        "getelementptr {}({}, ",
+                        if *inbounds { "inbounds " } else { "" },
+                        m.types.display(*source_ty)
+                    );
                     write_typed(m, None, *base, s);
                     for i in indices {
                         s.push_str(", ");
@@ -417,7 +427,12 @@ fn write_inst(m: &Module, f: &Function, id: InstId, s: &mut String) {
             let _ = write!(s, ", align {align}");
         }
         InstKind::Gep { inbounds, source_ty, base, indices } => {
-            let _ = write!(s, "getelementptr {}{}, ", if *inbounds { "inbounds " } else { "" }, m.types.display(*source_ty));
+            let _ = write!(
+                s,
+                "getelementptr {}{}, ",
+                if *inbounds { "inbounds " } else { "" },
+                m.types.display(*source_ty)
+            );
             tv(*base, s);
             for i in f.values(*indices) {
                 s.push_str(", ");
@@ -470,7 +485,8 @@ fn write_inst(m: &Module, f: &Function, id: InstId, s: &mut String) {
             let _ = write!(s, " {}", ordering.name());
         }
         InstKind::CmpXchg { ptr, cmp, new, volatile, success, failure, weak, .. } => {
-            let _ = write!(s, "cmpxchg {}{}", if *weak { "weak " } else { "" }, if *volatile { "volatile " } else { "" });
+            let _ =
+                write!(s, "cmpxchg {}{}", if *weak { "weak " } else { "" }, if *volatile { "volatile " } else { "" });
             tv(*ptr, s);
             s.push_str(", ");
             tv(*cmp, s);

@@ -17,13 +17,31 @@ pub enum Type {
     Int(u32),
     Label,
     Metadata,
-    Pointer { pointee: TypeId, addr_space: u32 },
-    Array { len: u64, elem: TypeId },
-    Vector { len: u32, elem: TypeId },
+    Pointer {
+        pointee: TypeId,
+        addr_space: u32,
+    },
+    Array {
+        len: u64,
+        elem: TypeId,
+    },
+    Vector {
+        len: u32,
+        elem: TypeId,
+    },
     /// A struct; `name` is set for identified structs (`%dx.types.Handle`),
     /// `opaque` for identified structs without a body.
-    Struct { name: Option<String>, packed: bool, opaque: bool, elems: Vec<TypeId> },
-    Function { ret: TypeId, params: Vec<TypeId>, vararg: bool },
+    Struct {
+        name: Option<String>,
+        packed: bool,
+        opaque: bool,
+        elems: Vec<TypeId>,
+    },
+    Function {
+        ret: TypeId,
+        params: Vec<TypeId>,
+        vararg: bool,
+    },
 }
 
 impl Type {

@@ -135,7 +135,11 @@ impl<'a> Reader<'a> {
                             }
                             for pair in ops[1..].chunks_exact(2) {
                                 let md = self.md_ref(pair[1])?;
-                                func.attachments.push(Attachment { inst: InstId(inst as u32), kind: pair[0] as u32, md });
+                                func.attachments.push(Attachment {
+                                    inst: InstId(inst as u32),
+                                    kind: pair[0] as u32,
+                                    md,
+                                });
                             }
                         } else {
                             for pair in ops.chunks_exact(2) {
@@ -278,7 +282,9 @@ impl<'a> Reader<'a> {
                 let mut cur = source_ty;
                 for v in idx.iter().skip(1) {
                     let k = match self.module.types.get(cur) {
-                        Type::Struct { .. } => self.module.const_uint(*v).ok_or(E::Malformed("non-constant struct index"))?,
+                        Type::Struct { .. } => {
+                            self.module.const_uint(*v).ok_or(E::Malformed("non-constant struct index"))?
+                        }
                         _ => 0,
                     };
                     cur = self.module.types.element(cur, k).ok_or(E::TypeMismatch("GEP index into non-aggregate"))?;
@@ -404,7 +410,8 @@ impl<'a> Reader<'a> {
                     return Err(E::Unsupported("inalloca".into()));
                 }
                 if a & (1 << 6) == 0 {
-                    alloc_ty = self.module.types.pointee(alloc_ty).ok_or(E::TypeMismatch("alloca type is not a pointer"))?.0;
+                    alloc_ty =
+                        self.module.types.pointee(alloc_ty).ok_or(E::TypeMismatch("alloca type is not a pointer"))?.0;
                 }
                 let align = align_from(a & 31)?;
                 let ty = self.ptr_to(alloc_ty, 0);
@@ -462,7 +469,12 @@ impl<'a> Reader<'a> {
                     cty
                 };
                 let i1 = self.int_ty(1);
-                let ty = self.module.types.intern(Type::Struct { name: None, packed: false, opaque: false, elems: vec![elem, i1] });
+                let ty = self.module.types.intern(Type::Struct {
+                    name: None,
+                    packed: false,
+                    opaque: false,
+                    elems: vec![elem, i1],
+                });
                 (InstKind::CmpXchg { ptr, cmp, new, volatile, success, failure, single_thread, weak }, ty)
             }
             38 => {
@@ -662,6 +674,10 @@ fn for_each_operand_mut(k: &mut InstKind, f: &mut impl FnMut(&mut Value)) {
         InstKind::CondBr { cond, .. } => f(cond),
         InstKind::Switch { cond, .. } => f(cond),
         InstKind::Ret { value: Some(v) } => f(v),
-        InstKind::Fence { .. } | InstKind::Br { .. } | InstKind::Ret { value: None } | InstKind::Unreachable | InstKind::Phi { .. } => {}
+        InstKind::Fence { .. }
+        | InstKind::Br { .. }
+        | InstKind::Ret { value: None }
+        | InstKind::Unreachable
+        | InstKind::Phi { .. } => {}
     }
 }
