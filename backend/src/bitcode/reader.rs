@@ -996,6 +996,7 @@ impl<'a> Reader<'a> {
         if !self.bodies.is_empty() {
             self.values.truncate(self.module_values);
         }
+        self.decode_dx_ops()?;
         for (g, init) in std::mem::take(&mut self.global_inits) {
             let v = self.values.get(init as usize).ok_or(E::BadValue(u64::from(init)))?.0;
             self.module.globals[g.index()].init = Some(v);
@@ -1004,4 +1005,5 @@ impl<'a> Reader<'a> {
     }
 }
 
+mod dxop;
 mod function;

@@ -9,6 +9,7 @@
 pub mod print;
 pub mod types;
 
+use crate::dxil_op::{DxilOp, Overload};
 use serde::Serialize;
 pub use types::{Type, TypeId, Types};
 
@@ -384,6 +385,16 @@ pub enum InstKind {
         attrs: u32,
         tail: bool,
     },
+    /// A call of a `dx.op.*` intrinsic, decoded: the operation, the overload
+    /// from the function name, the declared function, and the arguments after
+    /// the opcode (in [`Function::value_pool`]; `args[k]` is the op's
+    /// parameter k in [`crate::dxil_op::OpInfo::params`]).
+    DxOp {
+        op: DxilOp,
+        overload: Overload,
+        callee: FuncId,
+        args: List,
+    },
     /// `alloca`: `alloc_ty` × `count`.
     Alloca {
         alloc_ty: TypeId,
@@ -500,7 +511,7 @@ impl InstKind {
             }
             InstKind::Select { .. } => "select",
             InstKind::Phi { .. } => "phi",
-            InstKind::Call { .. } => "call",
+            InstKind::Call { .. } | InstKind::DxOp { .. } => "call",
             InstKind::Alloca { .. } => "alloca",
             InstKind::Load { .. } => "load",
             InstKind::Store { .. } => "store",
@@ -596,6 +607,13 @@ impl Function {
     pub fn values(&self, l: List) -> &[Value] {
         &self.value_pool[l.range()]
     }
+    /// The decoded DXIL operation of an instruction, with its arguments after the opcode.
+    pub fn dx_op(&self, id: InstId) -> Option<(DxilOp, &[Value])> {
+        match &self.inst(id).kind {
+            InstKind::DxOp { op, args, .. } => Some((*op, self.values(*args))),
+            _ => None,
+        }
+    }
     pub fn phis(&self, l: List) -> &[(Value, BlockId)] {
         &self.phi_pool[l.range()]
     }
@@ -640,6 +658,10 @@ impl Function {
             InstKind::Phi { incoming } => self.phis(*incoming).iter().for_each(|p| f(p.0)),
             InstKind::Call { callee, args, .. } => {
                 f(*callee);
+                self.values(*args).iter().for_each(|v| f(*v))
+            }
+            InstKind::DxOp { callee, args, .. } => {
+                f(Value::Function(*callee));
                 self.values(*args).iter().for_each(|v| f(*v))
             }
             InstKind::Alloca { count, .. } => f(*count),

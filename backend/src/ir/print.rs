@@ -406,6 +406,16 @@ fn write_inst(m: &Module, f: &Function, id: InstId, s: &mut String) {
             }
             s.push(')');
         }
+        InstKind::DxOp { op, callee, args, .. } => {
+            let _ = write!(s, "call {} ", m.types.display(inst.ty));
+            uv(Value::Function(*callee), s);
+            let _ = write!(s, "(i32 {} /* {} */", *op as u32, op.name());
+            for a in f.values(*args) {
+                s.push_str(", ");
+                tv(*a, s);
+            }
+            s.push(')');
+        }
         InstKind::Alloca { alloc_ty, count, align } => {
             let _ = write!(s, "alloca {}", m.types.display(*alloc_ty));
             if m.const_uint(*count) != Some(1) {

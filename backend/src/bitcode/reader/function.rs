@@ -678,6 +678,7 @@ fn for_each_operand_mut(k: &mut InstKind, f: &mut impl FnMut(&mut Value)) {
         | InstKind::Br { .. }
         | InstKind::Ret { value: None }
         | InstKind::Unreachable
-        | InstKind::Phi { .. } => {}
+        | InstKind::Phi { .. }
+        | InstKind::DxOp { .. } => {}
     }
 }
