@@ -130,6 +130,13 @@
 //!   `Other("depth")`. Nodes shared in a DAG are rendered in full at each use.
 //! - Named metadata operands are rendered with the same rules (each operand
 //!   is a node at depth 0); instruction attachments likewise.
+//! - A node whose only operand is null (`!{null}`) renders as `Node([])`,
+//!   like `!{}`: LLVM's C API cannot tell them apart (`MetadataAsValue`
+//!   canonicalises the first into the second).
+//! - A `metadata` *instruction operand* that is a one-operand node holding a
+//!   constant (`metadata !{i32 1}`) renders as `Metadata(Value(Const ..))`,
+//!   like `metadata i32 1`, for the same reason. Inside nodes, named
+//!   metadata and attachments `!{i32 1}` is always `Node([Value(..)])`.
 //!
 //! ## What LLVM 14 does that a 3.7 reader must mirror or expect
 //! The reference is LLVM 14 reading 3.7 bitcode, not a neutral oracle:

@@ -420,7 +420,7 @@ impl Reader {
             let mut rops = Vec::with_capacity(n);
             for &o in &ops {
                 rops.push(
-                    self.md(o, &none, 0, &mut Vec::new())?
+                    self.md(o, &none, 0, &mut Vec::new(), true)?
                         .unwrap_or(RMd::Other("null".into())),
                 );
             }
@@ -611,7 +611,7 @@ impl Reader {
                 };
                 let v = LLVMMetadataAsValue(self.ctx, node);
                 let r = self
-                    .md(v, loc, 0, &mut Vec::new())?
+                    .md(v, loc, 0, &mut Vec::new(), true)?
                     .unwrap_or(RMd::Other("null".into()));
                 md.push((name, r));
             }
@@ -696,7 +696,7 @@ impl Reader {
             LLVMValueKind::LLVMMetadataAsValueValueKind
         ) {
             return Ok(ROperand::Metadata(
-                self.md(v, loc, 0, &mut Vec::new())?
+                self.md(v, loc, 0, &mut Vec::new(), false)?
                     .unwrap_or(RMd::Other("null".into())),
             ));
         }
@@ -816,12 +816,22 @@ impl Reader {
     /// Renders a metadata value: a `MetadataAsValue`, or a plain value (a
     /// node operand that is `ConstantAsMetadata` comes back unwrapped).
     /// `None` for a null node operand.
+    ///
+    /// `node_pos`: the position can only hold an MDNode (named metadata
+    /// operand, attachment, operand of a node). Every `MetadataAsValue` the
+    /// C API hands out goes through `MetadataAsValue::get`, which
+    /// canonicalises a one-operand node `!{C}` with a constant `C` to `C`
+    /// itself and `!{null}` to `!{}`; in a node position a bare constant is
+    /// therefore the node `!{C}` and is rendered as such. (`!{null}` stays
+    /// indistinguishable from `!{}`: the refmodel rule renders both as
+    /// `Node([])`.)
     unsafe fn md(
         &mut self,
         v: LLVMValueRef,
         loc: &Locals,
         depth: usize,
         stack: &mut Vec<LLVMMetadataRef>,
+        node_pos: bool,
     ) -> Result<Option<RMd>, String> {
         if v.is_null() {
             return Ok(None);
@@ -844,7 +854,14 @@ impl Reader {
             LLVMConstantAsMetadataMetadataKind | LLVMLocalAsMetadataMetadataKind => {
                 let mut inner = [std::ptr::null_mut(); 1];
                 LLVMGetMDNodeOperands(v, inner.as_mut_ptr());
-                RMd::Value(Box::new(self.operand(inner[0], loc)?))
+                let value = RMd::Value(Box::new(self.operand(inner[0], loc)?));
+                if !node_pos {
+                    value
+                } else if depth >= MD_DEPTH_LIMIT {
+                    RMd::Other("depth".into())
+                } else {
+                    RMd::Node(vec![Some(value)])
+                }
             }
             LLVMMDTupleMetadataKind => {
                 if stack.contains(&md) {
@@ -858,7 +875,7 @@ impl Reader {
                     stack.push(md);
                     let mut out = Vec::with_capacity(n);
                     for &o in &ops {
-                        out.push(self.md(o, loc, depth + 1, stack)?);
+                        out.push(self.md(o, loc, depth + 1, stack, true)?);
                     }
                     stack.pop();
                     RMd::Node(out)
@@ -871,5 +888,44 @@ impl Reader {
                 RMd::Other(d.to_string())
             }
         }))
+    }
+}
+
+/// Assembles LLVM 14 textual IR and returns it as bitcode (for self-tests of
+/// the renderer on constructs the corpus lacks).
+pub fn assemble(ir: &str) -> Result<Vec<u8>, String> {
+    use llvm_sys::bit_writer::LLVMWriteBitcodeToMemoryBuffer;
+    use llvm_sys::ir_reader::LLVMParseIRInContext;
+    unsafe {
+        let ctx = LLVMContextCreate();
+        let mut diags: Vec<(bool, String)> = Vec::new();
+        LLVMContextSetDiagnosticHandler(
+            ctx,
+            Some(on_diagnostic),
+            &mut diags as *mut _ as *mut c_void,
+        );
+        // LLVMParseIRInContext takes ownership of the buffer.
+        let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
+            ir.as_ptr() as *const c_char,
+            ir.len(),
+            c"ir".as_ptr(),
+        );
+        let mut module = std::ptr::null_mut();
+        let mut msg = std::ptr::null_mut();
+        let r = if LLVMParseIRInContext(ctx, buf, &mut module, &mut msg) != 0 {
+            Err(take_message(msg))
+        } else {
+            let out = LLVMWriteBitcodeToMemoryBuffer(module);
+            let bytes = std::slice::from_raw_parts(
+                LLVMGetBufferStart(out) as *const u8,
+                LLVMGetBufferSize(out),
+            )
+            .to_vec();
+            LLVMDisposeMemoryBuffer(out);
+            LLVMDisposeModule(module);
+            Ok(bytes)
+        };
+        LLVMContextDispose(ctx);
+        r
     }
 }
