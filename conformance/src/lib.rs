@@ -1,4 +1,5 @@
 //! dxjit conformance: corpus access, data-driven suites and reference checks.
 
 pub mod corpus;
+pub mod dxjit_ref;
 pub mod refmodel;

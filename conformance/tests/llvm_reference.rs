@@ -11,8 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Instant;
 
 fn u32_at(b: &[u8], off: usize) -> Option<u32> {
-    b.get(off..off + 4)
-        .map(|s| u32::from_le_bytes(s.try_into().unwrap()))
+    b.get(off..off + 4).map(|s| u32::from_le_bytes(s.try_into().unwrap()))
 }
 
 /// The LLVM bitcode inside a DXBC container's `DXIL` part (test-local helper,
@@ -28,18 +27,14 @@ fn bitcode_of(container: &[u8]) -> Result<&[u8], String> {
             continue;
         }
         let size = u32_at(container, off + 4).ok_or("short part")? as usize;
-        let payload = container
-            .get(off + 8..off + 8 + size)
-            .ok_or("part past end")?;
+        let payload = container.get(off + 8..off + 8 + size).ok_or("part past end")?;
         // u32 program version, u32 size in dwords, then the bitcode header.
         if payload.get(8..12) != Some(b"DXIL") {
             return Err("DXIL part without DXIL magic".into());
         }
         let bc_off = u32_at(payload, 16).ok_or("short DXIL header")? as usize;
         let bc_size = u32_at(payload, 20).ok_or("short DXIL header")? as usize;
-        return payload
-            .get(8 + bc_off..8 + bc_off + bc_size)
-            .ok_or_else(|| "bitcode past part end".into());
+        return payload.get(8 + bc_off..8 + bc_off + bc_size).ok_or_else(|| "bitcode past part end".into());
     }
     Err("no DXIL part".into())
 }
@@ -60,10 +55,7 @@ fn stage_tag(stage: &str) -> &str {
 }
 
 fn md_int(v: u64) -> Option<RMd> {
-    Some(RMd::Value(Box::new(ROperand::Const(RConst::Int {
-        bits: 32,
-        value: v,
-    }))))
+    Some(RMd::Value(Box::new(ROperand::Const(RConst::Int { bits: 32, value: v }))))
 }
 
 /// Manifest fields the corpus `Entry` type does not carry, by `dxil_path`.
@@ -96,12 +88,7 @@ fn tally(m: &RModule, seen: &mut BTreeMap<String, usize>) {
                 elems.iter().for_each(|e| konst(e, out));
                 out.insert("const Aggregate".into())
             }
-            RConst::Expr {
-                opcode,
-                operands,
-                extra,
-                ..
-            } => {
+            RConst::Expr { opcode, operands, extra, .. } => {
                 operands.iter().for_each(|e| konst(e, out));
                 out.insert(format!("const Expr {opcode} {}", extra.join(" ")))
             }
@@ -123,29 +110,15 @@ fn tally(m: &RModule, seen: &mut BTreeMap<String, usize>) {
     }
     let mut s = BTreeSet::new();
     for g in &m.globals {
-        s.insert(format!(
-            "global addrspace({}) const={} init={}",
-            g.addr_space,
-            g.is_const,
-            g.init.is_some()
-        ));
+        s.insert(format!("global addrspace({}) const={} init={}", g.addr_space, g.is_const, g.init.is_some()));
         if let Some(c) = &g.init {
             konst(c, &mut s);
         }
     }
-    for i in m
-        .functions
-        .iter()
-        .flat_map(|f| &f.blocks)
-        .flat_map(|b| &b.insts)
-    {
+    for i in m.functions.iter().flat_map(|f| &f.blocks).flat_map(|b| &b.insts) {
         s.insert(format!("inst {}", i.opcode));
         for x in &i.extra {
-            let key = if x.starts_with("align=") || x.starts_with("idx=") {
-                x.split('=').next().unwrap()
-            } else {
-                x
-            };
+            let key = if x.starts_with("align=") || x.starts_with("idx=") { x.split('=').next().unwrap() } else { x };
             s.insert(format!("extra {} {key}", i.opcode));
         }
         for (k, v) in &i.md {
@@ -201,10 +174,7 @@ fn llvm_reference_reads_corpus() {
             };
             let (manifest_insts, bc_size) = extras.get(&e.dxil_path).copied().unwrap_or((0, 0));
             if bc_size != 0 && bc.len() as u64 != bc_size {
-                failures.push(format!(
-                    "{id}: bitcode is {} bytes, manifest says {bc_size}",
-                    bc.len()
-                ));
+                failures.push(format!("{id}: bitcode is {} bytes, manifest says {bc_size}", bc.len()));
             }
             let t = Instant::now();
             let r = llvm_ref::read_reference_diag(bc);
@@ -223,12 +193,8 @@ fn llvm_reference_reads_corpus() {
             warnings += warns.len();
 
             // Functions: every entry point is a defined function.
-            let defined: Vec<&str> = m
-                .functions
-                .iter()
-                .filter(|f| !f.is_declaration)
-                .map(|f| f.name.as_str())
-                .collect();
+            let defined: Vec<&str> =
+                m.functions.iter().filter(|f| !f.is_declaration).map(|f| f.name.as_str()).collect();
             if defined.is_empty() {
                 failures.push(format!("{id}: no defined function"));
             }
@@ -236,9 +202,7 @@ fn llvm_reference_reads_corpus() {
                 // The manifest spells the mangling prefix byte 0x01 as `\01`.
                 let ep = ep.replace("\\01", "\u{1}");
                 if !defined.contains(&ep.as_str()) {
-                    failures.push(format!(
-                        "{id}: entry point {ep} is not a defined function ({defined:?})"
-                    ));
+                    failures.push(format!("{id}: entry point {ep} is not a defined function ({defined:?})"));
                 }
             }
             for f in &m.functions {
@@ -259,9 +223,7 @@ fn llvm_reference_reads_corpus() {
             // llvm-dis line counting is rough (e.g. it counts a switch's closing
             // `], !dx.controlflow.hints !12` line), so allow a little slack.
             if (n as u64).abs_diff(manifest_insts) > 2.max(manifest_insts / 50) {
-                failures.push(format!(
-                    "{id}: {n} instructions, manifest says about {manifest_insts}"
-                ));
+                failures.push(format!("{id}: {n} instructions, manifest says about {manifest_insts}"));
             }
 
             tally(&m, &mut seen);
@@ -270,10 +232,7 @@ fn llvm_reference_reads_corpus() {
             if m.named("dx.entryPoints").is_none_or(|n| n.ops.is_empty()) {
                 failures.push(format!("{id}: no !dx.entryPoints"));
             }
-            let (major, minor) = e
-                .shader_model
-                .split_once('.')
-                .expect("shader_model like 6.0");
+            let (major, minor) = e.shader_model.split_once('.').expect("shader_model like 6.0");
             let want = RMd::Node(vec![
                 Some(RMd::String(stage_tag(&e.stage).to_string())),
                 md_int(major.parse().unwrap()),
@@ -293,9 +252,7 @@ fn llvm_reference_reads_corpus() {
             // `DXJIT_LLVMREF_DUMP=<part of a path>` picks another module.
             let preferred = match std::env::var("DXJIT_LLVMREF_DUMP") {
                 Ok(want) => id.contains(&want),
-                Err(_) => e
-                    .dxil_path
-                    .ends_with("switch-merge-into-other-merge.comp.dxil"),
+                Err(_) => e.dxil_path.ends_with("switch-merge-into-other-merge.comp.dxil"),
             };
             let fallback = sample.is_none()
                 && std::env::var_os("DXJIT_LLVMREF_DUMP").is_none()
@@ -336,12 +293,7 @@ fn llvm_reference_reads_corpus() {
         println!("  {n:4}  {k}");
     }
     let expected: usize = corpus.sets.iter().map(|s| s.entries.len()).sum();
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
     assert_eq!(modules, expected);
 }
 
@@ -398,10 +350,7 @@ done:
 
     // Globals, types and constants.
     let g = |name: &str| m.globals.iter().find(|g| g.name == name).unwrap();
-    assert_eq!(
-        (g("lds").ty.as_str(), g("lds").addr_space),
-        ("[4 x i32]", 3)
-    );
+    assert_eq!((g("lds").ty.as_str(), g("lds").addr_space), ("[4 x i32]", 3));
     assert_eq!(g("lds").init, Some(RConst::Undef("[4 x i32]".into())));
     assert!(g("tbl").is_const);
     assert_eq!(
@@ -409,32 +358,17 @@ done:
         Some(RConst::Aggregate {
             ty: "[3 x float]".into(),
             elems: vec![
-                RConst::Float {
-                    ty: "float".into(),
-                    bits: 0x3f80_0000
-                },
-                RConst::Float {
-                    ty: "float".into(),
-                    bits: 0x7fa0_0000
-                }, // signalling NaN kept
-                RConst::Float {
-                    ty: "float".into(),
-                    bits: 0x8000_0000
-                },
+                RConst::Float { ty: "float".into(), bits: 0x3f80_0000 },
+                RConst::Float { ty: "float".into(), bits: 0x7fa0_0000 }, // signalling NaN kept
+                RConst::Float { ty: "float".into(), bits: 0x8000_0000 },
             ],
         })
     );
     assert_eq!(
         g("str").init,
-        Some(RConst::Aggregate {
-            ty: "[3 x i8]".into(),
-            elems: vec![int(8, 104), int(8, 105), int(8, 0)]
-        })
+        Some(RConst::Aggregate { ty: "[3 x i8]".into(), elems: vec![int(8, 104), int(8, 105), int(8, 0)] })
     );
-    assert_eq!(
-        g("zero").init,
-        Some(RConst::AggregateZero("{ i32, float }".into()))
-    );
+    assert_eq!(g("zero").init, Some(RConst::AggregateZero("{ i32, float }".into())));
     assert_eq!(
         g("ptr").init,
         Some(RConst::Expr {
@@ -444,18 +378,9 @@ done:
             extra: vec!["inbounds".into()],
         })
     );
-    assert_eq!(
-        g("h").init,
-        Some(RConst::Float {
-            ty: "half".into(),
-            bits: 0x3c00
-        })
-    );
+    assert_eq!(g("h").init, Some(RConst::Float { ty: "half".into(), bits: 0x3c00 }));
     let ext = m.functions.iter().find(|f| f.name == "ext").unwrap();
-    assert_eq!(
-        ext.ty,
-        "void (%class.Texture2D<vector<float, 4> >*, %opaque*, ...)"
-    );
+    assert_eq!(ext.ty, "void (%class.Texture2D<vector<float, 4> >*, %opaque*, ...)");
     assert!(ext.is_declaration && ext.blocks.is_empty());
 
     // Instructions.
@@ -466,36 +391,21 @@ done:
     assert_eq!(extra(0), "ninf nnan");
     assert_eq!(
         insts[0].operands,
-        [
-            ROperand::Arg(0),
-            ROperand::Const(RConst::Float {
-                ty: "float".into(),
-                bits: 0x3f80_0000
-            })
-        ]
+        [ROperand::Arg(0), ROperand::Const(RConst::Float { ty: "float".into(), bits: 0x3f80_0000 })]
     );
     assert_eq!(extra(1), "fast");
     assert_eq!(extra(2), "nsz pred=olt");
     assert_eq!(extra(3), "nuw");
     assert_eq!(extra(4), "exact");
-    assert_eq!(
-        (insts[5].ty.as_str(), extra(5).as_str()),
-        ("<4 x float>", "mask=1,-1,0,0")
-    );
+    assert_eq!((insts[5].ty.as_str(), extra(5).as_str()), ("<4 x float>", "mask=1,-1,0,0"));
     assert_eq!(insts[5].operands.len(), 2);
     assert_eq!(extra(6), "");
     assert_eq!(insts[6].operands[0], ROperand::Global("lds".into()));
     assert_eq!(insts[7].ty, "{ i32, i1 }");
-    assert_eq!(
-        extra(7),
-        "failure=monotonic success=acq_rel syncscope=singlethread volatile weak"
-    );
+    assert_eq!(extra(7), "failure=monotonic success=acq_rel syncscope=singlethread volatile weak");
     assert_eq!(extra(8), "align=4 ordering=seq_cst");
     assert_eq!(extra(9), "idx=1");
-    assert_eq!(
-        insts[10].operands,
-        [ROperand::Inst(2), ROperand::Block(1), ROperand::Block(2)]
-    );
+    assert_eq!(insts[10].operands, [ROperand::Inst(2), ROperand::Block(1), ROperand::Block(2)]);
     assert_eq!(insts[10].md[0].0, "prof");
     assert_eq!(insts[11].opcode, "call");
     assert_eq!(insts[11].ty, "void");
@@ -508,55 +418,27 @@ done:
             ROperand::Inst(8),
         ]
     );
-    assert_eq!(
-        insts[11].md,
-        [("dx.precise".to_string(), RMd::Node(vec![md_int(1)]))]
-    );
+    assert_eq!(insts[11].md, [("dx.precise".to_string(), RMd::Node(vec![md_int(1)]))]);
     assert_eq!(insts[12].operands, [ROperand::Block(2)]);
-    assert_eq!(
-        insts[13].operands,
-        [
-            ROperand::Inst(1),
-            ROperand::Block(1),
-            ROperand::Arg(0),
-            ROperand::Block(0)
-        ]
-    );
+    assert_eq!(insts[13].operands, [ROperand::Inst(1), ROperand::Block(1), ROperand::Arg(0), ROperand::Block(0)]);
     assert_eq!(insts[14].operands, [ROperand::Inst(13)]);
 
     // Metadata: cycles, nulls, DAG sharing, values.
     let named = m.named("named").unwrap();
     assert_eq!(named.ops[0], RMd::Node(vec![md_int(1)]));
-    let RMd::Node(n2) = &named.ops[1] else {
-        panic!("{:?}", named.ops[1])
-    };
+    let RMd::Node(n2) = &named.ops[1] else { panic!("{:?}", named.ops[1]) };
     assert_eq!(n2[0], Some(RMd::Other("cycle".into())));
     assert_eq!(n2[1], None);
     assert_eq!(n2[2], Some(RMd::String("s".into())));
     assert_eq!(
         n2[3],
-        Some(RMd::Value(Box::new(ROperand::Const(RConst::Float {
-            ty: "float".into(),
-            bits: 0x4000_0000
-        }))))
+        Some(RMd::Value(Box::new(ROperand::Const(RConst::Float { ty: "float".into(), bits: 0x4000_0000 }))))
     );
-    assert_eq!(
-        n2[4],
-        Some(RMd::Value(Box::new(ROperand::Const(RConst::Null(
-            "void ()*".into()
-        )))))
-    );
-    assert_eq!(
-        n2[5],
-        Some(RMd::Value(Box::new(ROperand::Global("lds".into()))))
-    );
+    assert_eq!(n2[4], Some(RMd::Value(Box::new(ROperand::Const(RConst::Null("void ()*".into()))))));
+    assert_eq!(n2[5], Some(RMd::Value(Box::new(ROperand::Global("lds".into())))));
     let want4 = RMd::Node(vec![
         Some(RMd::Node(vec![md_int(1)])),
-        Some(RMd::Node(vec![
-            Some(RMd::String("branch_weights".into())),
-            md_int(1),
-            md_int(2),
-        ])),
+        Some(RMd::Node(vec![Some(RMd::String("branch_weights".into())), md_int(1), md_int(2)])),
     ]);
     assert_eq!(named.ops[2], RMd::Node(vec![Some(want4)]));
     // `!{null}` is seen as `!{}` through the C API (refmodel rule).

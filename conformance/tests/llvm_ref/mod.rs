@@ -20,8 +20,7 @@ use llvm_sys::core::*;
 use llvm_sys::debuginfo::{LLVMGetMetadataKind, LLVMMetadataKind};
 use llvm_sys::prelude::*;
 use llvm_sys::{
-    LLVMAtomicOrdering, LLVMAtomicRMWBinOp, LLVMDiagnosticSeverity, LLVMOpcode, LLVMTypeKind,
-    LLVMValueKind,
+    LLVMAtomicOrdering, LLVMAtomicRMWBinOp, LLVMDiagnosticSeverity, LLVMOpcode, LLVMTypeKind, LLVMValueKind,
 };
 use std::collections::HashMap;
 use std::ffi::{c_char, c_void, CStr};
@@ -38,11 +37,7 @@ pub fn read_reference_diag(bitcode: &[u8]) -> Result<(RModule, Vec<String>), Str
         let ctx = LLVMContextCreate();
         let mut diags: Vec<(bool, String)> = Vec::new();
         // Without a handler LLVM prints and exit(1)s on a bitcode error.
-        LLVMContextSetDiagnosticHandler(
-            ctx,
-            Some(on_diagnostic),
-            &mut diags as *mut _ as *mut c_void,
-        );
+        LLVMContextSetDiagnosticHandler(ctx, Some(on_diagnostic), &mut diags as *mut _ as *mut c_void);
         let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
             bitcode.as_ptr() as *const c_char,
             bitcode.len(),
@@ -53,16 +48,9 @@ pub fn read_reference_diag(bitcode: &[u8]) -> Result<(RModule, Vec<String>), Str
         LLVMDisposeMemoryBuffer(buf);
         let result = if failed || module.is_null() {
             let errs: Vec<&str> = diags.iter().filter(|d| d.0).map(|d| d.1.as_str()).collect();
-            Err(format!(
-                "LLVM 14 could not read the bitcode: {}",
-                errs.join("; ")
-            ))
+            Err(format!("LLVM 14 could not read the bitcode: {}", errs.join("; ")))
         } else {
-            let r = Reader {
-                ctx,
-                kinds: HashMap::new(),
-            }
-            .module(module);
+            let r = Reader { ctx, kinds: HashMap::new() }.module(module);
             LLVMDisposeModule(module);
             r
         };
@@ -75,10 +63,7 @@ pub fn read_reference_diag(bitcode: &[u8]) -> Result<(RModule, Vec<String>), Str
 extern "C" fn on_diagnostic(di: LLVMDiagnosticInfoRef, sink: *mut c_void) {
     unsafe {
         let sink = &mut *(sink as *mut Vec<(bool, String)>);
-        let is_error = matches!(
-            LLVMGetDiagInfoSeverity(di),
-            LLVMDiagnosticSeverity::LLVMDSError
-        );
+        let is_error = matches!(LLVMGetDiagInfoSeverity(di), LLVMDiagnosticSeverity::LLVMDSError);
         sink.push((is_error, take_message(LLVMGetDiagInfoDescription(di))));
     }
 }
@@ -156,31 +141,15 @@ pub unsafe fn type_str(t: LLVMTypeRef) -> String {
                 (true, false) => format!("<{{ {} }}>", body.join(", ")),
             }
         }
-        LLVMArrayTypeKind => format!(
-            "[{} x {}]",
-            LLVMGetArrayLength(t),
-            type_str(LLVMGetElementType(t))
-        ),
-        LLVMVectorTypeKind => format!(
-            "<{} x {}>",
-            LLVMGetVectorSize(t),
-            type_str(LLVMGetElementType(t))
-        ),
+        LLVMArrayTypeKind => format!("[{} x {}]", LLVMGetArrayLength(t), type_str(LLVMGetElementType(t))),
+        LLVMVectorTypeKind => format!("<{} x {}>", LLVMGetVectorSize(t), type_str(LLVMGetElementType(t))),
         LLVMScalableVectorTypeKind => {
-            format!(
-                "<vscale x {} x {}>",
-                LLVMGetVectorSize(t),
-                type_str(LLVMGetElementType(t))
-            )
+            format!("<vscale x {} x {}>", LLVMGetVectorSize(t), type_str(LLVMGetElementType(t)))
         }
         LLVMPointerTypeKind => {
             let elem = LLVMGetElementType(t);
             let as_ = LLVMGetPointerAddressSpace(t);
-            let base = if elem.is_null() {
-                "ptr".to_string()
-            } else {
-                type_str(elem)
-            };
+            let base = if elem.is_null() { "ptr".to_string() } else { type_str(elem) };
             if as_ == 0 {
                 format!("{base}*")
             } else {
@@ -266,12 +235,10 @@ pub fn opcode_name(op: LLVMOpcode) -> &'static str {
 /// `CmpInst::Predicate` values (FCMP_* 0..=15, ICMP_* 32..=41) to LLVM names.
 fn predicate_name(p: i64) -> String {
     const F: [&str; 16] = [
-        "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "uno", "ueq", "ugt", "uge",
-        "ult", "ule", "une", "true",
+        "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "uno", "ueq", "ugt", "uge", "ult", "ule", "une",
+        "true",
     ];
-    const I: [&str; 10] = [
-        "eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle",
-    ];
+    const I: [&str; 10] = ["eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle"];
     let n = match p {
         0..=15 => F[p as usize],
         32..=41 => I[(p - 32) as usize],
@@ -312,18 +279,15 @@ fn rmw_name(o: LLVMAtomicRMWBinOp) -> &'static str {
     }
 }
 
-const FLAG_WORDS: [&str; 11] = [
-    "nuw", "nsw", "exact", "fast", "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn",
-];
+const FLAG_WORDS: [&str; 11] =
+    ["nuw", "nsw", "exact", "fast", "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"];
 
 /// The flag words (`nuw nsw exact` and fast-math flags) printed right after
 /// the first `opcode` token of `text`.
 fn flags_after(text: &str, opcode: &str) -> Vec<String> {
     let mut toks = text.split_whitespace().skip_while(|t| *t != opcode);
     toks.next();
-    toks.take_while(|t| FLAG_WORDS.contains(t))
-        .map(str::to_string)
-        .collect()
+    toks.take_while(|t| FLAG_WORDS.contains(t)).map(str::to_string).collect()
 }
 
 fn can_have_flags(op: LLVMOpcode) -> bool {
@@ -357,10 +321,7 @@ unsafe fn indices(v: LLVMValueRef) -> String {
     let idx: Vec<String> = if n == 0 || p.is_null() {
         vec![]
     } else {
-        std::slice::from_raw_parts(p, n)
-            .iter()
-            .map(|i| i.to_string())
-            .collect()
+        std::slice::from_raw_parts(p, n).iter().map(|i| i.to_string()).collect()
     };
     format!("idx={}", idx.join(","))
 }
@@ -392,11 +353,7 @@ impl Reader {
                 ty: type_str(LLVMGlobalGetValueType(g)),
                 addr_space: LLVMGetPointerAddressSpace(LLVMTypeOf(g)),
                 is_const: LLVMIsGlobalConstant(g) != 0,
-                init: if init.is_null() {
-                    None
-                } else {
-                    Some(self.konst(init)?)
-                },
+                init: if init.is_null() { None } else { Some(self.konst(init)?) },
             });
             g = LLVMGetNextGlobal(g);
         }
@@ -419,10 +376,7 @@ impl Reader {
             LLVMGetNamedMetadataOperands(m, cname.as_ptr(), ops.as_mut_ptr());
             let mut rops = Vec::with_capacity(n);
             for &o in &ops {
-                rops.push(
-                    self.md(o, &none, 0, &mut Vec::new(), true)?
-                        .unwrap_or(RMd::Other("null".into())),
-                );
+                rops.push(self.md(o, &none, 0, &mut Vec::new(), true)?.unwrap_or(RMd::Other("null".into())));
             }
             out.named_metadata.push(RNamedMd { name, ops: rops });
             nm = LLVMGetNextNamedMetadata(nm);
@@ -471,10 +425,7 @@ impl Reader {
     }
 
     unsafe fn block_ref(&self, bb: LLVMBasicBlockRef, loc: &Locals) -> Result<ROperand, String> {
-        loc.blocks
-            .get(&bb)
-            .map(|&i| ROperand::Block(i))
-            .ok_or_else(|| "reference to a foreign block".into())
+        loc.blocks.get(&bb).map(|&i| ROperand::Block(i)).ok_or_else(|| "reference to a foreign block".into())
     }
 
     unsafe fn inst(&mut self, i: LLVMValueRef, loc: &Locals) -> Result<RInst, String> {
@@ -610,21 +561,13 @@ impl Reader {
                     }
                 };
                 let v = LLVMMetadataAsValue(self.ctx, node);
-                let r = self
-                    .md(v, loc, 0, &mut Vec::new(), true)?
-                    .unwrap_or(RMd::Other("null".into()));
+                let r = self.md(v, loc, 0, &mut Vec::new(), true)?.unwrap_or(RMd::Other("null".into()));
                 md.push((name, r));
             }
             LLVMDisposeValueMetadataEntries(entries);
         }
 
-        Ok(RInst {
-            opcode: opcode.to_string(),
-            ty: type_str(LLVMTypeOf(i)),
-            operands,
-            extra,
-            md,
-        })
+        Ok(RInst { opcode: opcode.to_string(), ty: type_str(LLVMTypeOf(i)), operands, extra, md })
     }
 
     /// The C API has no kind-id → name lookup. The printed instruction names
@@ -643,11 +586,7 @@ impl Reader {
                 }
                 if e > s && !b[s].is_ascii_digit() {
                     let cand = &text[s..e];
-                    let id = LLVMGetMDKindIDInContext(
-                        self.ctx,
-                        cand.as_ptr() as *const c_char,
-                        cand.len() as u32,
-                    );
+                    let id = LLVMGetMDKindIDInContext(self.ctx, cand.as_ptr() as *const c_char, cand.len() as u32);
                     if id == kind {
                         self.kinds.insert(kind, cand.to_string());
                         return Ok(cand.to_string());
@@ -658,10 +597,7 @@ impl Reader {
                 k += 1;
             }
         }
-        Err(format!(
-            "cannot name metadata kind {kind} in `{}`",
-            text.trim()
-        ))
+        Err(format!("cannot name metadata kind {kind} in `{}`", text.trim()))
     }
 
     unsafe fn operand(&mut self, v: LLVMValueRef, loc: &Locals) -> Result<ROperand, String> {
@@ -672,18 +608,10 @@ impl Reader {
             return self.block_ref(LLVMValueAsBasicBlock(v), loc);
         }
         if !LLVMIsAArgument(v).is_null() {
-            return loc
-                .args
-                .get(&v)
-                .map(|&i| ROperand::Arg(i))
-                .ok_or_else(|| "foreign argument".into());
+            return loc.args.get(&v).map(|&i| ROperand::Arg(i)).ok_or_else(|| "foreign argument".into());
         }
         if !LLVMIsAInstruction(v).is_null() {
-            return loc
-                .insts
-                .get(&v)
-                .map(|&i| ROperand::Inst(i))
-                .ok_or_else(|| "foreign instruction".into());
+            return loc.insts.get(&v).map(|&i| ROperand::Inst(i)).ok_or_else(|| "foreign instruction".into());
         }
         if !LLVMIsAFunction(v).is_null() {
             return Ok(ROperand::Function(value_name(v)));
@@ -691,13 +619,9 @@ impl Reader {
         if !LLVMIsAGlobalVariable(v).is_null() || !LLVMIsAGlobalAlias(v).is_null() {
             return Ok(ROperand::Global(value_name(v)));
         }
-        if matches!(
-            LLVMGetValueKind(v),
-            LLVMValueKind::LLVMMetadataAsValueValueKind
-        ) {
+        if matches!(LLVMGetValueKind(v), LLVMValueKind::LLVMMetadataAsValueValueKind) {
             return Ok(ROperand::Metadata(
-                self.md(v, loc, 0, &mut Vec::new(), false)?
-                    .unwrap_or(RMd::Other("null".into())),
+                self.md(v, loc, 0, &mut Vec::new(), false)?.unwrap_or(RMd::Other("null".into())),
             ));
         }
         if !LLVMIsAConstant(v).is_null() {
@@ -721,15 +645,8 @@ impl Reader {
                 return Err(format!("integer constant wider than 64 bits: {ty}"));
             }
             let v = LLVMConstIntGetZExtValue(c);
-            let mask = if bits == 64 {
-                u64::MAX
-            } else {
-                (1u64 << bits) - 1
-            };
-            return Ok(RConst::Int {
-                bits,
-                value: v & mask,
-            });
+            let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+            return Ok(RConst::Int { bits, value: v & mask });
         }
         if !LLVMIsAConstantFP(c).is_null() {
             let width = match LLVMGetTypeKind(t) {
@@ -742,15 +659,9 @@ impl Reader {
             // (NaN payloads and signalling NaNs included).
             let as_int = LLVMConstBitCast(c, LLVMIntTypeInContext(self.ctx, width));
             if LLVMIsAConstantInt(as_int).is_null() {
-                return Err(format!(
-                    "FP constant did not fold to bits: {}",
-                    print_value(c)
-                ));
+                return Err(format!("FP constant did not fold to bits: {}", print_value(c)));
             }
-            return Ok(RConst::Float {
-                ty,
-                bits: LLVMConstIntGetZExtValue(as_int),
-            });
+            return Ok(RConst::Float { ty, bits: LLVMConstIntGetZExtValue(as_int) });
         }
         if !LLVMIsAConstantPointerNull(c).is_null() {
             return Ok(RConst::Null(ty));
@@ -796,19 +707,13 @@ impl Reader {
                 LLVMFCmp => extra.push(predicate_name(LLVMGetFCmpPredicate(c) as i64)),
                 LLVMGetElementPtr if LLVMIsInBounds(c) != 0 => extra.push("inbounds".into()),
                 LLVMExtractValue | LLVMInsertValue => extra.push(indices(c)),
-                LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMUDiv | LLVMSDiv | LLVMLShr
-                | LLVMAShr => {
+                LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMUDiv | LLVMSDiv | LLVMLShr | LLVMAShr => {
                     extra.extend(flags_after(&print_value(c), opcode));
                 }
                 _ => {}
             }
             extra.sort();
-            return Ok(RConst::Expr {
-                opcode: opcode.to_string(),
-                ty,
-                operands,
-                extra,
-            });
+            return Ok(RConst::Expr { opcode: opcode.to_string(), ty, operands, extra });
         }
         Err(format!("unsupported constant `{}`", print_value(c)))
     }
@@ -836,10 +741,7 @@ impl Reader {
         if v.is_null() {
             return Ok(None);
         }
-        if !matches!(
-            LLVMGetValueKind(v),
-            LLVMValueKind::LLVMMetadataAsValueValueKind
-        ) {
+        if !matches!(LLVMGetValueKind(v), LLVMValueKind::LLVMMetadataAsValueValueKind) {
             return Ok(Some(RMd::Value(Box::new(self.operand(v, loc)?))));
         }
         let md = LLVMValueAsMetadata(v);
@@ -899,28 +801,17 @@ pub fn assemble(ir: &str) -> Result<Vec<u8>, String> {
     unsafe {
         let ctx = LLVMContextCreate();
         let mut diags: Vec<(bool, String)> = Vec::new();
-        LLVMContextSetDiagnosticHandler(
-            ctx,
-            Some(on_diagnostic),
-            &mut diags as *mut _ as *mut c_void,
-        );
+        LLVMContextSetDiagnosticHandler(ctx, Some(on_diagnostic), &mut diags as *mut _ as *mut c_void);
         // LLVMParseIRInContext takes ownership of the buffer.
-        let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
-            ir.as_ptr() as *const c_char,
-            ir.len(),
-            c"ir".as_ptr(),
-        );
+        let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir.as_ptr() as *const c_char, ir.len(), c"ir".as_ptr());
         let mut module = std::ptr::null_mut();
         let mut msg = std::ptr::null_mut();
         let r = if LLVMParseIRInContext(ctx, buf, &mut module, &mut msg) != 0 {
             Err(take_message(msg))
         } else {
             let out = LLVMWriteBitcodeToMemoryBuffer(module);
-            let bytes = std::slice::from_raw_parts(
-                LLVMGetBufferStart(out) as *const u8,
-                LLVMGetBufferSize(out),
-            )
-            .to_vec();
+            let bytes =
+                std::slice::from_raw_parts(LLVMGetBufferStart(out) as *const u8, LLVMGetBufferSize(out)).to_vec();
             LLVMDisposeMemoryBuffer(out);
             LLVMDisposeModule(module);
             Ok(bytes)
