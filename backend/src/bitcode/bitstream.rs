@@ -100,6 +100,38 @@ impl<'a> Bits<'a> {
         if !(2..=32).contains(&width) {
             return Err(ErrorKind::InvalidAbbrev("VBR width out of range"));
         }
+        // Fast path: decode from one 64-bit window when the value fits in it.
+        let byte = (self.pos >> 3) as usize;
+        if byte + 8 <= self.data.len() {
+            let shift = (self.pos & 7) as u32;
+            let mut buf = [0u8; 8];
+            buf.copy_from_slice(&self.data[byte..byte + 8]);
+            let mut window = u64::from_le_bytes(buf) >> shift;
+            let avail = 64 - shift;
+            let hi = 1u64 << (width - 1);
+            let mask = (1u64 << width) - 1;
+            let mut v = 0u64;
+            let mut used = 0u32;
+            let mut out_shift = 0u32;
+            while used + width <= avail {
+                let chunk = window & mask;
+                window >>= width;
+                used += width;
+                v |= (chunk & (hi - 1)) << out_shift;
+                if chunk & hi == 0 {
+                    if u64::from(used) > self.remaining() {
+                        return Err(ErrorKind::UnexpectedEof);
+                    }
+                    self.pos += u64::from(used);
+                    return Ok(v);
+                }
+                out_shift += width - 1;
+            }
+        }
+        self.read_vbr_slow(width)
+    }
+
+    fn read_vbr_slow(&mut self, width: u32) -> Result<u64> {
         let hi = 1u64 << (width - 1);
         let mut chunk = self.read(width)?;
         if chunk & hi == 0 {

@@ -55,6 +55,8 @@ struct Reader<'a> {
     local_md_base: u32,
     fwd: Vec<u32>,
     section_names: usize,
+    /// Cached ids of `void`, `i1`, `i32` (0: not yet looked up).
+    common_tys: [Option<TypeId>; 3],
 }
 
 fn decode_signed(v: u64) -> i64 {
@@ -183,6 +185,7 @@ impl<'a> Reader<'a> {
             local_md_base: 0,
             fwd: Vec::new(),
             section_names: 0,
+            common_tys: [None; 3],
         }
     }
 
@@ -329,7 +332,25 @@ impl<'a> Reader<'a> {
     }
 
     fn int_ty(&mut self, bits: u32) -> TypeId {
-        self.module.types.intern(Type::Int(bits))
+        let slot = match bits {
+            1 => 1,
+            32 => 2,
+            _ => return self.module.types.intern(Type::Int(bits)),
+        };
+        self.common_ty(slot, Type::Int(bits))
+    }
+
+    fn void_ty(&mut self) -> TypeId {
+        self.common_ty(0, Type::Void)
+    }
+
+    fn common_ty(&mut self, slot: usize, t: Type) -> TypeId {
+        if let Some(id) = self.common_tys[slot] {
+            return id;
+        }
+        let id = self.module.types.intern(t);
+        self.common_tys[slot] = Some(id);
+        id
     }
 
     fn push_value(&mut self, v: Value, ty: TypeId) -> Result<()> {
@@ -671,7 +692,11 @@ impl<'a> Reader<'a> {
         bc: usize,
         mf: &mut usize,
     ) -> Result<ConstKind> {
-        let t = self.module.types.get(ty).clone();
+        let t = match self.module.types.get(ty) {
+            Type::Struct { elems, .. } => Type::Array { len: elems.len() as u64, elem: ty },
+            other => other.clone(),
+        };
+        let is_struct = matches!(self.module.types.get(ty), Type::Struct { .. });
         Ok(match code {
             2 => ConstKind::Null,
             3 => ConstKind::Undef,
@@ -698,7 +723,6 @@ impl<'a> Reader<'a> {
                 let n = match &t {
                     Type::Array { len, .. } => *len,
                     Type::Vector { len, .. } => u64::from(*len),
-                    Type::Struct { elems, .. } => elems.len() as u64,
                     _ => return Err(E::TypeMismatch("aggregate constant of non-aggregate type")),
                 };
                 if n != ops.len() as u64 {
@@ -719,7 +743,7 @@ impl<'a> Reader<'a> {
             }
             22 => {
                 let elem = match &t {
-                    Type::Array { elem, .. } | Type::Vector { elem, .. } => *elem,
+                    Type::Array { elem, .. } | Type::Vector { elem, .. } if !is_struct => *elem,
                     _ => return Err(E::TypeMismatch("data constant of non-sequential type")),
                 };
                 let bits = self.module.types.get(elem).scalar_bits().ok_or(E::TypeMismatch("data constant element"))?;

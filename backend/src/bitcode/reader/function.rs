@@ -245,7 +245,7 @@ impl<'a> Reader<'a> {
             return Err(E::Limit("too many instructions"));
         }
         let code = self.rec.code;
-        let void = self.module.types.intern(Type::Void);
+        let void = self.void_ty();
         let mut i = 0usize;
         let (kind, ty) = match code {
             2 => {
@@ -506,26 +506,30 @@ impl<'a> Reader<'a> {
                     Some(t) => t,
                     None => self.module.types.pointee(cty).ok_or(E::TypeMismatch("call of non-pointer"))?.0,
                 };
-                let Type::Function { ret, params, vararg } = self.module.types.get(fty).clone() else {
-                    return Err(E::TypeMismatch("call type is not a function type"));
+                let (ret, nparams) = match self.module.types.get(fty) {
+                    Type::Function { vararg: true, .. } => return Err(E::Unsupported("variadic call".into())),
+                    Type::Function { ret, params, .. } => (*ret, params.len()),
+                    _ => return Err(E::TypeMismatch("call type is not a function type")),
                 };
-                if vararg {
-                    return Err(E::Unsupported("variadic call".into()));
-                }
-                let mut args = Vec::with_capacity(params.len());
-                for p in &params {
-                    match self.module.types.get(*p) {
+                let start = b.func.value_pool.len();
+                for k in 0..nparams {
+                    let p = match self.module.types.get(fty) {
+                        Type::Function { params, .. } => params.get(k).copied(),
+                        _ => None,
+                    }
+                    .ok_or(E::TypeMismatch("call type is not a function type"))?;
+                    match self.module.types.get(p) {
                         Type::Label => return Err(E::Unsupported("label call argument".into())),
                         Type::Metadata => return Err(E::Unsupported("metadata call argument".into())),
                         _ => {}
                     }
-                    args.push(self.value(ops, &mut i)?);
+                    let v = self.value(ops, &mut i)?;
+                    b.func.value_pool.push(v);
                 }
                 if i != ops.len() {
                     return Err(E::Malformed("call with extra operands"));
                 }
-                let l = Self::list(b.func.value_pool.len(), args.len())?;
-                b.func.value_pool.extend(args);
+                let l = Self::list(start, nparams)?;
                 (InstKind::Call { callee, fn_ty: fty, args: l, attrs, tail: cc & 1 != 0 }, ret)
             }
             26 => {
