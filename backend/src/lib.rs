@@ -12,3 +12,4 @@ pub use shader_kind::ShaderKind;
 
 pub mod bitcode;
 pub mod ir;
+pub mod structurize;
