@@ -1,3 +1,4 @@
 //! dxjit conformance: corpus access, data-driven suites and reference checks.
 
 pub mod corpus;
+pub mod testutil;
