@@ -9,4 +9,5 @@ pub mod shader_kind;
 pub use shader_kind::ShaderKind;
 
 pub mod bitcode;
+pub mod dxil;
 pub mod ir;
