@@ -164,3 +164,6 @@ fn decode_entry(r: &Reader<'_>, id: MdId, what: &str) -> Result<EntryPoint> {
         properties: properties::decode_properties(r, f[4], &format!("{what}.properties"))?,
     })
 }
+
+#[cfg(test)]
+mod tests;
