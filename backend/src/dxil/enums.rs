@@ -1,10 +1,10 @@
 //! The macro behind DXIL's numbered enums: each gets `from_u32` (the DXIL
-//! number), `to_u32`, a short `name` and `Display`.
+//! number), `to_u32`, a short `name`, and `Display`/`Serialize` as that name.
 
 macro_rules! dxil_enum {
     ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $v:ident = $n:literal => $s:literal),* $(,)? }) => {
         $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum $name {
             $($(#[$vm])* $v),*
         }
@@ -27,6 +27,12 @@ macro_rules! dxil_enum {
                 match self {
                     $(Self::$v => $s),*
                 }
+            }
+        }
+        /// Serialized as its short name (`"f32"`, `"texture2d"`).
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.name())
             }
         }
         impl std::fmt::Display for $name {

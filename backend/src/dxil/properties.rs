@@ -68,7 +68,8 @@ pub mod tags {
 }
 
 /// `DXIL::InputPrimitive` (GS input primitive; patches for tessellation).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+/// Serialized as its display name (`"triangle"`, `"patch3"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum InputPrimitive {
     Undefined,
     Point,
@@ -105,6 +106,12 @@ impl InputPrimitive {
             TriangleWithAdjacency => 7,
             ControlPointPatch(n) => 7 + u32::from(n),
         }
+    }
+}
+
+impl Serialize for InputPrimitive {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
     }
 }
 
