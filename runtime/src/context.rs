@@ -190,7 +190,12 @@ fn create_instance(
         }
     }
     // SAFETY: `info` and everything it points to live until the call returns.
-    let instance = unsafe { entry.create_instance(&info, None) }.call("vkCreateInstance")?;
+    let instance = unsafe { entry.create_instance(&info, None) }.map_err(|result| match result {
+        vk::Result::ERROR_INCOMPATIBLE_DRIVER => {
+            RuntimeError::NoDevice("vkCreateInstance: no compatible Vulkan driver (ICD) is installed".into())
+        }
+        result => RuntimeError::Vulkan { call: "vkCreateInstance", result },
+    })?;
     let mut handle = InstanceHandle { entry, instance, debug: None, _sink: sink.clone() };
     if validation {
         let loader = ash::ext::debug_utils::Instance::new(&handle.entry, &handle.instance);
@@ -480,4 +485,51 @@ impl std::fmt::Debug for Context {
 fn _assert_send_sync() {
     fn check<T: Send + Sync>() {}
     check::<Context>();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dev(
+        index: usize,
+        name: &str,
+        device_type: vk::PhysicalDeviceType,
+        usable: bool,
+    ) -> (vk::PhysicalDevice, DeviceInfo) {
+        let info = DeviceInfo { index, name: name.into(), device_type, api_version: vk::API_VERSION_1_3, usable };
+        (vk::PhysicalDevice::null(), info)
+    }
+
+    #[test]
+    fn default_choice_prefers_gpus_over_cpu() {
+        let list = [
+            dev(0, "llvmpipe (LLVM 15.0.6, 256 bits)", vk::PhysicalDeviceType::CPU, true),
+            dev(1, "Intel(R) UHD", vk::PhysicalDeviceType::INTEGRATED_GPU, true),
+            dev(2, "NVIDIA H100", vk::PhysicalDeviceType::DISCRETE_GPU, true),
+            dev(3, "Old GPU", vk::PhysicalDeviceType::DISCRETE_GPU, false),
+        ];
+        assert_eq!(select_device(&list, None).expect("chosen").1.index, 2);
+        assert_eq!(select_device(&list[..2], None).expect("chosen").1.index, 1);
+        assert_eq!(select_device(&list[..1], None).expect("chosen").1.index, 0);
+        assert!(matches!(select_device(&list[3..], None), Err(RuntimeError::NoDevice(_))));
+        assert!(matches!(select_device(&[], None), Err(RuntimeError::NoDevice(_))));
+    }
+
+    #[test]
+    fn selector_by_index_or_name() {
+        let list = [
+            dev(0, "llvmpipe (LLVM 15.0.6, 256 bits)", vk::PhysicalDeviceType::CPU, true),
+            dev(1, "NVIDIA H100", vk::PhysicalDeviceType::DISCRETE_GPU, true),
+            dev(2, "Old GPU", vk::PhysicalDeviceType::DISCRETE_GPU, false),
+        ];
+        assert_eq!(select_device(&list, Some("0")).expect("index").1.index, 0);
+        assert_eq!(select_device(&list, Some(" 1 ")).expect("index").1.index, 1);
+        assert_eq!(select_device(&list, Some("LLVMPIPE")).expect("name").1.index, 0);
+        assert_eq!(select_device(&list, Some("h100")).expect("name").1.index, 1);
+        assert!(matches!(select_device(&list, Some("7")), Err(RuntimeError::DeviceNotFound { .. })));
+        assert!(matches!(select_device(&list, Some("radeon")), Err(RuntimeError::DeviceNotFound { .. })));
+        assert!(matches!(select_device(&list, Some("old gpu")), Err(RuntimeError::DeviceNotFound { .. })));
+        assert!(matches!(select_device(&list, Some("2")), Err(RuntimeError::NoDevice(_))));
+    }
 }

@@ -201,8 +201,8 @@ pub fn reflect(spirv: &[u32]) -> Result<Reflection, RuntimeError> {
             19..=24 | 31 | 33 if !ops.is_empty() => {
                 types.entry(op(0)).or_insert(Ty::Other);
             }
-            // OpConstant (32-bit or wider: low word is enough for array lengths)
-            43 if ops.len() >= 3 => {
+            // OpConstant / OpSpecConstant (low word is enough for array lengths)
+            43 | 50 if ops.len() >= 3 => {
                 constants.insert(op(1), op(2));
             }
             // OpVariable
@@ -268,4 +268,77 @@ pub fn reflect(spirv: &[u32]) -> Result<Reflection, RuntimeError> {
     }
     out.bindings.sort_by_key(|b| (b.set, b.binding));
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn word(opcode: u32, ops: &[u32]) -> Vec<u32> {
+        let mut v = vec![((ops.len() as u32 + 1) << 16) | opcode];
+        v.extend_from_slice(ops);
+        v
+    }
+
+    fn module(body: &[Vec<u32>]) -> Vec<u32> {
+        let mut m = vec![MAGIC, 0x0001_0300, 0, 100, 0];
+        for i in body {
+            m.extend_from_slice(i);
+        }
+        m
+    }
+
+    #[test]
+    fn bindings_kinds_and_arrays() {
+        // %1 uint, %2 const 4, %3 image 2D arrayed sampled, %4 array[4] of %3, %5 ptr UniformConstant %4, %6 var
+        // %7 struct (Block), %8 ptr Uniform %7, %9 var; %10 struct (BufferBlock), %11 ptr Uniform %10, %12 var
+        let m = module(&[
+            word(15, &[5, 99, u32::from_le_bytes(*b"main"), 0]),
+            word(71, &[6, 34, 1]),
+            word(71, &[6, 33, 2]),
+            word(71, &[7, 2]),
+            word(71, &[9, 34, 0]),
+            word(71, &[9, 33, 0]),
+            word(71, &[10, 3]),
+            word(71, &[12, 34, 0]),
+            word(71, &[12, 33, 1]),
+            word(21, &[1, 32, 0]),
+            word(43, &[1, 2, 4]),
+            word(25, &[3, 1, 1, 0, 1, 0, 1, 0]),
+            word(28, &[4, 3, 2]),
+            word(32, &[5, 0, 4]),
+            word(59, &[5, 6, 0]),
+            word(30, &[7, 1]),
+            word(32, &[8, 2, 7]),
+            word(59, &[8, 9, 2]),
+            word(30, &[10, 1]),
+            word(32, &[11, 2, 10]),
+            word(59, &[11, 12, 2]),
+        ]);
+        let r = reflect(&m).expect("reflects");
+        assert_eq!(r.entry_points, [EntryPoint { execution_model: 5, name: "main".into() }]);
+        let kinds: Vec<_> = r.bindings.iter().map(|b| (b.set, b.binding, b.kind, b.count)).collect();
+        assert_eq!(
+            kinds,
+            [
+                (0, 0, DescriptorKind::UniformBuffer, Some(1)),
+                (0, 1, DescriptorKind::StorageBuffer, Some(1)),
+                (1, 2, DescriptorKind::SampledImage, Some(4)),
+            ]
+        );
+        assert_eq!(r.bindings[2].image, Some(ImageTypeInfo { dim: SpvDim::D2, arrayed: true, multisampled: false }));
+    }
+
+    #[test]
+    fn malformed_input_is_an_error() {
+        assert!(reflect(&[]).is_err());
+        assert!(reflect(&[1, 2, 3, 4, 5]).is_err());
+        // Word count running past the end.
+        assert!(reflect(&module(&[vec![(9 << 16) | 59, 1]])).is_err());
+        // Zero word count.
+        assert!(reflect(&module(&[vec![0]])).is_err());
+        // Decorated variable whose type is unknown.
+        let m = module(&[word(71, &[2, 34, 0]), word(71, &[2, 33, 0]), word(59, &[1, 2, 0])]);
+        assert!(reflect(&m).is_err());
+    }
 }

@@ -332,6 +332,7 @@ fn two_contexts_in_parallel_threads() {
 fn features_are_reported() {
     let Some(ctx) = context("features_are_reported") else { return };
     let f = ctx.features();
+    eprintln!("device {:?}: {f:#?}", ctx.device_name());
     assert!(!ctx.device_name().is_empty());
     assert!(f.api_version >= dxjit_runtime::vk::API_VERSION_1_2);
     assert!(f.subgroup_size >= 1);
@@ -384,5 +385,61 @@ fn bad_spirv_and_entry_point() {
     assert!(matches!(ctx.run_compute(&j), Err(RuntimeError::EntryPointNotFound { .. })));
     let garbage = [0x0723_0203u32, 0x10300, 0, 10, 0, 0xffff_0001];
     assert!(matches!(ctx.run_compute(&job(&garbage, Vec::new(), [1, 1, 1])), Err(RuntimeError::InvalidSpirv(_))));
+    assert_clean(ctx);
+}
+
+#[test]
+fn device_override() {
+    use dxjit_runtime::{Context, ContextOptions};
+    let Some(ctx) = context("device_override") else { return };
+    let name = ctx.device_name().to_string();
+    assert_clean(ctx);
+    let index = dxjit_runtime::vulkan_devices()
+        .expect("devices")
+        .iter()
+        .find(|d| d.name == name)
+        .map(|d| d.index)
+        .expect("the chosen device is listed");
+    let by_index =
+        Context::new(&ContextOptions { validation: false, device: Some(index.to_string()) }).expect("by index");
+    assert_eq!(by_index.device_name(), name);
+    let needle = name.split_whitespace().next().unwrap_or_default().to_uppercase();
+    let by_name = Context::new(&ContextOptions { validation: false, device: Some(needle) }).expect("by name");
+    assert_eq!(by_name.device_name(), name);
+    let missing = Context::new(&ContextOptions { validation: false, device: Some("no such gpu anywhere".into()) });
+    assert!(matches!(missing, Err(RuntimeError::DeviceNotFound { .. })), "{missing:?}");
+}
+
+/// Descriptor arrays: elements are bound by `array_index`; the layout is sized by the shader's array
+/// (3) even though the job's highest index is 2, and the hole at index 1 becomes a null descriptor
+/// (or a clear error without nullDescriptor).
+#[test]
+fn descriptor_array_with_hole() {
+    let Some((ctx, spirv)) = setup("descriptor_array_with_hole", "buffer_array") else { return };
+    let b0: Vec<u32> = (0..16).map(|i| i * 10).collect();
+    let b2: Vec<u32> = (0..16).map(|i| i + 1000).collect();
+    let resources = vec![
+        BoundResource { set: 0, binding: 0, array_index: 2, resource: ResourceDesc::StorageBuffer { data: u32s(&b2) } },
+        BoundResource { set: 0, binding: 0, array_index: 0, resource: ResourceDesc::StorageBuffer { data: u32s(&b0) } },
+        BoundResource::new(0, 1, ResourceDesc::StorageBuffer { data: vec![0; 16 * 4] }),
+    ];
+    match ctx.run_compute(&job(&spirv, resources.clone(), [1, 1, 1])) {
+        Ok(result) => {
+            let want: Vec<u32> = b0.iter().zip(&b2).map(|(a, c)| a + 3 * c).collect();
+            assert_eq!(to_u32s(result.get(0, 1, 0).expect("out")), want);
+            // Results follow the job's resource order.
+            let order: Vec<_> = result.resources.iter().map(|(s, b, i, _)| (*s, *b, *i)).collect();
+            assert_eq!(order, [(0, 0, 2), (0, 0, 0), (0, 1, 0)]);
+        }
+        Err(RuntimeError::MissingBinding { set: 0, binding: 0, .. }) => assert!(!ctx.features().null_descriptor),
+        Err(e) => panic!("unexpected error {e}"),
+    }
+    // Binding the same slot twice is refused.
+    let mut twice = resources;
+    twice.push(BoundResource::new(0, 0, ResourceDesc::StorageBuffer { data: vec![0; 4] }));
+    assert!(matches!(
+        ctx.run_compute(&job(&spirv, twice, [1, 1, 1])),
+        Err(RuntimeError::InvalidResource { set: 0, binding: 0, array_index: 0, .. })
+    ));
     assert_clean(ctx);
 }
