@@ -443,3 +443,28 @@ fn descriptor_array_with_hole() {
     ));
     assert_clean(ctx);
 }
+
+/// Multisampled images start zeroed, can be read by the shader, and come back empty; giving them data
+/// or a shader image type that disagrees about multisampling is an error.
+#[test]
+fn multisampled_image_is_zeroed() {
+    let Some((ctx, spirv)) = setup("multisampled_image_is_zeroed", "ms_fetch") else { return };
+    let ms = ImageDesc { samples: 4, ..ImageDesc::new_2d(Format::R32G32B32A32Float, 4, 4, Vec::new()) };
+    let resources = vec![
+        BoundResource::new(0, 0, ResourceDesc::SampledImage(ms.clone())),
+        BoundResource::new(0, 1, ResourceDesc::StorageBuffer { data: vec![0xff; 16 * 16] }),
+    ];
+    let result = ctx.run_compute(&job(&spirv, resources.clone(), [1, 1, 1])).expect("ms job runs");
+    assert_eq!(result.get(0, 0, 0), Some(&[][..]));
+    assert_eq!(result.get(0, 1, 0).expect("out"), vec![0u8; 16 * 16].as_slice());
+    let mut with_data = resources.clone();
+    with_data[0].resource = ResourceDesc::SampledImage(ImageDesc { data: vec![0; ms.packed_len()], ..ms.clone() });
+    assert!(matches!(ctx.run_compute(&job(&spirv, with_data, [1, 1, 1])), Err(RuntimeError::InvalidResource { .. })));
+    let mut single = resources;
+    single[0].resource = ResourceDesc::SampledImage(ImageDesc { samples: 1, ..ms });
+    assert!(matches!(
+        ctx.run_compute(&job(&spirv, single, [1, 1, 1])),
+        Err(RuntimeError::DescriptorTypeMismatch { set: 0, binding: 0, .. })
+    ));
+    assert_clean(ctx);
+}
