@@ -283,7 +283,7 @@ pub struct DeviceCaps {
 }
 
 /// The feature names a spec may require.
-pub const FEATURES: [&str; 16] = [
+pub const FEATURES: [&str; 17] = [
     "int64",
     "float64",
     "int16",
@@ -300,6 +300,7 @@ pub const FEATURES: [&str; 16] = [
     "subgroup_size_control",
     "compute_derivatives",
     "denorm_preserve_32",
+    "denorm_ftz_32",
 ];
 
 /// A compiler plus a device.

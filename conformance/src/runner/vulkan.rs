@@ -43,6 +43,7 @@ fn caps_of(f: &DeviceFeatures) -> DeviceCaps {
     add("subgroup_size_control", f.subgroup_size_control);
     add("compute_derivatives", f.compute_shader_derivatives);
     add("denorm_preserve_32", f.shader_denorm_preserve_float32);
+    add("denorm_ftz_32", f.shader_denorm_flush_to_zero_float32);
     caps.subgroup_size = Some(f.subgroup_size);
     caps
 }
