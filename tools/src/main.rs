@@ -1,5 +1,7 @@
 //! The `dxjit` command line.
 
+mod cmd_conform;
+mod cmd_run;
 mod dis;
 
 use clap::{Parser, Subcommand};
@@ -25,22 +27,26 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Run one conformance spec (TOML) and print its result.
+    Run(cmd_run::Args),
+    /// Run every conformance spec in a folder.
+    Conform(cmd_conform::Args),
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.cmd {
-        Cmd::Dis { file, json } => dis::run(&file, json),
-    };
-    match result {
-        Ok(out) => {
-            // A closed pipe (`dxjit dis x | head`) is not an error worth a panic.
-            let _ = std::io::stdout().lock().write_all(out.as_bytes());
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
+    match Cli::parse().cmd {
+        Cmd::Dis { file, json } => match dis::run(&file, json) {
+            Ok(out) => {
+                // A closed pipe (`dxjit dis x | head`) is not an error worth a panic.
+                let _ = std::io::stdout().lock().write_all(out.as_bytes());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Cmd::Run(a) => cmd_run::main(a),
+        Cmd::Conform(a) => cmd_conform::main(a),
     }
 }
