@@ -1,6 +1,7 @@
 //! The `dxjit` command line.
 
 mod cmd_conform;
+mod cmd_corpus;
 mod cmd_run;
 mod dis;
 
@@ -27,6 +28,8 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Read (and compile) every DXIL container of a corpus and report.
+    Corpus(cmd_corpus::Args),
     /// Run one conformance spec (TOML) and print its result.
     Run(cmd_run::Args),
     /// Run every conformance spec in a folder.
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Cmd::Corpus(a) => cmd_corpus::main(a),
         Cmd::Run(a) => cmd_run::main(a),
         Cmd::Conform(a) => cmd_conform::main(a),
     }
