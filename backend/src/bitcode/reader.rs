@@ -208,7 +208,7 @@ impl<'a> Reader<'a> {
             return Err(E::BadMagic);
         }
         loop {
-            match self.cur.next()? {
+            match self.cur.advance()? {
                 Entry::SubBlock(block::MODULE) => {
                     self.cur.enter(block::MODULE)?;
                     self.read_module_block()?;
@@ -234,7 +234,7 @@ impl<'a> Reader<'a> {
 
     fn read_module_block(&mut self) -> Result<()> {
         loop {
-            match self.cur.next()? {
+            match self.cur.advance()? {
                 Entry::EndBlock => {
                     self.cur.leave();
                     return Ok(());
@@ -445,7 +445,7 @@ impl<'a> Reader<'a> {
             }
         }
         loop {
-            match self.cur.next()? {
+            match self.cur.advance()? {
                 Entry::EndBlock => {
                     self.cur.leave();
                     self.cur_code = None;
@@ -536,7 +536,7 @@ impl<'a> Reader<'a> {
                             pending_name = Some(chars(ops));
                             continue;
                         }
-                        13 | 14 | 15 => return Err(E::Unsupported("x86_fp80/fp128/ppc_fp128 type".into())),
+                        13..=15 => return Err(E::Unsupported("x86_fp80/fp128/ppc_fp128 type".into())),
                         17 => return Err(E::Unsupported("x86_mmx type".into())),
                         22 => return Err(E::Unsupported("token type".into())),
                         c => return Err(E::Unsupported(format!("type record code {c}"))),
@@ -565,7 +565,7 @@ impl<'a> Reader<'a> {
 
     fn read_attr_groups(&mut self) -> Result<()> {
         loop {
-            match self.cur.next()? {
+            match self.cur.advance()? {
                 Entry::EndBlock => {
                     self.cur.leave();
                     return Ok(());
@@ -621,7 +621,7 @@ impl<'a> Reader<'a> {
 
     fn read_attr_lists(&mut self) -> Result<()> {
         loop {
-            match self.cur.next()? {
+            match self.cur.advance()? {
                 Entry::EndBlock => {
                     self.cur.leave();
                     return Ok(());
@@ -665,7 +665,7 @@ impl<'a> Reader<'a> {
         let base_const = self.module.consts.len();
         let mut max_fwd = 0usize;
         loop {
-            match self.cur.next()? {
+            match self.cur.advance()? {
                 Entry::EndBlock => {
                     self.cur.leave();
                     self.cur_code = None;
@@ -881,7 +881,7 @@ impl<'a> Reader<'a> {
     fn read_metadata(&mut self, _local: bool) -> Result<()> {
         let mut pending_name: Option<String> = None;
         loop {
-            match self.cur.next()? {
+            match self.cur.advance()? {
                 Entry::EndBlock => {
                     self.cur.leave();
                     self.cur_code = None;
@@ -979,7 +979,7 @@ impl<'a> Reader<'a> {
 
     fn read_vst(&mut self, in_function: bool) -> Result<()> {
         loop {
-            match self.cur.next()? {
+            match self.cur.advance()? {
                 Entry::EndBlock => {
                     self.cur.leave();
                     return Ok(());

@@ -541,7 +541,7 @@ fn write_inst(m: &Module, f: &Function, id: InstId, s: &mut String) {
             tv(*cond, s);
             let _ = write!(s, ", label %{} [", block_label(f, *default));
             for (c, b) in f.cases(*cases) {
-                s.push_str(" ");
+                s.push(' ');
                 write_typed(m, Some(f), Value::Const(*c), s);
                 let _ = write!(s, ", label %{}", block_label(f, *b));
             }

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 /// Index into [`super::Module::types`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct TypeId(pub u32);
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
