@@ -7,6 +7,7 @@
 
 pub mod container;
 pub mod dxil_op;
+pub mod fxhash;
 pub mod shader_kind;
 pub use shader_kind::ShaderKind;
 

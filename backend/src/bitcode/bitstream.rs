@@ -173,6 +173,8 @@ impl<'a> Bits<'a> {
 struct Scope {
     block_id: u32,
     abbrev_width: u32,
+    /// Index into `Cursor::blockinfo` of this block id's BLOCKINFO abbreviations.
+    info: Option<usize>,
     abbrevs: Vec<Abbrev>,
     /// End of this block in bits (from its length word).
     end: u64,
@@ -285,7 +287,8 @@ impl<'a> Cursor<'a> {
                 return Err(ErrorKind::Malformed("block extends past its parent"));
             }
         }
-        self.scopes.push(Scope { block_id, abbrev_width: width, abbrevs: Vec::new(), end });
+        let info = self.blockinfo.iter().position(|b| b.0 == block_id);
+        self.scopes.push(Scope { block_id, abbrev_width: width, info, abbrevs: Vec::new(), end });
         if block_id == 0 {
             self.read_blockinfo()?;
         }
@@ -359,10 +362,9 @@ impl<'a> Cursor<'a> {
                         return Err(ErrorKind::InvalidAbbrev("array of arrays or blobs"));
                     }
                 }
-                Op::Blob
-                    if k + 1 != ops.len() => {
-                        return Err(ErrorKind::InvalidAbbrev("blob operand not last"));
-                    }
+                Op::Blob if k + 1 != ops.len() => {
+                    return Err(ErrorKind::InvalidAbbrev("blob operand not last"));
+                }
                 _ => {}
             }
         }
@@ -416,17 +418,6 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    fn abbrev(&self, id: u32) -> Result<&Abbrev> {
-        let s = self.scopes.last().ok_or(ErrorKind::InvalidAbbrevId(id))?;
-        let idx = (id - 4) as usize;
-        let info = self.blockinfo.iter().find(|b| b.0 == s.block_id).map(|b| &b.1[..]).unwrap_or(&[]);
-        if idx < info.len() {
-            Ok(&info[idx])
-        } else {
-            s.abbrevs.get(idx - info.len()).ok_or(ErrorKind::InvalidAbbrevId(id))
-        }
-    }
-
     /// Reads the record with abbreviation `id` (as returned by [`Cursor::advance`]).
     pub fn read_record(&mut self, id: u32, rec: &mut Record) -> Result<()> {
         rec.ops.clear();
@@ -448,99 +439,96 @@ impl<'a> Cursor<'a> {
         if id < 4 {
             return Err(ErrorKind::InvalidAbbrevId(id));
         }
-        // Borrow the abbreviation's ops without holding `self` borrowed.
-        let ops_len;
-        let mut small = [Op::Literal(0); 16];
-        let mut large = Vec::new();
-        {
-            let a = self.abbrev(id)?;
-            ops_len = a.ops.len();
-            if ops_len <= 16 {
-                small[..ops_len].copy_from_slice(&a.ops);
-            } else {
-                large = a.ops.clone();
-            }
-        }
-        let ops: &[Op] = if ops_len <= 16 { &small[..ops_len] } else { &large };
-        let mut first = true;
-        let mut k = 0;
-        while k < ops.len() {
-            let op = ops[k];
-            match op {
-                Op::Array => {
-                    let n = self.bits.read_vbr(6)?;
-                    let elt = ops[k + 1];
-                    let min_bits = match elt {
-                        Op::Fixed(w) | Op::Vbr(w) => u64::from(w),
-                        Op::Char6 => 6,
-                        _ => 0,
-                    };
-                    if (min_bits == 0 && n > MAX_ZERO_WIDTH_ARRAY)
-                        || (min_bits > 0 && n > self.bits.remaining() / min_bits)
-                    {
-                        return Err(ErrorKind::UnexpectedEof);
-                    }
-                    rec.ops.reserve(n as usize);
-                    for _ in 0..n {
-                        let v = self.read_scalar(elt)?;
-                        if first {
-                            rec.code = u32::try_from(v).map_err(|_| ErrorKind::Malformed("record code too large"))?;
-                            first = false;
-                        } else {
-                            rec.ops.push(v);
-                        }
-                    }
-                    k += 2;
-                    continue;
-                }
-                Op::Blob => {
-                    let n = self.bits.read_vbr(6)?;
-                    self.bits.align32()?;
-                    let start = (self.bits.pos() / 8) as usize;
-                    let bits = n.checked_mul(8).ok_or(ErrorKind::UnexpectedEof)?;
-                    self.bits.skip_bits(bits)?;
-                    self.bits.align32()?;
-                    if first {
-                        return Err(ErrorKind::InvalidAbbrev("blob as record code"));
-                    }
-                    rec.blob = Some((start, start + n as usize));
-                }
-                _ => {
-                    let v = self.read_scalar(op)?;
-                    if first {
-                        rec.code = u32::try_from(v).map_err(|_| ErrorKind::Malformed("record code too large"))?;
-                        first = false;
-                    } else {
-                        rec.ops.push(v);
-                    }
-                }
-            }
-            k += 1;
-        }
-        if first {
-            return Err(ErrorKind::InvalidAbbrev("record without code"));
+        // Borrow the abbreviation and the bit reader as disjoint fields.
+        let bits = &mut self.bits;
+        let scope = self.scopes.last().ok_or(ErrorKind::InvalidAbbrevId(id))?;
+        let idx = (id - 4) as usize;
+        let info: &[Abbrev] = scope.info.and_then(|i| self.blockinfo.get(i)).map_or(&[], |b| &b.1[..]);
+        let abbrev = if idx < info.len() {
+            &info[idx]
+        } else {
+            scope.abbrevs.get(idx - info.len()).ok_or(ErrorKind::InvalidAbbrevId(id))?
+        };
+        decode_abbreviated(bits, &abbrev.ops, rec)
+    }
+}
+
+/// Decodes one abbreviated record's operands.
+fn decode_abbreviated(bits: &mut Bits<'_>, ops: &[Op], rec: &mut Record) -> Result<()> {
+    let mut first = true;
+    let mut k = 0;
+    let push = |v: u64, rec: &mut Record, first: &mut bool| -> Result<()> {
+        if *first {
+            rec.code = u32::try_from(v).map_err(|_| ErrorKind::Malformed("record code too large"))?;
+            *first = false;
+        } else {
+            rec.ops.push(v);
         }
         Ok(())
-    }
-
-    #[inline]
-    fn read_scalar(&mut self, op: Op) -> Result<u64> {
-        match op {
-            Op::Literal(v) => Ok(v),
-            Op::Fixed(w) => self.bits.read(u32::from(w)),
-            Op::Vbr(w) => self.bits.read_vbr(u32::from(w)),
-            Op::Char6 => {
-                let v = self.bits.read(6)? as u8;
-                Ok(u64::from(match v {
-                    0..=25 => b'a' + v,
-                    26..=51 => b'A' + (v - 26),
-                    52..=61 => b'0' + (v - 52),
-                    62 => b'.',
-                    _ => b'_',
-                }))
+    };
+    while k < ops.len() {
+        match ops[k] {
+            Op::Array => {
+                let n = bits.read_vbr(6)?;
+                let elt = *ops.get(k + 1).ok_or(ErrorKind::InvalidAbbrev("array without element"))?;
+                let min_bits = match elt {
+                    Op::Fixed(w) | Op::Vbr(w) => u64::from(w),
+                    Op::Char6 => 6,
+                    _ => 0,
+                };
+                if (min_bits == 0 && n > MAX_ZERO_WIDTH_ARRAY) || (min_bits > 0 && n > bits.remaining() / min_bits) {
+                    return Err(ErrorKind::UnexpectedEof);
+                }
+                rec.ops.reserve(n as usize);
+                for _ in 0..n {
+                    let v = read_scalar(bits, elt)?;
+                    push(v, rec, &mut first)?;
+                }
+                k += 2;
+                continue;
             }
-            Op::Array | Op::Blob => Err(ErrorKind::InvalidAbbrev("nested array or blob")),
+            Op::Blob => {
+                let n = bits.read_vbr(6)?;
+                bits.align32()?;
+                let start = (bits.pos() / 8) as usize;
+                let nbits = n.checked_mul(8).ok_or(ErrorKind::UnexpectedEof)?;
+                bits.skip_bits(nbits)?;
+                bits.align32()?;
+                if first {
+                    return Err(ErrorKind::InvalidAbbrev("blob as record code"));
+                }
+                rec.blob = Some((start, start + n as usize));
+            }
+            op => {
+                let v = read_scalar(bits, op)?;
+                push(v, rec, &mut first)?;
+            }
         }
+        k += 1;
+    }
+    if first {
+        return Err(ErrorKind::InvalidAbbrev("record without code"));
+    }
+    Ok(())
+}
+
+#[inline]
+fn read_scalar(bits: &mut Bits<'_>, op: Op) -> Result<u64> {
+    match op {
+        Op::Literal(v) => Ok(v),
+        Op::Fixed(w) => bits.read(u32::from(w)),
+        Op::Vbr(w) => bits.read_vbr(u32::from(w)),
+        Op::Char6 => {
+            let v = bits.read(6)? as u8;
+            Ok(u64::from(match v {
+                0..=25 => b'a' + v,
+                26..=51 => b'A' + (v - 26),
+                52..=61 => b'0' + (v - 52),
+                62 => b'.',
+                _ => b'_',
+            }))
+        }
+        Op::Array | Op::Blob => Err(ErrorKind::InvalidAbbrev("nested array or blob")),
     }
 }
 

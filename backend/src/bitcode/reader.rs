@@ -3,7 +3,6 @@
 use super::bitstream::{Cursor, Entry, Record};
 use super::error::{BitcodeError, ErrorKind as E, Result};
 use crate::ir::*;
-use std::collections::HashMap;
 
 mod block {
     pub const MODULE: u32 = 8;
@@ -41,7 +40,7 @@ struct Reader<'a> {
     values: Vec<(Value, TypeId)>,
     /// Number of types the bitcode defined (later ones are derived by the reader).
     bitcode_types: u32,
-    ptr_cache: HashMap<(TypeId, u32), TypeId>,
+    ptr_cache: crate::fxhash::FxHashMap<(TypeId, u32), TypeId>,
     global_inits: Vec<(GlobalId, u32)>,
     bodies: Vec<FuncId>,
     next_body: usize,
@@ -173,7 +172,7 @@ impl<'a> Reader<'a> {
             relative_ids: false,
             values: Vec::new(),
             bitcode_types: 0,
-            ptr_cache: HashMap::new(),
+            ptr_cache: Default::default(),
             global_inits: Vec::new(),
             bodies: Vec::new(),
             next_body: 0,
@@ -437,8 +436,8 @@ impl<'a> Reader<'a> {
         let mut refs_max: Option<u64> = None;
         // Only identified (named) structs may be referenced before they are
         // defined (as in LLVM): that keeps every other type acyclic.
-        let mut forward_refs: std::collections::HashSet<u64> = std::collections::HashSet::new();
-        fn note_ref(refs_max: &mut Option<u64>, fwd: &mut std::collections::HashSet<u64>, defined: usize, id: u64) {
+        let mut forward_refs: crate::fxhash::FxHashSet<u64> = Default::default();
+        fn note_ref(refs_max: &mut Option<u64>, fwd: &mut crate::fxhash::FxHashSet<u64>, defined: usize, id: u64) {
             *refs_max = Some(refs_max.map_or(id, |m| m.max(id)));
             if id >= defined as u64 {
                 fwd.insert(id);

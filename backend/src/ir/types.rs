@@ -70,7 +70,7 @@ pub struct Types {
     pub list: Vec<Type>,
     /// First id of each distinct type.
     #[serde(skip)]
-    index: std::collections::HashMap<Type, TypeId>,
+    index: crate::fxhash::FxHashMap<Type, TypeId>,
 }
 
 impl PartialEq for Types {
