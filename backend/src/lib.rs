@@ -13,3 +13,11 @@ pub use shader_kind::ShaderKind;
 pub mod bitcode;
 pub mod ir;
 pub mod structurize;
+
+pub mod binding;
+pub mod compile;
+pub mod lower;
+pub use binding::{BindingMap, DescriptorKind, ResourceClass};
+pub use compile::{
+    compile, CompileError, CompileOptions, CompiledShader, PushConstantRange, ResourceBinding, Robustness,
+};

@@ -3,3 +3,4 @@
 pub mod corpus;
 pub mod dxjit_ref;
 pub mod refmodel;
+pub mod spirv_val;

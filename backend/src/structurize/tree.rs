@@ -43,21 +43,37 @@ pub enum Node {
     Seq(Vec<Node>),
     /// The instructions of an original block, except its phis and terminator.
     Block(BlockId),
-    If { cond: Cond, then_: Box<Node>, else_: Box<Node> },
+    If {
+        cond: Cond,
+        then_: Box<Node>,
+        else_: Box<Node>,
+    },
     /// `selector` is an integer value of the function; case labels are the
     /// switch's constants. A case body that ends without an explicit exit
     /// leaves the switch (no fall-through).
-    Switch { selector: Value, cases: Vec<(Vec<ConstId>, Node)>, default: Box<Node> },
+    Switch {
+        selector: Value,
+        cases: Vec<(Vec<ConstId>, Node)>,
+        default: Box<Node>,
+    },
     /// Runs `body` forever; left only through `Break` (or `Return`).
-    Loop { body: Box<Node> },
+    Loop {
+        body: Box<Node>,
+    },
     Break,
     Continue,
     Return(Option<Value>),
     Unreachable,
     /// Writes `value` into the variable standing for phi `phi`.
-    PhiCopy { phi: InstId, value: Value },
+    PhiCopy {
+        phi: InstId,
+        value: Value,
+    },
     /// Writes a constant into a structurizer variable.
-    SetVar { var: VarId, value: u32 },
+    SetVar {
+        var: VarId,
+        value: u32,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
