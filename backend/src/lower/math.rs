@@ -96,9 +96,32 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
         }
         // ---- integer unary ----------------------------------------------
         Bfrev => {
-            let t = l.ty(rt)?;
+            // Vulkan allows BitReverse/BitCount on 32-bit integers only.
             let x = l.value(args[0])?;
-            l.op(Op::BitReverse, t, &[x])?
+            let u = l.u32();
+            match l.scalar_of(rt) {
+                Some(Scalar::U32) => l.op(Op::BitReverse, u, &[x])?,
+                Some(Scalar::U16) => {
+                    let t = l.ty(rt)?;
+                    let w = l.op(Op::UConvert, u, &[x])?;
+                    let r = l.op(Op::BitReverse, u, &[w])?;
+                    let c16 = l.const_u32(16);
+                    let r = l.op(Op::ShiftRightLogical, u, &[r, c16])?;
+                    l.op(Op::UConvert, t, &[r])?
+                }
+                Some(Scalar::U64) => {
+                    let t = l.ty(rt)?;
+                    let u2 = l.vector(u, 2);
+                    let v = l.op(Op::Bitcast, u2, &[x])?;
+                    let lo = extract(l, u, v, 0)?;
+                    let hi = extract(l, u, v, 1)?;
+                    let rlo = l.op(Op::BitReverse, u, &[lo])?;
+                    let rhi = l.op(Op::BitReverse, u, &[hi])?;
+                    let sw = l.op(Op::CompositeConstruct, u2, &[rhi, rlo])?;
+                    l.op(Op::Bitcast, t, &[sw])?
+                }
+                _ => return unsupported("Bfrev of this width"),
+            }
         }
         Countbits => {
             let x = l.value(args[0])?;
@@ -107,10 +130,18 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             let u = l.u32();
             let c = match vs {
                 Some(Scalar::U32) => l.op(Op::BitCount, u, &[x])?,
-                Some(Scalar::U16 | Scalar::U64) => {
-                    let xt = l.ty(vt)?;
-                    let c = l.op(Op::BitCount, xt, &[x])?;
-                    l.op(Op::UConvert, u, &[c])?
+                Some(Scalar::U16) => {
+                    let w = l.op(Op::UConvert, u, &[x])?;
+                    l.op(Op::BitCount, u, &[w])?
+                }
+                Some(Scalar::U64) => {
+                    let u2 = l.vector(u, 2);
+                    let v = l.op(Op::Bitcast, u2, &[x])?;
+                    let lo = extract(l, u, v, 0)?;
+                    let hi = extract(l, u, v, 1)?;
+                    let a = l.op(Op::BitCount, u, &[lo])?;
+                    let b = l.op(Op::BitCount, u, &[hi])?;
+                    l.op(Op::IAdd, u, &[a, b])?
                 }
                 _ => return unsupported("Countbits of this width"),
             };

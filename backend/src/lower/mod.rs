@@ -414,6 +414,21 @@ impl<'m> Lowerer<'m> {
         self.push(Instruction::new(op, None, None, operands))
     }
 
+    /// `OpSelect` with a scalar condition, splatted for vector results (SPIR-V < 1.4).
+    pub fn select(&mut self, cond: Word, ty: Word, a: Word, b: Word) -> LResult<Word> {
+        let n = self.vectors.iter().find(|v| v.2 == ty).map(|v| v.1);
+        let c = match n {
+            Some(n) => {
+                let bt = self.bool();
+                let bv = self.vector(bt, n);
+                let parts = vec![cond; n as usize];
+                self.op(Op::CompositeConstruct, bv, &parts)?
+            }
+            None => cond,
+        };
+        self.op(Op::Select, ty, &[c, a, b])
+    }
+
     pub fn glsl(&mut self, op: GlslStd450Op, ty: Word, args: &[Word]) -> LResult<Word> {
         let mut ops = Vec::with_capacity(2 + args.len());
         ops.push(Operand::IdRef(self.glsl));

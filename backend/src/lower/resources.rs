@@ -516,7 +516,7 @@ impl Lowerer<'_> {
             None => Ok(x),
             Some(c) => {
                 let z = self.null(ty);
-                self.op(Op::Select, ty, &[c, x, z])
+                self.select(c, ty, x, z)
             }
         }
     }
@@ -671,13 +671,7 @@ fn cbuffer_load_legacy(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResul
     let u = l.u32();
     let u4 = l.vector(u, 4);
     let v = l.load(u4, p)?;
-    let v = match inb {
-        Some(c) => {
-            let z = l.null(u4);
-            l.op(Op::Select, u4, &[c, v, z])?
-        }
-        None => v,
-    };
+    let v = l.zero_if_not(inb, u4, v)?;
     let used = l.used.get(i.index()).copied().unwrap_or(0);
     let mut parts = [0 as Word; 8];
     let n = match s {
