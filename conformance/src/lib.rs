@@ -3,4 +3,5 @@
 pub mod corpus;
 pub mod dxjit_ref;
 pub mod refmodel;
+pub mod runner;
 pub mod spirv_val;

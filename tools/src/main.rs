@@ -1,1 +1,56 @@
-fn main() {}
+//! The `dxjit` command line.
+
+mod cmd_conform;
+mod cmd_corpus;
+mod cmd_run;
+mod dis;
+
+use clap::{Parser, Subcommand};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "dxjit", version, about = "DXIL to SPIR-V compiler")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Disassemble a DXIL shader: stage, versions, entry points, signatures,
+    /// resources and properties, then the module's IR.
+    Dis {
+        /// A DXBC container (or raw LLVM bitcode).
+        file: PathBuf,
+        /// Print a JSON summary instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Read (and compile) every DXIL container of a corpus and report.
+    Corpus(cmd_corpus::Args),
+    /// Run one conformance spec (TOML) and print its result.
+    Run(cmd_run::Args),
+    /// Run every conformance spec in a folder.
+    Conform(cmd_conform::Args),
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().cmd {
+        Cmd::Dis { file, json } => match dis::run(&file, json) {
+            Ok(out) => {
+                // A closed pipe (`dxjit dis x | head`) is not an error worth a panic.
+                let _ = std::io::stdout().lock().write_all(out.as_bytes());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Cmd::Corpus(a) => cmd_corpus::main(a),
+        Cmd::Run(a) => cmd_run::main(a),
+        Cmd::Conform(a) => cmd_conform::main(a),
+    }
+}

@@ -227,7 +227,7 @@ impl<'a> Cursor<'a> {
 
     /// Reads the next entry of the current block (or of the top level).
     /// DEFINE_ABBREV entries are consumed here.
-    pub fn next(&mut self) -> Result<Entry> {
+    pub fn advance(&mut self) -> Result<Entry> {
         loop {
             if self.scopes.is_empty() && self.bits.remaining() < 32 {
                 // Top level: trailing padding ends the stream.
@@ -359,11 +359,10 @@ impl<'a> Cursor<'a> {
                         return Err(ErrorKind::InvalidAbbrev("array of arrays or blobs"));
                     }
                 }
-                Op::Blob => {
-                    if k + 1 != ops.len() {
+                Op::Blob
+                    if k + 1 != ops.len() => {
                         return Err(ErrorKind::InvalidAbbrev("blob operand not last"));
                     }
-                }
                 _ => {}
             }
         }
@@ -428,7 +427,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// Reads the record with abbreviation `id` (as returned by [`Cursor::next`]).
+    /// Reads the record with abbreviation `id` (as returned by [`Cursor::advance`]).
     pub fn read_record(&mut self, id: u32, rec: &mut Record) -> Result<()> {
         rec.ops.clear();
         rec.blob = None;

@@ -208,7 +208,7 @@ impl<'a> Reader<'a> {
             return Err(E::BadMagic);
         }
         loop {
-            match self.cur.next()? {
+            match self.cur.advance()? {
                 Entry::SubBlock(block::MODULE) => {
                     self.cur.enter(block::MODULE)?;
                     self.read_module_block()?;
@@ -234,7 +234,7 @@ impl<'a> Reader<'a> {
 
     fn read_module_block(&mut self) -> Result<()> {
         loop {
-            match self.cur.next()? {
+            match self.cur.advance()? {
                 Entry::EndBlock => {
                     self.cur.leave();
                     return Ok(());
@@ -435,9 +435,17 @@ impl<'a> Reader<'a> {
     fn read_types(&mut self) -> Result<()> {
         let mut pending_name: Option<String> = None;
         let mut refs_max: Option<u64> = None;
-        let note = |refs_max: &mut Option<u64>, id: u64| *refs_max = Some(refs_max.map_or(id, |m: u64| m.max(id)));
+        // Only identified (named) structs may be referenced before they are
+        // defined (as in LLVM): that keeps every other type acyclic.
+        let mut forward_refs: std::collections::HashSet<u64> = std::collections::HashSet::new();
+        fn note_ref(refs_max: &mut Option<u64>, fwd: &mut std::collections::HashSet<u64>, defined: usize, id: u64) {
+            *refs_max = Some(refs_max.map_or(id, |m| m.max(id)));
+            if id >= defined as u64 {
+                fwd.insert(id);
+            }
+        }
         loop {
-            match self.cur.next()? {
+            match self.cur.advance()? {
                 Entry::EndBlock => {
                     self.cur.leave();
                     self.cur_code = None;
@@ -470,7 +478,7 @@ impl<'a> Reader<'a> {
                         }
                         8 => {
                             let p = op(ops, 0)?;
-                            note(&mut refs_max, p);
+                            note_ref(&mut refs_max, &mut forward_refs, self.module.types.len(), p);
                             let a = ops.get(1).copied().unwrap_or(0);
                             Type::Pointer {
                                 pointee: TypeId(p as u32),
@@ -482,10 +490,10 @@ impl<'a> Reader<'a> {
                             let skip = if self.rec.code == 9 { 2 } else { 1 };
                             let vararg = op(ops, 0)? != 0;
                             let ret = op(ops, skip)?;
-                            note(&mut refs_max, ret);
+                            note_ref(&mut refs_max, &mut forward_refs, self.module.types.len(), ret);
                             let params: Vec<TypeId> = ops[skip + 1..].iter().map(|&p| TypeId(p as u32)).collect();
                             for &p in &ops[skip + 1..] {
-                                note(&mut refs_max, p);
+                                note_ref(&mut refs_max, &mut forward_refs, self.module.types.len(), p);
                             }
                             Type::Function { ret: TypeId(ret as u32), params, vararg }
                         }
@@ -493,7 +501,7 @@ impl<'a> Reader<'a> {
                         11 | 12 => {
                             let n = op(ops, 0)?;
                             let e = op(ops, 1)?;
-                            note(&mut refs_max, e);
+                            note_ref(&mut refs_max, &mut forward_refs, self.module.types.len(), e);
                             if self.rec.code == 11 {
                                 Type::Array { len: n, elem: TypeId(e as u32) }
                             } else {
@@ -509,7 +517,7 @@ impl<'a> Reader<'a> {
                             let packed = op(ops, 0)? != 0;
                             let elems: Vec<TypeId> = ops[1..].iter().map(|&p| TypeId(p as u32)).collect();
                             for &p in &ops[1..] {
-                                note(&mut refs_max, p);
+                                note_ref(&mut refs_max, &mut forward_refs, self.module.types.len(), p);
                             }
                             let name = if self.rec.code == 20 { pending_name.take() } else { None };
                             if self.rec.code == 20 && name.is_none() {
@@ -528,7 +536,7 @@ impl<'a> Reader<'a> {
                             pending_name = Some(chars(ops));
                             continue;
                         }
-                        13 | 14 | 15 => return Err(E::Unsupported("x86_fp80/fp128/ppc_fp128 type".into())),
+                        13..=15 => return Err(E::Unsupported("x86_fp80/fp128/ppc_fp128 type".into())),
                         17 => return Err(E::Unsupported("x86_mmx type".into())),
                         22 => return Err(E::Unsupported("token type".into())),
                         c => return Err(E::Unsupported(format!("type record code {c}"))),
@@ -536,7 +544,11 @@ impl<'a> Reader<'a> {
                     if self.module.types.len() >= MAX_VALUES {
                         return Err(E::Limit("too many types"));
                     }
-                    self.module.types.list.push(t);
+                    let id = self.module.types.len() as u64;
+                    if forward_refs.contains(&id) && !matches!(&t, Type::Struct { name: Some(_), .. }) {
+                        return Err(E::Malformed("forward reference to a type that is not a named struct"));
+                    }
+                    self.module.types.push(t);
                 }
             }
         }
@@ -553,7 +565,7 @@ impl<'a> Reader<'a> {
 
     fn read_attr_groups(&mut self) -> Result<()> {
         loop {
-            match self.cur.next()? {
+            match self.cur.advance()? {
                 Entry::EndBlock => {
                     self.cur.leave();
                     return Ok(());
@@ -609,7 +621,7 @@ impl<'a> Reader<'a> {
 
     fn read_attr_lists(&mut self) -> Result<()> {
         loop {
-            match self.cur.next()? {
+            match self.cur.advance()? {
                 Entry::EndBlock => {
                     self.cur.leave();
                     return Ok(());
@@ -653,7 +665,7 @@ impl<'a> Reader<'a> {
         let base_const = self.module.consts.len();
         let mut max_fwd = 0usize;
         loop {
-            match self.cur.next()? {
+            match self.cur.advance()? {
                 Entry::EndBlock => {
                     self.cur.leave();
                     self.cur_code = None;
@@ -869,7 +881,7 @@ impl<'a> Reader<'a> {
     fn read_metadata(&mut self, _local: bool) -> Result<()> {
         let mut pending_name: Option<String> = None;
         loop {
-            match self.cur.next()? {
+            match self.cur.advance()? {
                 Entry::EndBlock => {
                     self.cur.leave();
                     self.cur_code = None;
@@ -967,7 +979,7 @@ impl<'a> Reader<'a> {
 
     fn read_vst(&mut self, in_function: bool) -> Result<()> {
         loop {
-            match self.cur.next()? {
+            match self.cur.advance()? {
                 Entry::EndBlock => {
                     self.cur.leave();
                     return Ok(());

@@ -594,11 +594,6 @@ pub enum LocalName {
     Block(BlockId),
 }
 
-impl Default for TypeId {
-    fn default() -> Self {
-        TypeId(0)
-    }
-}
 
 impl Function {
     pub fn inst(&self, id: InstId) -> &Inst {

@@ -189,12 +189,21 @@ fn write_float(bits: u64, ty: &Type, s: &mut String) {
     }
 }
 
+/// Longest rendering of one constant (constant DAGs can be exponentially
+/// long when spelled out).
+const MAX_CONST_LEN: usize = 4096;
+
 fn write_const(m: &Module, c: ConstId, s: &mut String, depth: u32) {
+    let limit = s.len() + MAX_CONST_LEN;
+    write_const_limited(m, c, s, depth, limit);
+}
+
+fn write_const_limited(m: &Module, c: ConstId, s: &mut String, depth: u32, limit: usize) {
     let Some(k) = m.consts.get(c.index()) else {
         s.push_str("<bad const>");
         return;
     };
-    if depth > 32 {
+    if depth > 32 || s.len() > limit {
         s.push_str("...");
         return;
     }
@@ -229,7 +238,7 @@ fn write_const(m: &Module, c: ConstId, s: &mut String, depth: u32) {
                 if i > 0 {
                     s.push_str(", ");
                 }
-                write_typed(m, None, *v, s);
+                typed_const(m, depth, limit, *v, s);
             }
             s.push_str(r);
         }
@@ -265,13 +274,13 @@ fn write_const(m: &Module, c: ConstId, s: &mut String, depth: u32) {
             match e {
                 ConstExpr::Binary { op, lhs, rhs, .. } => {
                     let _ = write!(s, "{} (", op.name());
-                    write_typed(m, None, *lhs, s);
+                    typed_const(m, depth, limit, *lhs, s);
                     s.push_str(", ");
-                    write_typed(m, None, *rhs, s);
+                    typed_const(m, depth, limit, *rhs, s);
                 }
                 ConstExpr::Cast { op, value } => {
                     let _ = write!(s, "{} (", op.name());
-                    write_typed(m, None, *value, s);
+                    typed_const(m, depth, limit, *value, s);
                     let _ = write!(s, " to {}", m.types.display(k.ty));
                 }
                 ConstExpr::Gep { inbounds, source_ty, base, indices } => {
@@ -281,10 +290,10 @@ fn write_const(m: &Module, c: ConstId, s: &mut String, depth: u32) {
                         if *inbounds { "inbounds " } else { "" },
                         m.types.display(*source_ty)
                     );
-                    write_typed(m, None, *base, s);
+                    typed_const(m, depth, limit, *base, s);
                     for i in indices {
                         s.push_str(", ");
-                        write_typed(m, None, *i, s);
+                        typed_const(m, depth, limit, *i, s);
                     }
                 }
                 ConstExpr::Select { cond, if_true, if_false } => {
@@ -293,40 +302,52 @@ fn write_const(m: &Module, c: ConstId, s: &mut String, depth: u32) {
                         if i > 0 {
                             s.push_str(", ");
                         }
-                        write_typed(m, None, *v, s);
+                        typed_const(m, depth, limit, *v, s);
                     }
                 }
                 ConstExpr::Cmp { pred, lhs, rhs } => {
                     let _ = write!(s, "{} {} (", if pred.is_float() { "fcmp" } else { "icmp" }, pred.name());
-                    write_typed(m, None, *lhs, s);
+                    typed_const(m, depth, limit, *lhs, s);
                     s.push_str(", ");
-                    write_typed(m, None, *rhs, s);
+                    typed_const(m, depth, limit, *rhs, s);
                 }
                 ConstExpr::ExtractElement { vector, index } => {
                     s.push_str("extractelement (");
-                    write_typed(m, None, *vector, s);
+                    typed_const(m, depth, limit, *vector, s);
                     s.push_str(", ");
-                    write_typed(m, None, *index, s);
+                    typed_const(m, depth, limit, *index, s);
                 }
                 ConstExpr::InsertElement { vector, value, index } => {
                     s.push_str("insertelement (");
-                    write_typed(m, None, *vector, s);
+                    typed_const(m, depth, limit, *vector, s);
                     s.push_str(", ");
-                    write_typed(m, None, *value, s);
+                    typed_const(m, depth, limit, *value, s);
                     s.push_str(", ");
-                    write_typed(m, None, *index, s);
+                    typed_const(m, depth, limit, *index, s);
                 }
                 ConstExpr::ShuffleVector { a, b, mask } => {
                     s.push_str("shufflevector (");
-                    write_typed(m, None, *a, s);
+                    typed_const(m, depth, limit, *a, s);
                     s.push_str(", ");
-                    write_typed(m, None, *b, s);
+                    typed_const(m, depth, limit, *b, s);
                     s.push_str(", ");
-                    write_typed(m, None, *mask, s);
+                    typed_const(m, depth, limit, *mask, s);
                 }
             }
             s.push(')');
         }
+    }
+}
+
+/// A typed operand inside a constant, sharing the constant's length limit.
+fn typed_const(m: &Module, depth: u32, limit: usize, v: Value, s: &mut String) {
+    match v {
+        Value::Const(c) => {
+            s.push_str(&m.types.display(m.konst(c).ty));
+            s.push(' ');
+            write_const_limited(m, c, s, depth + 1, limit);
+        }
+        other => write_value(m, None, other, true, s),
     }
 }
 
@@ -520,7 +541,7 @@ fn write_inst(m: &Module, f: &Function, id: InstId, s: &mut String) {
             tv(*cond, s);
             let _ = write!(s, ", label %{} [", block_label(f, *default));
             for (c, b) in f.cases(*cases) {
-                s.push_str(" ");
+                s.push(' ');
                 write_typed(m, Some(f), Value::Const(*c), s);
                 let _ = write!(s, ", label %{}", block_label(f, *b));
             }

@@ -4,10 +4,10 @@
 use serde::Serialize;
 
 /// Index into [`super::Module::types`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct TypeId(pub u32);
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub enum Type {
     Void,
     Half,
@@ -63,11 +63,25 @@ impl Type {
     }
 }
 
-/// The type table.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+/// The type table. Add types through [`Types::push`] / [`Types::intern`] so
+/// the lookup index stays in step with the list.
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct Types {
     pub list: Vec<Type>,
+    /// First id of each distinct type.
+    #[serde(skip)]
+    index: std::collections::HashMap<Type, TypeId>,
 }
+
+impl PartialEq for Types {
+    fn eq(&self, other: &Self) -> bool {
+        self.list == other.list
+    }
+}
+
+/// Longest type rendering; longer ones end in `…` (a hostile type table
+/// can describe types whose full spelling is exponentially long).
+pub const MAX_DISPLAY_LEN: usize = 4096;
 
 impl Types {
     pub fn get(&self, id: TypeId) -> &Type {
@@ -84,15 +98,21 @@ impl Types {
     }
     /// Finds an existing type equal to `t`.
     pub fn find(&self, t: &Type) -> Option<TypeId> {
-        self.list.iter().position(|x| x == t).map(|i| TypeId(i as u32))
+        self.index.get(t).copied()
     }
-    /// Returns the id of `t`, adding it when absent (used for derived pointer types).
-    pub fn intern(&mut self, t: Type) -> TypeId {
-        if let Some(id) = self.find(&t) {
-            return id;
-        }
+    /// Appends `t` (even if an equal type exists: bitcode ids must stay stable).
+    pub fn push(&mut self, t: Type) -> TypeId {
+        let id = TypeId(self.list.len() as u32);
+        self.index.entry(t.clone()).or_insert(id);
         self.list.push(t);
-        TypeId(self.list.len() as u32 - 1)
+        id
+    }
+    /// Returns the id of `t`, adding it when absent (used for derived types).
+    pub fn intern(&mut self, t: Type) -> TypeId {
+        match self.find(&t) {
+            Some(id) => id,
+            None => self.push(t),
+        }
     }
     pub fn pointee(&self, id: TypeId) -> Option<(TypeId, u32)> {
         match self.get(id) {
@@ -118,8 +138,10 @@ impl Types {
 
     fn write(&self, id: TypeId, s: &mut String, depth: u32) {
         use std::fmt::Write;
-        if depth > 64 {
-            s.push_str("<…>");
+        if depth > 64 || s.len() > MAX_DISPLAY_LEN {
+            if !s.ends_with('…') {
+                s.push('…');
+            }
             return;
         }
         let Some(t) = self.list.get(id.0 as usize) else {

@@ -44,7 +44,7 @@ impl<'a> Reader<'a> {
         b.first_inst_value = self.values.len();
         let mut declared = false;
         loop {
-            match self.cur.next()? {
+            match self.cur.advance()? {
                 Entry::EndBlock => {
                     self.cur.leave();
                     self.cur_code = None;
@@ -114,7 +114,7 @@ impl<'a> Reader<'a> {
 
     fn read_attachments(&mut self, func: &mut Function) -> Result<()> {
         loop {
-            match self.cur.next()? {
+            match self.cur.advance()? {
                 Entry::EndBlock => {
                     self.cur.leave();
                     func.attachments.sort_by_key(|a| a.inst);

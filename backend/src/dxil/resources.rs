@@ -1,0 +1,297 @@
+//! Resource records: the SRV, UAV, CBV and sampler lists of `!dx.resources`
+//! (and of library entry points).
+//!
+//! Every record starts with id, global (or `undef`), name, space, lower
+//! bound and range size; then per class: SRV shape, sample count, tags;
+//! UAV shape, globally-coherent, has-counter, rasterizer-ordered, tags;
+//! CBV size in bytes, tags; sampler kind, tags.
+
+use super::enums::{dxil_enum, read_enum};
+use super::reader::{arity, Op, Reader};
+use super::signature::ComponentType;
+use super::DxilError;
+use crate::ir::GlobalId;
+use serde::Serialize;
+
+dxil_enum! {
+    /// `DXIL::ResourceKind` (the "shape" of SRVs and UAVs).
+    ResourceKind {
+        Invalid = 0 => "invalid",
+        Texture1D = 1 => "texture1d",
+        Texture2D = 2 => "texture2d",
+        Texture2DMS = 3 => "texture2dms",
+        Texture3D = 4 => "texture3d",
+        TextureCube = 5 => "texturecube",
+        Texture1DArray = 6 => "texture1darray",
+        Texture2DArray = 7 => "texture2darray",
+        Texture2DMSArray = 8 => "texture2dmsarray",
+        TextureCubeArray = 9 => "texturecubearray",
+        TypedBuffer = 10 => "typedbuffer",
+        RawBuffer = 11 => "rawbuffer",
+        StructuredBuffer = 12 => "structuredbuffer",
+        CBuffer = 13 => "cbuffer",
+        Sampler = 14 => "sampler",
+        TBuffer = 15 => "tbuffer",
+        RTAccelerationStructure = 16 => "rtaccelerationstructure",
+        FeedbackTexture2D = 17 => "feedbacktexture2d",
+        FeedbackTexture2DArray = 18 => "feedbacktexture2darray",
+    }
+}
+
+dxil_enum! {
+    /// `DXIL::SamplerKind`.
+    SamplerKind {
+        Default = 0 => "default",
+        Comparison = 1 => "comparison",
+        Mono = 2 => "mono",
+    }
+}
+
+dxil_enum! {
+    /// `DXIL::SamplerFeedbackType` of feedback textures.
+    SamplerFeedbackType {
+        MinMip = 0 => "min_mip",
+        MipRegionUsed = 1 => "mip_region_used",
+    }
+}
+
+dxil_enum! {
+    /// The four resource classes, in `!dx.resources` order.
+    ResourceClass {
+        Srv = 0 => "srv",
+        Uav = 1 => "uav",
+        Cbv = 2 => "cbv",
+        Sampler = 3 => "sampler",
+    }
+}
+
+impl ResourceClass {
+    /// The HLSL register letter (`t`, `u`, `b`, `s`).
+    pub fn register_letter(self) -> char {
+        match self {
+            ResourceClass::Srv => 't',
+            ResourceClass::Uav => 'u',
+            ResourceClass::Cbv => 'b',
+            ResourceClass::Sampler => 's',
+        }
+    }
+}
+
+/// Extended-property tags of SRV and UAV records.
+pub mod tags {
+    pub const ELEMENT_TYPE: u32 = 0;
+    pub const STRUCTURED_STRIDE: u32 = 1;
+    pub const SAMPLER_FEEDBACK_KIND: u32 = 2;
+    pub const ATOMIC64_USE: u32 = 3;
+}
+
+/// The fields every resource record has.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Binding {
+    /// Unique per class.
+    pub id: u32,
+    /// The HLSL name; empty when stripped.
+    pub name: String,
+    pub space: u32,
+    pub lower_bound: u32,
+    /// Number of registers; `None` for unbounded ranges, which DXC writes
+    /// as `i32 -1` (0xFFFFFFFF; the only form seen in the corpus).
+    pub range_size: Option<u32>,
+    /// The resource's global variable (`None` when the record has `undef`,
+    /// as SM 6.6+ modules do).
+    pub global: Option<GlobalId>,
+}
+
+impl Binding {
+    /// `t0`, `t0-t3`, `t0-unbounded` for the given class letter.
+    pub fn register_range(&self, letter: char) -> String {
+        match self.range_size {
+            Some(1) => format!("{letter}{}", self.lower_bound),
+            Some(n) => {
+                format!("{letter}{}-{letter}{}", self.lower_bound, u64::from(self.lower_bound) + u64::from(n) - 1)
+            }
+            None => format!("{letter}{}-unbounded", self.lower_bound),
+        }
+    }
+}
+
+/// Extended properties of SRVs and UAVs.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ViewProperties {
+    /// Element type of typed buffers and textures.
+    pub element_type: Option<ComponentType>,
+    /// Stride of structured buffers, in bytes.
+    pub stride: Option<u32>,
+    pub feedback_type: Option<SamplerFeedbackType>,
+    /// 64-bit atomics are used on this resource.
+    pub atomic64_use: bool,
+    /// Tags not interpreted here: (tag, rendered value).
+    pub other_tags: Vec<(u32, String)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Srv {
+    pub binding: Binding,
+    pub kind: ResourceKind,
+    pub sample_count: u32,
+    pub props: ViewProperties,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Uav {
+    pub binding: Binding,
+    pub kind: ResourceKind,
+    pub globally_coherent: bool,
+    pub has_counter: bool,
+    pub rasterizer_ordered: bool,
+    pub props: ViewProperties,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Cbv {
+    pub binding: Binding,
+    pub size_in_bytes: u32,
+    pub other_tags: Vec<(u32, String)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Sampler {
+    pub binding: Binding,
+    pub kind: SamplerKind,
+    pub other_tags: Vec<(u32, String)>,
+}
+
+/// The four resource lists.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Resources {
+    pub srvs: Vec<Srv>,
+    pub uavs: Vec<Uav>,
+    pub cbvs: Vec<Cbv>,
+    pub samplers: Vec<Sampler>,
+}
+
+impl Resources {
+    pub fn is_empty(&self) -> bool {
+        self.srvs.is_empty() && self.uavs.is_empty() && self.cbvs.is_empty() && self.samplers.is_empty()
+    }
+    pub fn len(&self) -> usize {
+        self.srvs.len() + self.uavs.len() + self.cbvs.len() + self.samplers.len()
+    }
+    /// Every binding with its class, in class order.
+    pub fn bindings(&self) -> impl Iterator<Item = (ResourceClass, &Binding)> {
+        self.srvs
+            .iter()
+            .map(|r| (ResourceClass::Srv, &r.binding))
+            .chain(self.uavs.iter().map(|r| (ResourceClass::Uav, &r.binding)))
+            .chain(self.cbvs.iter().map(|r| (ResourceClass::Cbv, &r.binding)))
+            .chain(self.samplers.iter().map(|r| (ResourceClass::Sampler, &r.binding)))
+    }
+}
+
+/// Decodes a `!{srvs, uavs, cbvs, samplers}` tuple (each list nullable).
+pub(crate) fn decode_resources(r: &Reader<'_>, op: Op, what: &str) -> Result<Resources, DxilError> {
+    let lists = r.node(op, what)?;
+    arity(lists, 4, what)?;
+    let each = |i: usize, name: &str| -> Result<Vec<(Op, String)>, DxilError> {
+        let w = format!("{what}.{name}");
+        Ok(r.opt_node(lists[i], &w)?
+            .unwrap_or(&[])
+            .iter()
+            .enumerate()
+            .map(|(j, o)| (*o, format!("{w}[{j}]")))
+            .collect())
+    };
+    let mut out = Resources::default();
+    for (op, w) in each(0, "srvs")? {
+        out.srvs.push(decode_srv(r, op, &w)?);
+    }
+    for (op, w) in each(1, "uavs")? {
+        out.uavs.push(decode_uav(r, op, &w)?);
+    }
+    for (op, w) in each(2, "cbvs")? {
+        out.cbvs.push(decode_cbv(r, op, &w)?);
+    }
+    for (op, w) in each(3, "samplers")? {
+        out.samplers.push(decode_sampler(r, op, &w)?);
+    }
+    Ok(out)
+}
+
+fn decode_binding(r: &Reader<'_>, f: &[Op], what: &str) -> Result<Binding, DxilError> {
+    let range = r.u32(f[5], &format!("{what}.range_size"))?;
+    Ok(Binding {
+        id: r.u32(f[0], &format!("{what}.id"))?,
+        global: r.global(f[1], &format!("{what}.global"))?,
+        name: r.string(f[2], &format!("{what}.name"))?.to_string(),
+        space: r.u32(f[3], &format!("{what}.space"))?,
+        lower_bound: r.u32(f[4], &format!("{what}.lower_bound"))?,
+        range_size: (range != u32::MAX).then_some(range),
+    })
+}
+
+fn decode_view_props(r: &Reader<'_>, op: Op, what: &str) -> Result<ViewProperties, DxilError> {
+    let mut p = ViewProperties::default();
+    for (i, (tag, v)) in r.tag_list(op, what)?.into_iter().enumerate() {
+        let w = format!("{what}[{i}]");
+        match tag {
+            tags::ELEMENT_TYPE => {
+                p.element_type = Some(read_enum(r, v, &w, "component type", ComponentType::from_u32)?)
+            }
+            tags::STRUCTURED_STRIDE => p.stride = Some(r.u32(v, &w)?),
+            tags::SAMPLER_FEEDBACK_KIND => {
+                p.feedback_type = Some(read_enum(r, v, &w, "sampler feedback type", SamplerFeedbackType::from_u32)?)
+            }
+            tags::ATOMIC64_USE => p.atomic64_use = r.bool(v, &w)?,
+            _ => p.other_tags.push((tag, r.render(v))),
+        }
+    }
+    Ok(p)
+}
+
+fn other_tags(r: &Reader<'_>, op: Op, what: &str) -> Result<Vec<(u32, String)>, DxilError> {
+    Ok(r.tag_list(op, what)?.into_iter().map(|(t, v)| (t, r.render(v))).collect())
+}
+
+fn decode_srv(r: &Reader<'_>, op: Op, what: &str) -> Result<Srv, DxilError> {
+    let f = r.node(op, what)?;
+    arity(f, 9, what)?;
+    Ok(Srv {
+        binding: decode_binding(r, f, what)?,
+        kind: read_enum(r, f[6], &format!("{what}.kind"), "resource kind", ResourceKind::from_u32)?,
+        sample_count: r.u32(f[7], &format!("{what}.sample_count"))?,
+        props: decode_view_props(r, f[8], &format!("{what}.tags"))?,
+    })
+}
+
+fn decode_uav(r: &Reader<'_>, op: Op, what: &str) -> Result<Uav, DxilError> {
+    let f = r.node(op, what)?;
+    arity(f, 11, what)?;
+    Ok(Uav {
+        binding: decode_binding(r, f, what)?,
+        kind: read_enum(r, f[6], &format!("{what}.kind"), "resource kind", ResourceKind::from_u32)?,
+        globally_coherent: r.bool(f[7], &format!("{what}.globally_coherent"))?,
+        has_counter: r.bool(f[8], &format!("{what}.has_counter"))?,
+        rasterizer_ordered: r.bool(f[9], &format!("{what}.rasterizer_ordered"))?,
+        props: decode_view_props(r, f[10], &format!("{what}.tags"))?,
+    })
+}
+
+fn decode_cbv(r: &Reader<'_>, op: Op, what: &str) -> Result<Cbv, DxilError> {
+    let f = r.node(op, what)?;
+    arity(f, 8, what)?;
+    Ok(Cbv {
+        binding: decode_binding(r, f, what)?,
+        size_in_bytes: r.u32(f[6], &format!("{what}.size_in_bytes"))?,
+        other_tags: other_tags(r, f[7], &format!("{what}.tags"))?,
+    })
+}
+
+fn decode_sampler(r: &Reader<'_>, op: Op, what: &str) -> Result<Sampler, DxilError> {
+    let f = r.node(op, what)?;
+    arity(f, 8, what)?;
+    Ok(Sampler {
+        binding: decode_binding(r, f, what)?,
+        kind: read_enum(r, f[6], &format!("{what}.kind"), "sampler kind", SamplerKind::from_u32)?,
+        other_tags: other_tags(r, f[7], &format!("{what}.tags"))?,
+    })
+}

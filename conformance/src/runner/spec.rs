@@ -1,0 +1,653 @@
+//! Spec files: one TOML file per test (format in conformance/SPECS.md), parsed and checked into
+//! [`Spec`]. Everything a spec says is validated here, so running one only meets device problems.
+
+use super::backend::{AddressMode, BorderColor, CompareOp, Filter, Format, ImageDim, ResourceClass, Sampler, FEATURES};
+use super::data::{parse_data, parse_piece, parse_scalar, Elem, Piece, Scalar};
+use super::error::SpecError;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use toml::{Table, Value};
+
+/// A parsed spec.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spec {
+    /// File stem (`pack_u32_u8`).
+    pub name: String,
+    pub path: PathBuf,
+    pub description: String,
+    /// `vkd3d-proton/…`, `dxil-spirv/…` (corpus) or `fixtures/…` (project).
+    pub shader: String,
+    pub entry: Option<String>,
+    pub dispatch: [u32; 3],
+    pub requires: Vec<String>,
+    pub expect_unsupported: bool,
+    pub subgroup_size: Option<u32>,
+    pub resources: Vec<ResourceSpec>,
+}
+
+/// D3D view kind of a resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Raw,
+    Structured,
+    Typed,
+    CBuffer,
+    RootConstants,
+    Texture { dim: ImageDim, array: bool },
+    Sampler,
+}
+
+impl Kind {
+    fn parse(s: &str) -> Option<Kind> {
+        let tex = |dim, array| Some(Kind::Texture { dim, array });
+        match s {
+            "raw" => Some(Kind::Raw),
+            "structured" => Some(Kind::Structured),
+            "typed" => Some(Kind::Typed),
+            "cbuffer" => Some(Kind::CBuffer),
+            "root_constants" => Some(Kind::RootConstants),
+            "sampler" => Some(Kind::Sampler),
+            "texture1d" => tex(ImageDim::D1, false),
+            "texture1d_array" => tex(ImageDim::D1, true),
+            "texture2d" => tex(ImageDim::D2, false),
+            "texture2d_array" => tex(ImageDim::D2, true),
+            "texture3d" => tex(ImageDim::D3, false),
+            "texturecube" => tex(ImageDim::Cube, false),
+            "texturecube_array" => tex(ImageDim::Cube, true),
+            _ => None,
+        }
+    }
+
+    pub fn is_buffer(self) -> bool {
+        matches!(self, Kind::Raw | Kind::Structured | Kind::Typed | Kind::CBuffer | Kind::RootConstants)
+    }
+}
+
+/// Size of a texture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    pub width: u32,
+    pub height: u32,
+    pub depth: u32,
+    pub layers: u32,
+    pub mips: u32,
+    pub samples: u32,
+}
+
+impl Shape {
+    /// Bytes of all layers and mips, tightly packed.
+    pub fn byte_size(&self, format: Format) -> u64 {
+        let mut total = 0u64;
+        for m in 0..self.mips {
+            let w = (self.width >> m).max(1) as u64;
+            let h = (self.height >> m).max(1) as u64;
+            let d = (self.depth >> m).max(1) as u64;
+            total += w * h * d * format.texel_size() as u64;
+        }
+        total * self.layers as u64 * self.samples as u64
+    }
+}
+
+/// Tolerance of an element-wise comparison.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Tolerance {
+    /// Same bits (floats: or both NaN).
+    Exact,
+    /// |expected - got| <= eps (floats only).
+    Abs(f64),
+    /// At most n units in the last place apart (floats only).
+    Ulp(u64),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum CheckKind {
+    /// Element-wise values.
+    Values { piece: Piece, tol: Tolerance },
+    /// Every element in [min, max].
+    Range { elem: Elem, min: Scalar, max: Scalar, count: usize },
+    /// The elements are a permutation of these.
+    Permutation { piece: Piece },
+    /// Equal to one of the alternatives (all the same size).
+    OneOf { alts: Vec<Piece>, tol: Tolerance },
+    /// Not looked at.
+    Ignore { bytes: usize },
+}
+
+/// One `[[resource.expect]]` entry: a check over bytes `at .. at + len`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Check {
+    pub at: usize,
+    pub kind: CheckKind,
+}
+
+impl Check {
+    pub fn len(&self) -> usize {
+        match &self.kind {
+            CheckKind::Values { piece, .. } | CheckKind::Permutation { piece } => piece.byte_len(),
+            CheckKind::Range { elem, count, .. } => elem.size() * count,
+            CheckKind::OneOf { alts, .. } => alts.first().map_or(0, Piece::byte_len),
+            CheckKind::Ignore { bytes } => *bytes,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// One `[[resource]]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResourceSpec {
+    pub class: ResourceClass,
+    pub register: u32,
+    pub space: u32,
+    pub kind: Kind,
+    pub format: Option<Format>,
+    pub stride: Option<u32>,
+    /// Initial contents, zero-padded to `size`.
+    pub init: Vec<u8>,
+    pub shape: Option<Shape>,
+    pub sampler: Option<Sampler>,
+    /// Initial value of the UAV counter, when the shader has one.
+    pub counter: Option<u32>,
+    pub expect_counter: Option<u32>,
+    pub checks: Vec<Check>,
+    /// Bytes no check covers must equal the initial contents (default); false with `rest = "ignore"`.
+    pub rest_unchanged: bool,
+}
+
+impl ResourceSpec {
+    /// `u0`, `t1 (space 2)`.
+    pub fn label(&self) -> String {
+        if self.space == 0 {
+            format!("{}{}", self.class.prefix(), self.register)
+        } else {
+            format!("{}{} (space {})", self.class.prefix(), self.register, self.space)
+        }
+    }
+
+    pub fn is_checked(&self) -> bool {
+        !self.checks.is_empty() || self.expect_counter.is_some()
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSpec {
+    description: Option<String>,
+    shader: String,
+    entry: Option<String>,
+    dispatch: [u32; 3],
+    #[serde(default)]
+    requires: Vec<String>,
+    expect: Option<String>,
+    subgroup_size: Option<u32>,
+    #[serde(default)]
+    resource: Vec<RawResource>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawResource {
+    register: String,
+    #[serde(default)]
+    space: u32,
+    kind: String,
+    format: Option<String>,
+    stride: Option<u32>,
+    size: Option<u64>,
+    init: Option<Value>,
+    width: Option<u32>,
+    height: Option<u32>,
+    depth: Option<u32>,
+    layers: Option<u32>,
+    mips: Option<u32>,
+    samples: Option<u32>,
+    filter: Option<String>,
+    address: Option<String>,
+    compare: Option<String>,
+    border: Option<String>,
+    min_lod: Option<f32>,
+    max_lod: Option<f32>,
+    mip_lod_bias: Option<f32>,
+    anisotropy: Option<f32>,
+    counter: Option<u32>,
+    expect_counter: Option<u32>,
+    #[serde(default)]
+    expect: Vec<Table>,
+    rest: Option<String>,
+}
+
+/// Largest buffer or texture a spec may describe.
+const MAX_BYTES: u64 = 64 << 20;
+
+impl Spec {
+    pub fn load(path: &Path) -> Result<Spec, SpecError> {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| SpecError::new(path.display().to_string(), e.to_string()))?;
+        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        Spec::parse(&name, path, &text)
+    }
+
+    pub fn parse(name: &str, path: &Path, text: &str) -> Result<Spec, SpecError> {
+        let raw: RawSpec =
+            toml::from_str(text).map_err(|e| SpecError::new("spec", e.to_string().trim().to_string()))?;
+        for f in &raw.requires {
+            if !FEATURES.contains(&f.as_str()) {
+                return Err(SpecError::new(
+                    "requires",
+                    format!("unknown feature `{f}` (known: {})", FEATURES.join(", ")),
+                ));
+            }
+        }
+        let expect_unsupported = match raw.expect.as_deref() {
+            None | Some("pass") => false,
+            Some("unsupported") => true,
+            Some(o) => return Err(SpecError::new("expect", format!("`{o}`: must be \"pass\" or \"unsupported\""))),
+        };
+        if !["fixtures/", "vkd3d-proton/", "dxil-spirv/"].iter().any(|p| raw.shader.starts_with(p))
+            || raw.shader.split('/').any(|c| c == "..")
+        {
+            return Err(SpecError::new("shader", "must start with fixtures/, vkd3d-proton/ or dxil-spirv/ (no `..`)"));
+        }
+        if raw.dispatch.contains(&0) {
+            return Err(SpecError::new("dispatch", "every dimension must be at least 1"));
+        }
+        if let Some(s) = raw.subgroup_size {
+            if !s.is_power_of_two() || !(4..=128).contains(&s) {
+                return Err(SpecError::new("subgroup_size", "must be a power of two in 4..=128"));
+            }
+        }
+        let mut resources = Vec::with_capacity(raw.resource.len());
+        for (i, r) in raw.resource.into_iter().enumerate() {
+            let res = parse_resource(r, &format!("resource[{i}]"))?;
+            if resources
+                .iter()
+                .any(|o: &ResourceSpec| o.class == res.class && o.register == res.register && o.space == res.space)
+            {
+                return Err(SpecError::new(format!("resource[{i}]"), format!("{} is given twice", res.label())));
+            }
+            resources.push(res);
+        }
+        Ok(Spec {
+            name: name.to_string(),
+            path: path.to_path_buf(),
+            description: raw.description.unwrap_or_default(),
+            shader: raw.shader,
+            entry: raw.entry,
+            dispatch: raw.dispatch,
+            requires: raw.requires,
+            expect_unsupported,
+            subgroup_size: raw.subgroup_size,
+            resources,
+        })
+    }
+}
+
+fn parse_register(s: &str, ctx: &str) -> Result<(ResourceClass, u32), SpecError> {
+    let mut chars = s.chars();
+    let class = match chars.next() {
+        Some('t') => ResourceClass::Srv,
+        Some('u') => ResourceClass::Uav,
+        Some('b') => ResourceClass::Cbv,
+        Some('s') => ResourceClass::Sampler,
+        _ => return Err(SpecError::new(ctx, format!("register `{s}` must be t<N>, u<N>, b<N> or s<N>"))),
+    };
+    let n = chars.as_str().parse::<u32>().map_err(|_| SpecError::new(ctx, format!("bad register number in `{s}`")))?;
+    Ok((class, n))
+}
+
+fn parse_resource(r: RawResource, ctx: &str) -> Result<ResourceSpec, SpecError> {
+    let (class, register) = parse_register(&r.register, &format!("{ctx}.register"))?;
+    let kind = Kind::parse(&r.kind).ok_or_else(|| {
+        SpecError::new(
+            format!("{ctx}.kind"),
+            format!("`{}`: one of raw, structured, typed, cbuffer, root_constants, sampler, texture1d, texture1d_array, texture2d, texture2d_array, texture3d, texturecube, texturecube_array", r.kind),
+        )
+    })?;
+    let class_ok = match kind {
+        Kind::Raw | Kind::Structured | Kind::Typed => matches!(class, ResourceClass::Srv | ResourceClass::Uav),
+        Kind::Texture { .. } => matches!(class, ResourceClass::Srv | ResourceClass::Uav),
+        Kind::CBuffer | Kind::RootConstants => class == ResourceClass::Cbv,
+        Kind::Sampler => class == ResourceClass::Sampler,
+    };
+    if !class_ok {
+        return Err(SpecError::new(ctx, format!("kind `{}` cannot sit in register `{}`", r.kind, r.register)));
+    }
+    let format = match &r.format {
+        Some(f) => Some(Format::parse(f).ok_or_else(|| {
+            let known: Vec<_> = Format::ALL.iter().map(|f| f.name()).collect();
+            SpecError::new(format!("{ctx}.format"), format!("unknown format `{f}` (known: {})", known.join(", ")))
+        })?),
+        None => None,
+    };
+    let needs_format = matches!(kind, Kind::Typed | Kind::Texture { .. });
+    if needs_format && format.is_none() {
+        return Err(SpecError::new(ctx, format!("kind `{}` needs a `format`", r.kind)));
+    }
+    if !needs_format && format.is_some() {
+        return Err(SpecError::new(ctx, format!("kind `{}` takes no `format`", r.kind)));
+    }
+    if r.stride.is_some() && kind != Kind::Structured {
+        return Err(SpecError::new(ctx, "`stride` is for structured buffers"));
+    }
+    let has_sampler_keys = r.filter.is_some()
+        || r.address.is_some()
+        || r.compare.is_some()
+        || r.border.is_some()
+        || r.min_lod.is_some()
+        || r.max_lod.is_some()
+        || r.mip_lod_bias.is_some()
+        || r.anisotropy.is_some();
+    let has_shape_keys = r.width.is_some()
+        || r.height.is_some()
+        || r.depth.is_some()
+        || r.layers.is_some()
+        || r.mips.is_some()
+        || r.samples.is_some();
+
+    let mut shape = None;
+    let mut sampler = None;
+    let mut init = Vec::new();
+    match kind {
+        Kind::Sampler => {
+            if r.init.is_some() || r.size.is_some() || has_shape_keys || !r.expect.is_empty() {
+                return Err(SpecError::new(
+                    ctx,
+                    "a sampler takes only filter/address/compare/border/lod/anisotropy keys",
+                ));
+            }
+            sampler = Some(parse_sampler(&r, ctx)?);
+        }
+        _ => {
+            if has_sampler_keys {
+                return Err(SpecError::new(ctx, "sampler keys on a non-sampler resource"));
+            }
+            if let Some(v) = &r.init {
+                init = parse_data(v, &format!("{ctx}.init"))?;
+            }
+            if let Kind::Texture { dim, array } = kind {
+                let s = Shape {
+                    width: r.width.ok_or_else(|| SpecError::new(ctx, "a texture needs `width`"))?,
+                    height: r.height.unwrap_or(1),
+                    depth: r.depth.unwrap_or(1),
+                    layers: r.layers.unwrap_or(if dim == ImageDim::Cube { 6 } else { 1 }),
+                    mips: r.mips.unwrap_or(1),
+                    samples: r.samples.unwrap_or(1),
+                };
+                let bad = s.width == 0
+                    || s.height == 0
+                    || s.depth == 0
+                    || s.layers == 0
+                    || s.mips == 0
+                    || !s.samples.is_power_of_two()
+                    || (dim == ImageDim::D1 && (s.height != 1 || s.depth != 1))
+                    || (dim != ImageDim::D3 && s.depth != 1)
+                    || (dim == ImageDim::Cube && ((s.layers / 6) * 6 != s.layers || s.width != s.height))
+                    || (!array && s.layers != if dim == ImageDim::Cube { 6 } else { 1 })
+                    || 32 - s.width.max(s.height).max(s.depth).leading_zeros() < s.mips;
+                if bad {
+                    return Err(SpecError::new(ctx, format!("inconsistent texture shape {s:?} for kind `{}`", r.kind)));
+                }
+                let Some(f) = format else { return Err(SpecError::new(ctx, "a texture needs a `format`")) };
+                let need = s.byte_size(f);
+                if r.size.is_some() {
+                    return Err(SpecError::new(ctx, "a texture's size follows from its shape; drop `size`"));
+                }
+                if init.len() as u64 > need || need > MAX_BYTES {
+                    return Err(SpecError::new(ctx, format!("init holds {} bytes, the texture {need}", init.len())));
+                }
+                init.resize(need as usize, 0);
+                shape = Some(s);
+            } else {
+                if has_shape_keys {
+                    return Err(SpecError::new(ctx, "width/height/… are for textures"));
+                }
+                if let Some(size) = r.size {
+                    if size > MAX_BYTES || (init.len() as u64) > size {
+                        return Err(SpecError::new(
+                            ctx,
+                            format!("init holds {} bytes, more than size = {size}", init.len()),
+                        ));
+                    }
+                    init.resize(size as usize, 0);
+                }
+                if init.is_empty() {
+                    return Err(SpecError::new(ctx, "a buffer needs `init` or `size`"));
+                }
+                let unit = match kind {
+                    Kind::Structured => r.stride.unwrap_or(4),
+                    Kind::Typed => format.map_or(1, Format::texel_size),
+                    _ => 4,
+                } as usize;
+                if unit == 0 || init.len() % unit != 0 {
+                    return Err(SpecError::new(
+                        ctx,
+                        format!("{} bytes is not a multiple of the element size {unit}", init.len()),
+                    ));
+                }
+            }
+        }
+    }
+
+    let mut checks = Vec::new();
+    let mut next = 0usize;
+    for (i, t) in r.expect.iter().enumerate() {
+        let c = parse_check(t, next, &format!("{ctx}.expect[{i}]"))?;
+        let end = c.at + c.len();
+        if end > init.len() {
+            return Err(SpecError::new(
+                format!("{ctx}.expect[{i}]"),
+                format!("bytes {}..{end} lie past the resource's {} bytes", c.at, init.len()),
+            ));
+        }
+        if checks.iter().any(|o: &Check| o.at < end && c.at < o.at + o.len()) {
+            return Err(SpecError::new(format!("{ctx}.expect[{i}]"), "overlaps an earlier expect entry"));
+        }
+        next = end;
+        checks.push(c);
+    }
+    let rest_unchanged = match r.rest.as_deref() {
+        None | Some("unchanged") => true,
+        Some("ignore") => false,
+        Some(o) => return Err(SpecError::new(format!("{ctx}.rest"), format!("`{o}`: \"unchanged\" or \"ignore\""))),
+    };
+    if (r.counter.is_some() || r.expect_counter.is_some()) && !(class == ResourceClass::Uav && kind == Kind::Structured)
+    {
+        return Err(SpecError::new(ctx, "counters belong to structured UAVs"));
+    }
+    Ok(ResourceSpec {
+        class,
+        register,
+        space: r.space,
+        kind,
+        format,
+        stride: r.stride,
+        init,
+        shape,
+        sampler,
+        counter: r.counter,
+        expect_counter: r.expect_counter,
+        checks,
+        rest_unchanged,
+    })
+}
+
+fn parse_tolerance(t: &Table, elem: Option<Elem>, ctx: &str) -> Result<Tolerance, SpecError> {
+    let abs = t.get("abs");
+    let ulp = t.get("ulp");
+    let tol = match (abs, ulp) {
+        (None, None) => return Ok(Tolerance::Exact),
+        (Some(_), Some(_)) => return Err(SpecError::new(ctx, "give `abs` or `ulp`, not both")),
+        (Some(a), None) => {
+            let e = a.as_float().or_else(|| a.as_integer().map(|i| i as f64));
+            match e {
+                Some(e) if e >= 0.0 && e.is_finite() => Tolerance::Abs(e),
+                _ => return Err(SpecError::new(ctx, "`abs` must be a finite number >= 0")),
+            }
+        }
+        (None, Some(u)) => match u.as_integer() {
+            Some(n) if n >= 0 => Tolerance::Ulp(n as u64),
+            _ => return Err(SpecError::new(ctx, "`ulp` must be an integer >= 0")),
+        },
+    };
+    if !elem.is_some_and(Elem::is_float) {
+        return Err(SpecError::new(ctx, "tolerances apply to f16/f32/f64 data only"));
+    }
+    Ok(tol)
+}
+
+fn parse_check(t: &Table, default_at: usize, ctx: &str) -> Result<Check, SpecError> {
+    let at = match t.get("at") {
+        None => default_at,
+        Some(v) => match v.as_integer() {
+            Some(a) if (0..=MAX_BYTES as i64).contains(&a) => a as usize,
+            _ => return Err(SpecError::new(ctx, "`at` must be a byte offset")),
+        },
+    };
+    let special: Vec<&str> =
+        ["range", "permutation", "one_of", "ignore"].into_iter().filter(|k| t.contains_key(*k)).collect();
+    let kind = match special.as_slice() {
+        [] => {
+            let piece = parse_piece(t, ctx, &["at", "abs", "ulp"])?;
+            let tol = parse_tolerance(t, Some(piece.elem), ctx)?;
+            CheckKind::Values { piece, tol }
+        }
+        ["ignore"] => {
+            only_keys(t, &["at", "ignore"], ctx)?;
+            match t.get("ignore").and_then(Value::as_integer) {
+                Some(b) if b > 0 && b <= MAX_BYTES as i64 => CheckKind::Ignore { bytes: b as usize },
+                _ => return Err(SpecError::new(ctx, "`ignore` must be a byte count > 0")),
+            }
+        }
+        ["range"] => {
+            only_keys(t, &["at", "range"], ctx)?;
+            let r = t
+                .get("range")
+                .and_then(Value::as_table)
+                .ok_or_else(|| SpecError::new(ctx, "`range` must be a table"))?;
+            only_keys(r, &["type", "min", "max", "count"], &format!("{ctx}.range"))?;
+            let ty = r.get("type").and_then(Value::as_str).unwrap_or("u32");
+            let elem = Elem::from_name(ty).ok_or_else(|| SpecError::new(ctx, format!("unknown type `{ty}`")))?;
+            let get = |k: &str| -> Result<Scalar, SpecError> {
+                let v = r.get(k).ok_or_else(|| SpecError::new(ctx, format!("range needs `{k}`")))?;
+                let s = parse_scalar(elem, v, &format!("{ctx}.range.{k}"))?;
+                if matches!(s, Scalar::Bits(_)) {
+                    return Err(SpecError::new(ctx, "range bounds must be numbers"));
+                }
+                Ok(s)
+            };
+            let (min, max) = (get("min")?, get("max")?);
+            let count = match r.get("count") {
+                None => 1,
+                Some(v) => match v.as_integer() {
+                    Some(c) if c > 0 && c <= 1 << 24 => c as usize,
+                    _ => return Err(SpecError::new(ctx, "range `count` must be > 0")),
+                },
+            };
+            CheckKind::Range { elem, min, max, count }
+        }
+        ["permutation"] => {
+            only_keys(t, &["at", "permutation"], ctx)?;
+            let p = t
+                .get("permutation")
+                .and_then(Value::as_table)
+                .ok_or_else(|| SpecError::new(ctx, "`permutation` must be a data table"))?;
+            CheckKind::Permutation { piece: parse_piece(p, &format!("{ctx}.permutation"), &[])? }
+        }
+        ["one_of"] => {
+            only_keys(t, &["at", "one_of", "abs", "ulp"], ctx)?;
+            let arr = t
+                .get("one_of")
+                .and_then(Value::as_array)
+                .ok_or_else(|| SpecError::new(ctx, "`one_of` must be an array of data tables"))?;
+            let mut alts = Vec::new();
+            for (i, a) in arr.iter().enumerate() {
+                let at = a.as_table().ok_or_else(|| SpecError::new(ctx, "`one_of` items must be data tables"))?;
+                alts.push(parse_piece(at, &format!("{ctx}.one_of[{i}]"), &[])?);
+            }
+            let Some(first) = alts.first() else { return Err(SpecError::new(ctx, "`one_of` is empty")) };
+            if alts.iter().any(|a| a.byte_len() != first.byte_len() || a.elem != first.elem) {
+                return Err(SpecError::new(ctx, "`one_of` alternatives must have the same type and length"));
+            }
+            let tol = parse_tolerance(t, Some(first.elem), ctx)?;
+            CheckKind::OneOf { alts, tol }
+        }
+        _ => return Err(SpecError::new(ctx, "use only one of range, permutation, one_of, ignore")),
+    };
+    let c = Check { at, kind };
+    if c.is_empty() {
+        return Err(SpecError::new(ctx, "checks no bytes"));
+    }
+    Ok(c)
+}
+
+fn only_keys(t: &Table, keys: &[&str], ctx: &str) -> Result<(), SpecError> {
+    match t.keys().find(|k| !keys.contains(&k.as_str())) {
+        Some(k) => Err(SpecError::new(ctx, format!("unexpected key `{k}`"))),
+        None => Ok(()),
+    }
+}
+
+fn parse_sampler(r: &RawResource, ctx: &str) -> Result<Sampler, SpecError> {
+    let filter = match r.filter.as_deref() {
+        None | Some("point") => Filter::Point,
+        Some("linear") => Filter::Linear,
+        Some(o) => return Err(SpecError::new(ctx, format!("filter `{o}`: point or linear"))),
+    };
+    let address = match r.address.as_deref() {
+        None | Some("clamp") => AddressMode::Clamp,
+        Some("wrap") => AddressMode::Wrap,
+        Some("mirror") => AddressMode::Mirror,
+        Some("border") => AddressMode::Border,
+        Some(o) => return Err(SpecError::new(ctx, format!("address `{o}`: wrap, clamp, mirror or border"))),
+    };
+    let compare = match r.compare.as_deref() {
+        None => None,
+        Some(c) => Some(match c {
+            "never" => CompareOp::Never,
+            "less" => CompareOp::Less,
+            "equal" => CompareOp::Equal,
+            "less_equal" => CompareOp::LessEqual,
+            "greater" => CompareOp::Greater,
+            "not_equal" => CompareOp::NotEqual,
+            "greater_equal" => CompareOp::GreaterEqual,
+            "always" => CompareOp::Always,
+            o => return Err(SpecError::new(ctx, format!("compare `{o}`"))),
+        }),
+    };
+    let border = match r.border.as_deref() {
+        None | Some("transparent_black") => BorderColor::TransparentBlack,
+        Some("opaque_black") => BorderColor::OpaqueBlack,
+        Some("opaque_white") => BorderColor::OpaqueWhite,
+        Some(o) => return Err(SpecError::new(ctx, format!("border `{o}`"))),
+    };
+    Ok(Sampler {
+        filter,
+        address,
+        compare,
+        border,
+        min_lod: r.min_lod.unwrap_or(0.0),
+        max_lod: r.max_lod.unwrap_or(1000.0),
+        mip_lod_bias: r.mip_lod_bias.unwrap_or(0.0),
+        anisotropy: r.anisotropy,
+    })
+}
+
+/// Every `*.toml` below `dir`, sorted by path.
+pub fn spec_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d)? {
+            let p = e?.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "toml") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}

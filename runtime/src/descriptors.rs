@@ -1,0 +1,309 @@
+//! Descriptor set layouts, pool, sets and writes derived from a job's resources, checked against the
+//! bindings the shader(s) declare. Stage-agnostic (compute now, graphics later).
+
+use std::collections::BTreeMap;
+
+use ash::vk;
+
+use crate::bind::Prepared;
+use crate::error::VkCall;
+use crate::features::DeviceFeatures;
+use crate::reflect::{DescriptorKind, ImageTypeInfo, ReflectedBinding};
+use crate::resources::BoundResource;
+use crate::scratch::Scratch;
+use crate::RuntimeError;
+
+pub(crate) fn vk_type(kind: DescriptorKind) -> vk::DescriptorType {
+    match kind {
+        DescriptorKind::UniformBuffer => vk::DescriptorType::UNIFORM_BUFFER,
+        DescriptorKind::StorageBuffer => vk::DescriptorType::STORAGE_BUFFER,
+        DescriptorKind::UniformTexelBuffer => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+        DescriptorKind::StorageTexelBuffer => vk::DescriptorType::STORAGE_TEXEL_BUFFER,
+        DescriptorKind::SampledImage => vk::DescriptorType::SAMPLED_IMAGE,
+        DescriptorKind::StorageImage => vk::DescriptorType::STORAGE_IMAGE,
+        DescriptorKind::Sampler => vk::DescriptorType::SAMPLER,
+        DescriptorKind::CombinedImageSampler => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+        DescriptorKind::InputAttachment => vk::DescriptorType::INPUT_ATTACHMENT,
+        DescriptorKind::AccelerationStructure => vk::DescriptorType::ACCELERATION_STRUCTURE_KHR,
+    }
+}
+
+/// Kinds for which robustness2 `nullDescriptor` allows an empty descriptor.
+fn nullable(kind: DescriptorKind) -> bool {
+    matches!(
+        kind,
+        DescriptorKind::UniformBuffer
+            | DescriptorKind::StorageBuffer
+            | DescriptorKind::UniformTexelBuffer
+            | DescriptorKind::StorageTexelBuffer
+            | DescriptorKind::SampledImage
+            | DescriptorKind::StorageImage
+    )
+}
+
+pub(crate) struct BindingPlan {
+    pub(crate) binding: u32,
+    pub(crate) kind: DescriptorKind,
+    /// Array element -> index into the job's resources; `None` = null descriptor.
+    pub(crate) slots: Vec<Option<usize>>,
+    /// The shader's image type for this binding, when it declares one.
+    pub(crate) image: Option<ImageTypeInfo>,
+}
+
+/// Layout of every set `0..=max set` (gaps are empty sets).
+pub(crate) struct DescriptorPlan {
+    pub(crate) sets: Vec<Vec<BindingPlan>>,
+}
+
+impl DescriptorPlan {
+    /// Derives the layouts from `resources` and checks them against `declared` (the shader bindings).
+    pub(crate) fn build(
+        resources: &[BoundResource],
+        declared: &[ReflectedBinding],
+        features: &DeviceFeatures,
+    ) -> Result<DescriptorPlan, RuntimeError> {
+        let mut map: BTreeMap<(u32, u32), BindingPlan> = BTreeMap::new();
+        for (i, res) in resources.iter().enumerate() {
+            let kind = res.resource.kind();
+            let idx = res.array_index as usize;
+            if res.array_index >= 1 << 16 {
+                return Err(RuntimeError::InvalidResource {
+                    set: res.set,
+                    binding: res.binding,
+                    array_index: res.array_index,
+                    reason: "array index too large".into(),
+                });
+            }
+            let entry = map.entry((res.set, res.binding)).or_insert_with(|| BindingPlan {
+                binding: res.binding,
+                kind,
+                slots: Vec::new(),
+                image: None,
+            });
+            if entry.kind != kind {
+                return Err(RuntimeError::InvalidResource {
+                    set: res.set,
+                    binding: res.binding,
+                    array_index: res.array_index,
+                    reason: format!("binds a {} where other elements are {}", kind.name(), entry.kind.name()),
+                });
+            }
+            if entry.slots.len() <= idx {
+                entry.slots.resize(idx + 1, None);
+            }
+            if entry.slots[idx].replace(i).is_some() {
+                return Err(RuntimeError::InvalidResource {
+                    set: res.set,
+                    binding: res.binding,
+                    array_index: res.array_index,
+                    reason: "bound twice".into(),
+                });
+            }
+        }
+        for d in declared {
+            let shader_count = d.count.unwrap_or(0) as usize;
+            match map.get_mut(&(d.set, d.binding)) {
+                Some(plan) => {
+                    if plan.kind != d.kind {
+                        return Err(RuntimeError::DescriptorTypeMismatch {
+                            set: d.set,
+                            binding: d.binding,
+                            shader: d.kind.name().into(),
+                            job: plan.kind.name().into(),
+                        });
+                    }
+                    if plan.slots.len() < shader_count {
+                        plan.slots.resize(shader_count, None);
+                    }
+                    plan.image = d.image;
+                }
+                None => {
+                    if !(features.null_descriptor && nullable(d.kind)) {
+                        return Err(RuntimeError::MissingBinding {
+                            set: d.set,
+                            binding: d.binding,
+                            kind: d.kind.name().into(),
+                            reason: if nullable(d.kind) {
+                                " (the device has no robustness2 nullDescriptor to stand in)".into()
+                            } else {
+                                String::new()
+                            },
+                        });
+                    }
+                    map.insert(
+                        (d.set, d.binding),
+                        BindingPlan {
+                            binding: d.binding,
+                            kind: d.kind,
+                            slots: vec![None; shader_count.max(1)],
+                            image: d.image,
+                        },
+                    );
+                }
+            }
+        }
+        // Holes in arrays need null descriptors.
+        for ((set, binding), plan) in &map {
+            if let Some(hole) = plan.slots.iter().position(Option::is_none) {
+                if !(features.null_descriptor && nullable(plan.kind)) {
+                    return Err(RuntimeError::MissingBinding {
+                        set: *set,
+                        binding: *binding,
+                        kind: format!("{} array element {hole}", plan.kind.name()),
+                        reason: " (no null descriptor can stand in)".into(),
+                    });
+                }
+            }
+        }
+        let max_set = map.keys().map(|(s, _)| *s).max();
+        let mut sets: Vec<Vec<BindingPlan>> = match max_set {
+            Some(m) if m >= 32 => return Err(RuntimeError::InvalidJob(format!("descriptor set {m} is too high"))),
+            Some(m) => (0..=m).map(|_| Vec::new()).collect(),
+            None => Vec::new(),
+        };
+        for ((set, _), plan) in map {
+            if let Some(s) = sets.get_mut(set as usize) {
+                s.push(plan);
+            }
+        }
+        Ok(DescriptorPlan { sets })
+    }
+
+    /// The shader's image type for a resource slot.
+    pub(crate) fn image_type(&self, res: &BoundResource) -> Option<ImageTypeInfo> {
+        self.sets.get(res.set as usize)?.iter().find(|b| b.binding == res.binding)?.image
+    }
+
+    /// Creates one layout per set (empty for gaps).
+    pub(crate) fn create_layouts(
+        &self,
+        scratch: &mut Scratch<'_>,
+        stages: vk::ShaderStageFlags,
+    ) -> Result<Vec<vk::DescriptorSetLayout>, RuntimeError> {
+        let mut layouts = Vec::with_capacity(self.sets.len());
+        for set in &self.sets {
+            let bindings: Vec<vk::DescriptorSetLayoutBinding> = set
+                .iter()
+                .map(|b| {
+                    vk::DescriptorSetLayoutBinding::default()
+                        .binding(b.binding)
+                        .descriptor_type(vk_type(b.kind))
+                        .descriptor_count(b.slots.len() as u32)
+                        .stage_flags(stages)
+                })
+                .collect();
+            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+            layouts.push(scratch.set_layout(&info)?);
+        }
+        Ok(layouts)
+    }
+
+    /// Allocates the sets and writes every descriptor (null descriptors for unfilled slots).
+    pub(crate) fn allocate_and_write(
+        &self,
+        scratch: &mut Scratch<'_>,
+        layouts: &[vk::DescriptorSetLayout],
+        prepared: &[Prepared],
+    ) -> Result<Vec<vk::DescriptorSet>, RuntimeError> {
+        let mut counts: BTreeMap<i32, u32> = BTreeMap::new();
+        for b in self.sets.iter().flatten() {
+            *counts.entry(vk_type(b.kind).as_raw()).or_default() += b.slots.len() as u32;
+        }
+        if counts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sizes: Vec<vk::DescriptorPoolSize> = counts
+            .iter()
+            .map(|(ty, n)| vk::DescriptorPoolSize { ty: vk::DescriptorType::from_raw(*ty), descriptor_count: *n })
+            .collect();
+        let pool_info = vk::DescriptorPoolCreateInfo::default().max_sets(layouts.len() as u32).pool_sizes(&sizes);
+        let pool = scratch.descriptor_pool(&pool_info)?;
+        let alloc = vk::DescriptorSetAllocateInfo::default().descriptor_pool(pool).set_layouts(layouts);
+        let device = scratch.device();
+        // SAFETY: the pool was sized for exactly these layouts; sets are freed with the pool.
+        let sets = unsafe { device.allocate_descriptor_sets(&alloc) }.call("vkAllocateDescriptorSets")?;
+
+        enum Info {
+            Buffer(usize),
+            Texel(usize),
+            Image(usize),
+        }
+        let mut buffer_infos = Vec::new();
+        let mut texel_views = Vec::new();
+        let mut image_infos = Vec::new();
+        let mut pending: Vec<(vk::DescriptorSet, u32, u32, vk::DescriptorType, Info)> = Vec::new();
+        for (set_index, set) in self.sets.iter().enumerate() {
+            let Some(&ds) = sets.get(set_index) else { continue };
+            for b in set {
+                let ty = vk_type(b.kind);
+                for (element, slot) in b.slots.iter().enumerate() {
+                    let p = slot.and_then(|i| prepared.get(i));
+                    let info = match b.kind {
+                        DescriptorKind::UniformBuffer | DescriptorKind::StorageBuffer => {
+                            buffer_infos.push(p.and_then(Prepared::buffer_info).unwrap_or(vk::DescriptorBufferInfo {
+                                buffer: vk::Buffer::null(),
+                                offset: 0,
+                                range: vk::WHOLE_SIZE,
+                            }));
+                            Info::Buffer(buffer_infos.len() - 1)
+                        }
+                        DescriptorKind::UniformTexelBuffer | DescriptorKind::StorageTexelBuffer => {
+                            texel_views.push(match p {
+                                Some(Prepared::TexelBuffer { view, .. }) => *view,
+                                _ => vk::BufferView::null(),
+                            });
+                            Info::Texel(texel_views.len() - 1)
+                        }
+                        DescriptorKind::SampledImage | DescriptorKind::StorageImage | DescriptorKind::Sampler => {
+                            image_infos.push(match p {
+                                Some(Prepared::Image(img)) => vk::DescriptorImageInfo {
+                                    sampler: vk::Sampler::null(),
+                                    image_view: img.view,
+                                    image_layout: img.layout,
+                                },
+                                Some(Prepared::Sampler(s)) => vk::DescriptorImageInfo {
+                                    sampler: *s,
+                                    image_view: vk::ImageView::null(),
+                                    image_layout: vk::ImageLayout::UNDEFINED,
+                                },
+                                _ => vk::DescriptorImageInfo {
+                                    sampler: vk::Sampler::null(),
+                                    image_view: vk::ImageView::null(),
+                                    image_layout: if b.kind == DescriptorKind::StorageImage {
+                                        vk::ImageLayout::GENERAL
+                                    } else {
+                                        vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
+                                    },
+                                },
+                            });
+                            Info::Image(image_infos.len() - 1)
+                        }
+                        other => {
+                            return Err(RuntimeError::Unsupported(format!("{} descriptors", other.name())));
+                        }
+                    };
+                    pending.push((ds, b.binding, element as u32, ty, info));
+                }
+            }
+        }
+        let writes: Vec<vk::WriteDescriptorSet> = pending
+            .iter()
+            .filter_map(|(ds, binding, element, ty, info)| {
+                let w = vk::WriteDescriptorSet::default()
+                    .dst_set(*ds)
+                    .dst_binding(*binding)
+                    .dst_array_element(*element)
+                    .descriptor_type(*ty);
+                Some(match info {
+                    Info::Buffer(i) => w.buffer_info(std::slice::from_ref(buffer_infos.get(*i)?)),
+                    Info::Texel(i) => w.texel_buffer_view(std::slice::from_ref(texel_views.get(*i)?)),
+                    Info::Image(i) => w.image_info(std::slice::from_ref(image_infos.get(*i)?)),
+                })
+            })
+            .collect();
+        // SAFETY: every write targets a live set and points at live views/buffers/samplers (or null
+        // descriptors, only when nullDescriptor is enabled).
+        unsafe { device.update_descriptor_sets(&writes, &[]) };
+        Ok(sets)
+    }
+}
