@@ -359,10 +359,9 @@ impl<'a> Cursor<'a> {
                         return Err(ErrorKind::InvalidAbbrev("array of arrays or blobs"));
                     }
                 }
-                Op::Blob
-                    if k + 1 != ops.len() => {
-                        return Err(ErrorKind::InvalidAbbrev("blob operand not last"));
-                    }
+                Op::Blob if k + 1 != ops.len() => {
+                    return Err(ErrorKind::InvalidAbbrev("blob operand not last"));
+                }
                 _ => {}
             }
         }

@@ -594,7 +594,6 @@ pub enum LocalName {
     Block(BlockId),
 }
 
-
 impl Function {
     pub fn inst(&self, id: InstId) -> &Inst {
         &self.insts[id.index()]
