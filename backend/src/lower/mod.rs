@@ -437,7 +437,7 @@ impl Builder2<'_> {
     fn arm(&mut self, from: usize, t: usize, m: usize, cx: RegionCx) -> Option<Node> {
         let mut v = Vec::new();
         self.phi_copies(from, t, &mut v)?;
-        if t != m && self.jump(t, cx, &mut v)? {
+        if self.jump(t, cx, &mut v)? && t != m {
             v.push(self.region(t, m, cx)?);
         }
         Some(Node::Seq(v))
