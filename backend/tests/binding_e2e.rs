@@ -111,7 +111,7 @@ fn root_constants_to_push_constants() {
     assert!(has_push_constant_var(&m));
     assert!(!descriptor_vars(&m).iter().any(|v| v.0 == StorageClass::Uniform));
     let pc = cs.push_constants.expect("push constant range");
-    assert!(pc.size >= 16 && pc.size % 16 == 0);
+    assert!(pc.size >= 16 && pc.size.is_multiple_of(16));
     let b0 = cs.bindings.iter().find(|b| b.class == ResourceClass::Cbv).unwrap();
     assert_eq!(b0.descriptor, DescriptorKind::PushConstant);
 }

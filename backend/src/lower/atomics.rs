@@ -17,8 +17,7 @@ fn is_undef(l: &Lowerer<'_>, v: Value) -> bool {
 }
 
 pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
-    let need = if op == DxilOp::AtomicBinOp { 6 } else { 6 };
-    if args.len() < need {
+    if args.len() < 6 {
         return malformed(format!("{} arguments", op.name()));
     }
     let h = l.handle(args[0])?;

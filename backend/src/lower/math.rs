@@ -128,7 +128,7 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             let vt = l.m.value_type(l.f, args[0]);
             let vs = l.scalar_of(vt);
             let u = l.u32();
-            let c = match vs {
+            match vs {
                 Some(Scalar::U32) => l.op(Op::BitCount, u, &[x])?,
                 Some(Scalar::U16) => {
                     let w = l.op(Op::UConvert, u, &[x])?;
@@ -144,8 +144,7 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
                     l.op(Op::IAdd, u, &[a, b])?
                 }
                 _ => return unsupported("Countbits of this width"),
-            };
-            c
+            }
         }
         FirstbitLo | FirstbitHi | FirstbitSHi => {
             let vt = l.m.value_type(l.f, args[0]);

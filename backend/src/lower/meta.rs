@@ -212,7 +212,7 @@ pub fn read(m: &Module, entry: Option<&str>) -> Result<EntryMeta, String> {
             Some(Value::Function(f)) => Some(f),
             _ => None,
         };
-        if entry.map_or(true, |e| e == name) {
+        if entry.is_none_or(|e| e == name) {
             chosen = Some((node, func, name));
             break;
         }
@@ -220,7 +220,7 @@ pub fn read(m: &Module, entry: Option<&str>) -> Result<EntryMeta, String> {
     let (node, func, name) =
         chosen.ok_or_else(|| format!("entry point {:?} not in !dx.entryPoints", entry.unwrap_or("<first>")))?;
     let func = func.ok_or_else(|| format!("entry point {name:?} has no function"))?;
-    if m.functions.get(func.index()).map_or(true, |f| f.is_declaration) {
+    if m.functions.get(func.index()).is_none_or(|f| f.is_declaration) {
         return Err(format!("entry point {name:?}: function is not defined"));
     }
     let mut out =

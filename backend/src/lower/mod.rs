@@ -246,9 +246,9 @@ fn trivial_structure(_m: &Module, f: &Function) -> Option<StructuredFunction> {
         }
     }
     for lp in &mut loops {
-        for b in 0..n {
+        for (b, ss) in succs.iter().enumerate() {
             if lp.body[b] {
-                for &s in &succs[b] {
+                for &s in ss {
                     if !lp.body[s] {
                         match lp.exit {
                             None => lp.exit = Some(s),
@@ -341,7 +341,7 @@ impl Builder2<'_> {
     }
 
     fn in_loop(&self, b: usize, cx: RegionCx) -> bool {
-        cx.lp.map_or(true, |li| self.loops[li].body[b])
+        cx.lp.is_none_or(|li| self.loops[li].body[b])
     }
 
     /// The code from `start` until `stop` (not included) or until every path has left.

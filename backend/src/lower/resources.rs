@@ -185,7 +185,7 @@ fn find_by_binding(l: &Lowerer<'_>, args: &[Value]) -> LResult<u32> {
             d.class == class
                 && u64::from(d.space) == space
                 && u64::from(d.lower) <= lower
-                && d.size.map_or(true, |s| u64::from(d.lower) + u64::from(s) > upper.min(lower))
+                && d.size.is_none_or(|s| u64::from(d.lower) + u64::from(s) > upper.min(lower))
         })
     });
     match found {
@@ -534,7 +534,7 @@ impl Lowerer<'_> {
     }
 
     /// Reinterprets a 32-bit word as scalar `s` (u32/f32/i32).
-    pub(crate) fn from_word(&mut self, s: Scalar, w: Word) -> LResult<Word> {
+    pub(crate) fn word_as(&mut self, s: Scalar, w: Word) -> LResult<Word> {
         match s {
             Scalar::U32 => Ok(w),
             Scalar::F32 | Scalar::I32 => {
@@ -546,7 +546,7 @@ impl Lowerer<'_> {
     }
 
     /// Reinterprets a 32-bit value of scalar `s` as a u32 word.
-    pub(crate) fn to_word(&mut self, s: Scalar, v: Word) -> LResult<Word> {
+    pub(crate) fn as_word(&mut self, s: Scalar, v: Word) -> LResult<Word> {
         match s {
             Scalar::U32 => Ok(v),
             Scalar::F32 | Scalar::I32 => {
@@ -690,7 +690,7 @@ fn cbuffer_load_legacy(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResul
         *part = match s {
             Scalar::U32 | Scalar::F32 => {
                 let w = comp(l, k as u32)?;
-                l.from_word(s, w)?
+                l.word_as(s, w)?
             }
             Scalar::U64 | Scalar::F64 => {
                 let lo = comp(l, 2 * k as u32)?;
@@ -761,7 +761,7 @@ fn cbuffer_load(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()> {
     };
     let x = l.load(u, p)?;
     let x = l.zero_if_not(Some(inb), u, x)?;
-    let r = l.from_word(s, x)?;
+    let r = l.word_as(s, x)?;
     l.set_id(i, r);
     Ok(())
 }
@@ -797,7 +797,7 @@ fn update_counter(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()>
     let scope = l.const_u32(Scope::Device as u32);
     let sem = l.const_u32(0);
     let one = l.const_u32(1);
-    let dec = l.m.const_int(inc).map_or(false, |v| v < 0);
+    let dec = l.m.const_int(inc).is_some_and(|v| v < 0);
     let r = if dec {
         let old = l.op(Op::AtomicISub, u, &[p, scope, sem, one])?;
         l.op(Op::ISub, u, &[old, one])?
@@ -929,7 +929,7 @@ fn buffer_load(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LR
             Scalar::U32 | Scalar::F32 => {
                 let w = add_const(l, base, k as u32)?;
                 let x = ssbo_load(l, h, w, false, len)?;
-                l.from_word(s, x)?
+                l.word_as(s, x)?
             }
             Scalar::U16 | Scalar::F16 => {
                 let w = add_const(l, base, k as u32)?;
@@ -1002,7 +1002,7 @@ fn buffer_store(l: &mut Lowerer<'_>, op: DxilOp, args: &[Value]) -> LResult<()> 
         match s {
             Scalar::U32 | Scalar::F32 => {
                 let w = add_const(l, base, k as u32)?;
-                let x = l.to_word(s, x)?;
+                let x = l.as_word(s, x)?;
                 ssbo_store(l, h, w, false, x, len)?;
             }
             Scalar::U16 | Scalar::F16 => {
@@ -1055,7 +1055,8 @@ pub(crate) fn convert_texel(l: &mut Lowerer<'_>, from: Scalar, to: Scalar, v: Wo
 fn image_in_bounds(l: &mut Lowerer<'_>, img: Word, coord: Word, uav: bool) -> LResult<Word> {
     l.cap(Capability::ImageQuery);
     let u = l.u32();
-    let size = if uav { l.op(Op::ImageQuerySize, u, &[img])? } else { l.op(Op::ImageQuerySize, u, &[img])? };
+    let _ = uav;
+    let size = l.op(Op::ImageQuerySize, u, &[img])?;
     let bt = l.bool();
     l.op(Op::ULessThan, bt, &[coord, size])
 }
