@@ -15,3 +15,11 @@ pub mod bitcode;
 pub mod dxil;
 pub mod ir;
 pub mod structurize;
+
+pub mod binding;
+pub mod compile;
+pub mod lower;
+pub use binding::{BindingMap, DescriptorKind, ResourceClass};
+pub use compile::{
+    compile, CompileError, CompileOptions, CompiledShader, PushConstantRange, ResourceBinding, Robustness,
+};

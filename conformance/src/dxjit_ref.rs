@@ -63,10 +63,9 @@ fn bin_flags(op: ir::BinOp, flags: u32, extra: &mut Vec<String>) {
                 extra.push("nsw".into());
             }
         }
-        UDiv | SDiv | LShr | AShr
-            if flags & ir::flags::EXACT != 0 => {
-                extra.push("exact".into());
-            }
+        UDiv | SDiv | LShr | AShr if flags & ir::flags::EXACT != 0 => {
+            extra.push("exact".into());
+        }
         _ if op.is_float() => fmf(flags, extra),
         _ => {}
     }

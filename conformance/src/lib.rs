@@ -4,3 +4,4 @@ pub mod corpus;
 pub mod dxjit_ref;
 pub mod refmodel;
 pub mod runner;
+pub mod spirv_val;

@@ -1,5 +1,6 @@
 //! The `dxjit` command line.
 
+mod cmd_compile;
 mod cmd_conform;
 mod cmd_corpus;
 mod cmd_run;
@@ -28,6 +29,8 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Compile a DXIL compute shader to SPIR-V.
+    Compile(cmd_compile::Args),
     /// Read (and compile) every DXIL container of a corpus and report.
     Corpus(cmd_corpus::Args),
     /// Run one conformance spec (TOML) and print its result.
@@ -49,6 +52,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Cmd::Compile(a) => cmd_compile::main(a),
         Cmd::Corpus(a) => cmd_corpus::main(a),
         Cmd::Run(a) => cmd_run::main(a),
         Cmd::Conform(a) => cmd_conform::main(a),

@@ -1,0 +1,148 @@
+//! AtomicBinOp and AtomicCompareExchange on raw/structured buffers (storage
+//! buffer words) and on typed buffers and textures (image texel pointers).
+//! With explicit robustness an out-of-bounds atomic does nothing and
+//! returns 0.
+
+use rspirv::dr::Operand;
+use rspirv::spirv::{Capability, Op, Scope, StorageClass, Word};
+
+use super::meta::ResKind;
+use super::resources::{byte_address, HandleVal};
+use super::{malformed, unsupported, LResult, Lowerer, Scalar};
+use crate::dxil_op::DxilOp;
+use crate::ir::{ConstKind, InstId, Value};
+
+fn is_undef(l: &Lowerer<'_>, v: Value) -> bool {
+    matches!(v, Value::Const(c) if matches!(l.m.konst(c).kind, ConstKind::Undef))
+}
+
+pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
+    if args.len() < 6 {
+        return malformed(format!("{} arguments", op.name()));
+    }
+    let h = l.handle(args[0])?;
+    let d = l.decl(h).clone();
+    if l.scalar_of(l.f.inst(i).ty) != Some(Scalar::U32) {
+        return unsupported(format!("64-bit {}", op.name()));
+    }
+    let (coords, aop) = if op == DxilOp::AtomicBinOp {
+        let Some(a) = l.m.const_uint(args[1]) else { return malformed("atomic op is not a constant") };
+        (&args[2..5], Some(a))
+    } else {
+        (&args[1..4], None)
+    };
+    let sop = match aop {
+        None => Op::AtomicCompareExchange,
+        Some(0) => Op::AtomicIAdd,
+        Some(1) => Op::AtomicAnd,
+        Some(2) => Op::AtomicOr,
+        Some(3) => Op::AtomicXor,
+        Some(4) => Op::AtomicSMin,
+        Some(5) => Op::AtomicSMax,
+        Some(6) => Op::AtomicUMin,
+        Some(7) => Op::AtomicUMax,
+        Some(8) => Op::AtomicExchange,
+        Some(x) => return malformed(format!("atomic op {x}")),
+    };
+    let u = l.u32();
+    let (val, cmp) = if op == DxilOp::AtomicBinOp {
+        (l.value(args[5])?, None)
+    } else {
+        (l.value(args[5])?, Some(l.value(args[4])?))
+    };
+    let scope = l.const_u32(Scope::Device as u32);
+    let sem = l.const_u32(0);
+    let r = match d.kind {
+        ResKind::RawBuffer | ResKind::StructuredBuffer => {
+            let addr = byte_address(l, h, coords[0], Some(coords[1]))?;
+            let two = l.const_u32(2);
+            let w = l.op(Op::ShiftRightLogical, u, &[addr, two])?;
+            let body = move |l: &mut Lowerer<'_>| -> LResult<Word> {
+                let p = l.ssbo_elem_ptr(h, w, false)?;
+                emit(l, sop, u, p, scope, sem, val, cmp)
+            };
+            if l.robust_explicit() {
+                let n = l.ssbo_len(h, false)?;
+                let bt = l.bool();
+                let inb = l.op(Op::ULessThan, bt, &[w, n])?;
+                l.guarded_value(inb, u, body)?
+            } else {
+                body(l)?
+            }
+        }
+        k if k == ResKind::TypedBuffer || k.is_texture() => {
+            let n = match k {
+                ResKind::TypedBuffer | ResKind::Texture1D => 1,
+                ResKind::Texture1DArray | ResKind::Texture2D => 2,
+                ResKind::Texture2DArray | ResKind::Texture3D => 3,
+                _ => return unsupported(format!("atomics on {}", k.name())),
+            };
+            let mut ids = Vec::with_capacity(n);
+            for &c in coords.iter().take(n) {
+                ids.push(if is_undef(l, c) { l.const_u32(0) } else { l.value(c)? });
+            }
+            let coord = if n == 1 {
+                ids[0]
+            } else {
+                let t = l.vector(u, n as u32);
+                l.op(Op::CompositeConstruct, t, &ids)?
+            };
+            l.ensure_var(h.res)?;
+            let info = l.res.info[h.res as usize].clone();
+            let st = info.sampled.unwrap_or(Scalar::U32);
+            if !matches!(st, Scalar::U32 | Scalar::I32) {
+                return unsupported("atomics on a float image");
+            }
+            let stt = l.scalar(st);
+            let body = move |l: &mut Lowerer<'_>| -> LResult<Word> {
+                let var_ptr = l.descriptor_ptr(h, info.var, info.img_ty, StorageClass::UniformConstant)?;
+                let pt = l.pointer(StorageClass::Image, stt);
+                let zero = l.const_u32(0);
+                let tp = l.op(Op::ImageTexelPointer, pt, &[var_ptr, coord, zero])?;
+                let val = if st == Scalar::I32 { l.op(Op::Bitcast, stt, &[val])? } else { val };
+                let cmp = match cmp {
+                    Some(c) if st == Scalar::I32 => Some(l.op(Op::Bitcast, stt, &[c])?),
+                    c => c,
+                };
+                let r = emit(l, sop, stt, tp, scope, sem, val, cmp)?;
+                if st == Scalar::I32 {
+                    let u = l.u32();
+                    l.op(Op::Bitcast, u, &[r])
+                } else {
+                    Ok(r)
+                }
+            };
+            if l.robust_explicit() {
+                let (img, _) = l.load_image(h)?;
+                let inb = super::sampling::in_bounds(l, img, coord, n as u32, None)?;
+                l.guarded_value(inb, u, body)?
+            } else {
+                body(l)?
+            }
+        }
+        k => return unsupported(format!("atomics on {}", k.name())),
+    };
+    let _ = Capability::Shader;
+    l.set_id(i, r);
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn emit(
+    l: &mut Lowerer<'_>,
+    sop: Op,
+    ty: Word,
+    ptr: Word,
+    scope: Word,
+    sem: Word,
+    val: Word,
+    cmp: Option<Word>,
+) -> LResult<Word> {
+    match cmp {
+        Some(c) => l.op(sop, ty, &[ptr, scope, sem, sem, val, c]),
+        None => l.op(sop, ty, &[ptr, scope, sem, val]),
+    }
+}
+
+#[allow(dead_code)]
+fn unused(_: HandleVal, _: Operand) {}

@@ -1,0 +1,1477 @@
+//! Lowering of compute shaders from dxjit IR to SPIR-V (`rspirv::dr`).
+//!
+//! One [`Lowerer`] per compile. This file owns the module skeleton (entry
+//! point, capabilities, types, constants, variables), the value table and
+//! the control flow, emitted from the structurizer's tree
+//! ([`crate::structurize::tree`]). Instructions are lowered by family:
+//! [`llvm`] (LLVM instructions), and one file per DXIL op family, all
+//! dispatched from the single table [`handler`].
+//!
+//! Values: every IR instruction has a [`Val`] slot (indexed by `InstId`):
+//! a SPIR-V id, a pointer with its storage class, the parts of a `dx.types`
+//! aggregate (`ResRet`, `CBufRet`, `Dimensions`, …: extractvalue just picks
+//! a part), or a resource handle (compile-time: resource + array index).
+
+pub mod meta;
+
+mod atomics;
+mod compute;
+mod llvm;
+mod math;
+mod quad;
+mod resources;
+mod sampling;
+mod wave;
+
+use std::collections::HashMap;
+
+use rspirv::dr::{Builder, InsertPoint, Instruction, Operand};
+use rspirv::spirv::{self, Capability, Decoration, GlslStd450Op, Op, StorageClass, Word};
+
+use crate::compile::{CompileError, CompileOptions, CompiledShader, Robustness};
+use crate::dxil_op::DxilOp;
+use crate::ir::{
+    BlockId, ConstExpr, ConstId, ConstKind, Function, GlobalId, InstId, InstKind, Module, Type, TypeId, Value,
+};
+use crate::structurize::{Cond, Node, StructuredFunction};
+use meta::EntryMeta;
+
+/// Why lowering stopped (turned into [`CompileError`] with function, block and SM).
+#[derive(Debug)]
+pub(crate) enum Fail {
+    Unsupported(String),
+    Malformed(String),
+    Internal(String),
+}
+
+pub(crate) type LResult<T> = Result<T, Fail>;
+
+pub(crate) fn unsupported<T>(what: impl Into<String>) -> LResult<T> {
+    Err(Fail::Unsupported(what.into()))
+}
+
+pub(crate) fn malformed<T>(what: impl Into<String>) -> LResult<T> {
+    Err(Fail::Malformed(what.into()))
+}
+
+fn internal(e: impl std::fmt::Display) -> Fail {
+    Fail::Internal(e.to_string())
+}
+
+/// The lowered form of an IR value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Val {
+    Unset,
+    Id(Word),
+    /// A pointer and the storage class it points into.
+    Ptr(Word, StorageClass),
+    /// `parts[start..start + len]` of a `dx.types` aggregate (0 = part not computed).
+    Parts(u32, u8),
+    /// Index into [`Lowerer::handles`].
+    Handle(u32),
+}
+
+/// Scalar SPIR-V types, cached by kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(usize)]
+pub(crate) enum Scalar {
+    Void,
+    Bool,
+    U8,
+    U16,
+    U32,
+    U64,
+    I32,
+    F16,
+    F32,
+    F64,
+}
+const SCALARS: usize = 10;
+
+/// A loop or switch the current code is inside of.
+#[derive(Debug, Clone, Copy)]
+enum Construct {
+    Loop { merge: Word, cont: Word, broken: bool },
+    Switch { merge: Word, broken: bool },
+}
+
+pub(crate) struct Lowerer<'m> {
+    pub m: &'m Module,
+    pub f: &'m Function,
+    pub meta: &'m EntryMeta,
+    pub opts: &'m CompileOptions,
+    pub b: Builder,
+    glsl: Word,
+    caps: Vec<Capability>,
+    exts: Vec<&'static str>,
+    scalars: [Word; SCALARS],
+    vectors: Vec<(Word, u32, Word)>,
+    pointers: Vec<(StorageClass, Word, Word)>,
+    ir_types: Vec<Word>,
+    ir_consts: Vec<Word>,
+    consts: HashMap<(Word, u64), Word>,
+    pub vals: Vec<Val>,
+    pub parts: Vec<Word>,
+    globals: Vec<Val>,
+    phi_vars: Vec<Word>,
+    demote_vars: Vec<Word>,
+    struct_vars: Vec<Word>,
+    /// Builtin input variables (by [`compute::Builtin`] index).
+    builtins: [Word; 8],
+    pub interface: Vec<Word>,
+    stack: Vec<Construct>,
+    /// Whether a block is open (code after a branch is unreachable and skipped).
+    open: bool,
+    /// Label of the SPIR-V block being emitted.
+    pub cur_label: Word,
+    pub cur_block: Option<BlockId>,
+    /// Bitmask of the components of each instruction's aggregate result that `extractvalue` reads.
+    pub used: Vec<u8>,
+    pub res: resources::Resources,
+}
+
+/// Lowers the entry point described by `meta`.
+pub fn lower(m: &Module, meta: &EntryMeta, opts: &CompileOptions) -> Result<CompiledShader, CompileError> {
+    let f = &m.functions[meta.func.index()];
+    let unsup = |feature: String, block: Option<BlockId>| CompileError::Unsupported {
+        feature,
+        function: f.name.clone(),
+        block: block.map(|b| b.0),
+        shader_model: meta.sm_string(),
+    };
+    let sf = match structure(m, f) {
+        Ok(sf) => sf,
+        Err(e) => return Err(unsup(e, None)),
+    };
+    let mut l = Lowerer::new(m, f, meta, opts);
+    match l.run(&sf) {
+        Ok(()) => {}
+        Err(Fail::Unsupported(s)) => return Err(unsup(s, l.cur_block)),
+        Err(Fail::Malformed(s)) => {
+            let at = l.cur_block.map(|b| format!(", block {}", b.0)).unwrap_or_default();
+            return Err(CompileError::Malformed(format!("{s} (function {}{at})", f.name)));
+        }
+        Err(Fail::Internal(s)) => return Err(CompileError::Internal(s)),
+    }
+    l.finish()
+}
+
+/// The structured form of `f`: the structurizer's, until it lands the
+/// private fallback for simple shapes.
+fn structure(m: &Module, f: &Function) -> Result<StructuredFunction, String> {
+    trivial_structure(m, f).ok_or_else(|| "control flow the fallback structurizer cannot handle".to_string())
+}
+
+/// One natural loop of the fallback structurizer.
+struct FLoop {
+    header: usize,
+    /// Membership bitmap over blocks.
+    body: Vec<bool>,
+    /// The single block outside the loop its exits go to (`None`: no exit).
+    exit: Option<usize>,
+}
+
+/// What the region builder is inside of.
+#[derive(Clone, Copy)]
+struct RegionCx {
+    /// Index into the loop list of the innermost loop, if any.
+    lp: Option<usize>,
+}
+
+/// Fallback structurizer (private; goes away with the real one): single
+/// blocks, acyclic CFGs whose branches reconverge at their immediate
+/// post-dominator without sharing blocks, and natural loops with a single
+/// exit block whose exits and continues are all one level deep (no switch
+/// fall-through, no multi-level breaks). `None` otherwise.
+fn trivial_structure(_m: &Module, f: &Function) -> Option<StructuredFunction> {
+    let n = f.blocks.len();
+    if n == 0 {
+        return None;
+    }
+    let succs: Vec<Vec<usize>> =
+        (0..n).map(|b| f.successors(BlockId(b as u32)).iter().map(|s| s.index()).collect()).collect();
+    if succs.iter().flatten().any(|&s| s >= n) {
+        return None;
+    }
+    // DFS: post-order, back edges.
+    let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
+    let mut order = Vec::with_capacity(n);
+    let mut back: Vec<(usize, usize)> = Vec::new();
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    state[0] = 1;
+    while let Some(&mut (b, ref mut i)) = stack.last_mut() {
+        if let Some(&s) = succs[b].get(*i) {
+            *i += 1;
+            match state[s] {
+                0 => {
+                    state[s] = 1;
+                    stack.push((s, 0));
+                }
+                1 => back.push((b, s)),
+                _ => {}
+            }
+        } else {
+            state[b] = 2;
+            order.push(b);
+            stack.pop();
+        }
+    }
+    // Natural loops.
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (b, ss) in succs.iter().enumerate() {
+        if state[b] == 2 {
+            for &s in ss {
+                preds[s].push(b);
+            }
+        }
+    }
+    let mut loops: Vec<FLoop> = Vec::new();
+    let mut loop_of_header = vec![usize::MAX; n];
+    for &(latch, h) in &back {
+        let li = if loop_of_header[h] == usize::MAX {
+            loops.push(FLoop { header: h, body: vec![false; n], exit: None });
+            loop_of_header[h] = loops.len() - 1;
+            loops.len() - 1
+        } else {
+            loop_of_header[h]
+        };
+        let body = &mut loops[li].body;
+        body[h] = true;
+        let mut work = vec![latch];
+        while let Some(x) = work.pop() {
+            if !body[x] {
+                body[x] = true;
+                work.extend(preds[x].iter().copied());
+            }
+        }
+    }
+    for lp in &mut loops {
+        for (b, ss) in succs.iter().enumerate() {
+            if lp.body[b] {
+                for &s in ss {
+                    if !lp.body[s] {
+                        match lp.exit {
+                            None => lp.exit = Some(s),
+                            Some(e) if e == s => {}
+                            Some(_) => return None,
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Post-dominators on the graph without back edges, over a virtual exit;
+    // `order` is a post-order of that DAG (successors before predecessors).
+    let exit = n;
+    let mut pn = vec![-1i64; n + 1];
+    for (i, &b) in order.iter().enumerate() {
+        pn[b] = i as i64;
+    }
+    let is_back = |b: usize, s: usize| back.contains(&(b, s));
+    let mut ipdom = vec![usize::MAX; n + 1];
+    ipdom[exit] = exit;
+    for &b in &order {
+        let mut cur: Option<usize> = None;
+        let mut ss: Vec<usize> = succs[b].iter().copied().filter(|&s| !is_back(b, s)).collect();
+        if ss.is_empty() {
+            ss.push(exit);
+        }
+        for s in ss {
+            cur = Some(match cur {
+                None => s,
+                Some(mut a) => {
+                    let mut c = s;
+                    while a != c {
+                        if pn[a] > pn[c] {
+                            a = ipdom[a];
+                        } else {
+                            c = ipdom[c];
+                        }
+                    }
+                    a
+                }
+            });
+        }
+        ipdom[b] = cur?;
+    }
+    let mut b = Builder2 { f, ipdom, loops, loop_of_header, seen: vec![false; n], exit };
+    let root = b.region(0, exit, RegionCx { lp: None })?;
+    Some(StructuredFunction { root, vars: 0, demote: Vec::new() })
+}
+
+struct Builder2<'f> {
+    f: &'f Function,
+    ipdom: Vec<usize>,
+    loops: Vec<FLoop>,
+    loop_of_header: Vec<usize>,
+    seen: Vec<bool>,
+    exit: usize,
+}
+
+impl Builder2<'_> {
+    fn phi_copies(&self, from: usize, to: usize, out: &mut Vec<Node>) -> Option<()> {
+        let blk = self.f.blocks.get(to)?;
+        for i in blk.insts() {
+            if let InstKind::Phi { incoming } = &self.f.inst(i).kind {
+                let v = self.f.phis(*incoming).iter().find(|p| p.1.index() == from)?.0;
+                out.push(Node::PhiCopy { phi: i, value: v });
+            }
+        }
+        Some(())
+    }
+
+    /// Leaving the current code for `to`: Break/Continue when it leaves or
+    /// restarts the innermost loop. Returns whether the walk goes on at `to`.
+    fn jump(&self, to: usize, cx: RegionCx, out: &mut Vec<Node>) -> Option<bool> {
+        if let Some(li) = cx.lp {
+            let lp = &self.loops[li];
+            if to == lp.header {
+                out.push(Node::Continue);
+                return Some(false);
+            }
+            if Some(to) == lp.exit {
+                out.push(Node::Break);
+                return Some(false);
+            }
+            if !lp.body[to] {
+                return None; // multi-level exit
+            }
+        }
+        Some(true)
+    }
+
+    fn in_loop(&self, b: usize, cx: RegionCx) -> bool {
+        cx.lp.is_none_or(|li| self.loops[li].body[b])
+    }
+
+    /// The code from `start` until `stop` (not included) or until every path has left.
+    fn region(&mut self, start: usize, stop: usize, cx: RegionCx) -> Option<Node> {
+        let mut seq = Vec::new();
+        let mut b = start;
+        loop {
+            if b == stop || b == self.exit {
+                break;
+            }
+            // A loop header reached from outside its loop starts a Loop node.
+            let li = self.loop_of_header[b];
+            if li != usize::MAX && cx.lp != Some(li) {
+                let body = self.region(b, self.exit, RegionCx { lp: Some(li) })?;
+                seq.push(Node::Loop { body: Box::new(body) });
+                match self.loops[li].exit {
+                    None => break,
+                    Some(e) => {
+                        if !self.jump(e, cx, &mut seq)? {
+                            break;
+                        }
+                        b = e;
+                        continue;
+                    }
+                }
+            }
+            if std::mem::replace(self.seen.get_mut(b)?, true) {
+                return None;
+            }
+            seq.push(Node::Block(BlockId(b as u32)));
+            let term = self.f.blocks[b].terminator()?;
+            match &self.f.inst(term).kind {
+                InstKind::Ret { value } => {
+                    seq.push(Node::Return(*value));
+                    break;
+                }
+                InstKind::Unreachable => {
+                    seq.push(Node::Unreachable);
+                    break;
+                }
+                InstKind::Br { target } => {
+                    let t = target.index();
+                    self.phi_copies(b, t, &mut seq)?;
+                    if !self.jump(t, cx, &mut seq)? {
+                        break;
+                    }
+                    b = t;
+                }
+                InstKind::CondBr { cond, if_true, if_false } => {
+                    let m = self.ipdom[b];
+                    let then_ = self.arm(b, if_true.index(), m, cx)?;
+                    let else_ = self.arm(b, if_false.index(), m, cx)?;
+                    seq.push(Node::If { cond: Cond::Value(*cond), then_: Box::new(then_), else_: Box::new(else_) });
+                    if m == self.exit || !self.in_loop(m, cx) {
+                        break;
+                    }
+                    b = m;
+                }
+                InstKind::Switch { cond, default, cases } => {
+                    let m = self.ipdom[b];
+                    let mut groups: Vec<(BlockId, Vec<ConstId>)> = Vec::new();
+                    for &(c, t) in self.f.cases(*cases) {
+                        if t == *default {
+                            continue;
+                        }
+                        match groups.iter_mut().find(|g| g.0 == t) {
+                            Some(g) => g.1.push(c),
+                            None => groups.push((t, vec![c])),
+                        }
+                    }
+                    let mut out_cases = Vec::new();
+                    // Break/Continue inside a switch would leave the switch, not the loop.
+                    let scx = RegionCx { lp: None };
+                    if cx.lp.is_some() && !self.in_loop(m, cx) {
+                        return None;
+                    }
+                    for (t, labels) in groups {
+                        out_cases.push((labels, self.arm(b, t.index(), m, scx)?));
+                    }
+                    let default = self.arm(b, default.index(), m, scx)?;
+                    seq.push(Node::Switch { selector: *cond, cases: out_cases, default: Box::new(default) });
+                    if m == self.exit {
+                        break;
+                    }
+                    b = m;
+                }
+                _ => return None,
+            }
+        }
+        Some(Node::Seq(seq))
+    }
+
+    fn arm(&mut self, from: usize, t: usize, m: usize, cx: RegionCx) -> Option<Node> {
+        let mut v = Vec::new();
+        self.phi_copies(from, t, &mut v)?;
+        if self.jump(t, cx, &mut v)? && t != m {
+            v.push(self.region(t, m, cx)?);
+        }
+        Some(Node::Seq(v))
+    }
+}
+
+impl<'m> Lowerer<'m> {
+    fn new(m: &'m Module, f: &'m Function, meta: &'m EntryMeta, opts: &'m CompileOptions) -> Self {
+        let mut b = Builder::new();
+        b.set_version(opts.spirv_version.0, opts.spirv_version.1);
+        let glsl = b.ext_inst_import("GLSL.std.450");
+        b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
+        let n = f.insts.len();
+        Lowerer {
+            m,
+            f,
+            meta,
+            opts,
+            b,
+            glsl,
+            caps: vec![Capability::Shader],
+            exts: Vec::new(),
+            scalars: [0; SCALARS],
+            vectors: Vec::new(),
+            pointers: Vec::new(),
+            ir_types: vec![0; m.types.len()],
+            ir_consts: vec![0; m.consts.len()],
+            consts: HashMap::new(),
+            vals: vec![Val::Unset; n],
+            parts: Vec::new(),
+            globals: vec![Val::Unset; m.globals.len()],
+            phi_vars: Vec::new(),
+            demote_vars: Vec::new(),
+            struct_vars: Vec::new(),
+            builtins: [0; 8],
+            interface: Vec::new(),
+            stack: Vec::new(),
+            open: false,
+            cur_label: 0,
+            cur_block: None,
+            used: vec![0; n],
+            res: resources::Resources::default(),
+        }
+    }
+
+    // ---- capabilities -------------------------------------------------
+
+    pub fn cap(&mut self, c: Capability) {
+        if !self.caps.contains(&c) {
+            self.caps.push(c);
+        }
+    }
+
+    pub fn ext(&mut self, e: &'static str) {
+        if !self.exts.contains(&e) {
+            self.exts.push(e);
+        }
+    }
+
+    pub fn robust_explicit(&self) -> bool {
+        self.opts.robustness == Robustness::Explicit
+    }
+
+    // ---- raw emission -------------------------------------------------
+
+    fn global_inst(&mut self, op: Op, ty: Option<Word>, operands: Vec<Operand>) -> Word {
+        let id = self.b.id();
+        self.b.insert_types_global_values(InsertPoint::End, Instruction::new(op, ty, Some(id), operands));
+        id
+    }
+
+    pub fn push(&mut self, inst: Instruction) -> LResult<()> {
+        self.b.insert_into_block(InsertPoint::End, inst).map_err(internal)
+    }
+
+    /// `%r = op %ty args...` (all operands ids).
+    pub fn op(&mut self, op: Op, ty: Word, args: &[Word]) -> LResult<Word> {
+        let id = self.b.id();
+        self.push(Instruction::new(op, Some(ty), Some(id), args.iter().map(|&a| Operand::IdRef(a)).collect()))?;
+        Ok(id)
+    }
+
+    /// `%r = op %ty operands...`.
+    pub fn op_with(&mut self, op: Op, ty: Word, operands: Vec<Operand>) -> LResult<Word> {
+        let id = self.b.id();
+        self.push(Instruction::new(op, Some(ty), Some(id), operands))?;
+        Ok(id)
+    }
+
+    /// An instruction without result.
+    pub fn op_void(&mut self, op: Op, operands: Vec<Operand>) -> LResult<()> {
+        self.push(Instruction::new(op, None, None, operands))
+    }
+
+    /// `OpSelect` with a scalar condition, splatted for vector results (SPIR-V < 1.4).
+    pub fn select(&mut self, cond: Word, ty: Word, a: Word, b: Word) -> LResult<Word> {
+        let n = self.vectors.iter().find(|v| v.2 == ty).map(|v| v.1);
+        let c = match n {
+            Some(n) => {
+                let bt = self.bool();
+                let bv = self.vector(bt, n);
+                let parts = vec![cond; n as usize];
+                self.op(Op::CompositeConstruct, bv, &parts)?
+            }
+            None => cond,
+        };
+        self.op(Op::Select, ty, &[c, a, b])
+    }
+
+    pub fn glsl(&mut self, op: GlslStd450Op, ty: Word, args: &[Word]) -> LResult<Word> {
+        let mut ops = Vec::with_capacity(2 + args.len());
+        ops.push(Operand::IdRef(self.glsl));
+        ops.push(Operand::LiteralExtInstInteger(op as u32));
+        ops.extend(args.iter().map(|&a| Operand::IdRef(a)));
+        self.op_with(Op::ExtInst, ty, ops)
+    }
+
+    pub fn load(&mut self, ty: Word, ptr: Word) -> LResult<Word> {
+        self.op(Op::Load, ty, &[ptr])
+    }
+
+    pub fn store(&mut self, ptr: Word, v: Word) -> LResult<()> {
+        self.op_void(Op::Store, vec![Operand::IdRef(ptr), Operand::IdRef(v)])
+    }
+
+    pub fn access_chain(&mut self, ptr_ty: Word, base: Word, idx: &[Word]) -> LResult<Word> {
+        let mut ops = Vec::with_capacity(1 + idx.len());
+        ops.push(Operand::IdRef(base));
+        ops.extend(idx.iter().map(|&a| Operand::IdRef(a)));
+        self.op_with(Op::AccessChain, ptr_ty, ops)
+    }
+
+    pub fn decorate(&mut self, id: Word, d: Decoration, lits: &[u32]) {
+        self.b.decorate(id, d, lits.iter().map(|&v| Operand::LiteralBit32(v)));
+    }
+
+    pub fn member_decorate(&mut self, id: Word, member: u32, d: Decoration, lits: &[u32]) {
+        self.b.member_decorate(id, member, d, lits.iter().map(|&v| Operand::LiteralBit32(v)));
+    }
+
+    /// A module-scope variable (added to the entry point's interface where the version needs it).
+    pub fn global_var(&mut self, ptr_ty: Word, sc: StorageClass, init: Option<Word>) -> Word {
+        let mut ops = vec![Operand::StorageClass(sc)];
+        if let Some(i) = init {
+            ops.push(Operand::IdRef(i));
+        }
+        let id = self.global_inst(Op::Variable, Some(ptr_ty), ops);
+        if self.opts.spirv_version >= (1, 4) || matches!(sc, StorageClass::Input | StorageClass::Output) {
+            self.interface.push(id);
+        }
+        id
+    }
+
+    // ---- types --------------------------------------------------------
+
+    pub fn scalar(&mut self, s: Scalar) -> Word {
+        let slot = self.scalars[s as usize];
+        if slot != 0 {
+            return slot;
+        }
+        let (op, ops) = match s {
+            Scalar::Void => (Op::TypeVoid, vec![]),
+            Scalar::Bool => (Op::TypeBool, vec![]),
+            Scalar::U8 => {
+                self.cap(Capability::Int8);
+                (Op::TypeInt, vec![Operand::LiteralBit32(8), Operand::LiteralBit32(0)])
+            }
+            Scalar::U16 => {
+                self.cap(Capability::Int16);
+                (Op::TypeInt, vec![Operand::LiteralBit32(16), Operand::LiteralBit32(0)])
+            }
+            Scalar::U32 => (Op::TypeInt, vec![Operand::LiteralBit32(32), Operand::LiteralBit32(0)]),
+            Scalar::U64 => {
+                self.cap(Capability::Int64);
+                (Op::TypeInt, vec![Operand::LiteralBit32(64), Operand::LiteralBit32(0)])
+            }
+            Scalar::I32 => (Op::TypeInt, vec![Operand::LiteralBit32(32), Operand::LiteralBit32(1)]),
+            Scalar::F16 => {
+                self.cap(Capability::Float16);
+                (Op::TypeFloat, vec![Operand::LiteralBit32(16)])
+            }
+            Scalar::F32 => (Op::TypeFloat, vec![Operand::LiteralBit32(32)]),
+            Scalar::F64 => {
+                self.cap(Capability::Float64);
+                (Op::TypeFloat, vec![Operand::LiteralBit32(64)])
+            }
+        };
+        let id = self.global_inst(op, None, ops);
+        self.scalars[s as usize] = id;
+        id
+    }
+
+    pub fn u32(&mut self) -> Word {
+        self.scalar(Scalar::U32)
+    }
+    pub fn f32(&mut self) -> Word {
+        self.scalar(Scalar::F32)
+    }
+    pub fn bool(&mut self) -> Word {
+        self.scalar(Scalar::Bool)
+    }
+
+    pub fn vector(&mut self, elem: Word, n: u32) -> Word {
+        if let Some(v) = self.vectors.iter().find(|v| v.0 == elem && v.1 == n) {
+            return v.2;
+        }
+        let id = self.global_inst(Op::TypeVector, None, vec![Operand::IdRef(elem), Operand::LiteralBit32(n)]);
+        self.vectors.push((elem, n, id));
+        id
+    }
+
+    pub fn pointer(&mut self, sc: StorageClass, pointee: Word) -> Word {
+        if let Some(p) = self.pointers.iter().find(|p| p.0 == sc && p.1 == pointee) {
+            return p.2;
+        }
+        let id = self.global_inst(Op::TypePointer, None, vec![Operand::StorageClass(sc), Operand::IdRef(pointee)]);
+        self.pointers.push((sc, pointee, id));
+        id
+    }
+
+    /// A new (never deduplicated) aggregate type.
+    pub fn new_type(&mut self, op: Op, operands: Vec<Operand>) -> Word {
+        self.global_inst(op, None, operands)
+    }
+
+    /// The SPIR-V type of an IR type (pointers: use [`Self::ptr_type_of`]).
+    pub fn ty(&mut self, t: TypeId) -> LResult<Word> {
+        if let Some(&w) = self.ir_types.get(t.0 as usize) {
+            if w != 0 {
+                return Ok(w);
+            }
+        }
+        let w = match self.m.types.get(t) {
+            Type::Void => self.scalar(Scalar::Void),
+            Type::Half => self.scalar(Scalar::F16),
+            Type::Float => self.scalar(Scalar::F32),
+            Type::Double => self.scalar(Scalar::F64),
+            Type::Int(1) => self.scalar(Scalar::Bool),
+            Type::Int(8) => self.scalar(Scalar::U8),
+            Type::Int(16) => self.scalar(Scalar::U16),
+            Type::Int(32) => self.scalar(Scalar::U32),
+            Type::Int(64) => self.scalar(Scalar::U64),
+            Type::Vector { len, elem } => {
+                let (len, elem) = (*len, *elem);
+                let e = self.ty(elem)?;
+                self.vector(e, len)
+            }
+            Type::Array { len, elem } => {
+                let (len, elem) = (*len, *elem);
+                let e = self.ty(elem)?;
+                let Ok(len) = u32::try_from(len) else { return unsupported("array longer than 2^32") };
+                if len == 0 {
+                    return unsupported("zero-length array");
+                }
+                let l = self.const_u32(len);
+                self.new_type(Op::TypeArray, vec![Operand::IdRef(e), Operand::IdRef(l)])
+            }
+            Type::Struct { name: None, elems, .. } => {
+                let mut ids = Vec::with_capacity(elems.len());
+                for &e in elems {
+                    ids.push(Operand::IdRef(self.ty(e)?));
+                }
+                self.new_type(Op::TypeStruct, ids)
+            }
+            other => {
+                let other = other.clone();
+                return unsupported(format!("values of type {}", type_name(self.m, t, &other)));
+            }
+        };
+        if let Some(slot) = self.ir_types.get_mut(t.0 as usize) {
+            *slot = w;
+        }
+        Ok(w)
+    }
+
+    /// SPIR-V pointer type for IR pointer type `t` in storage class `sc`.
+    pub fn ptr_type_of(&mut self, t: TypeId, sc: StorageClass) -> LResult<Word> {
+        let Some((pointee, _)) = self.m.types.pointee(t) else {
+            return malformed("pointer operand of non-pointer type");
+        };
+        let p = self.ty(pointee)?;
+        Ok(self.pointer(sc, p))
+    }
+
+    // ---- constants ----------------------------------------------------
+
+    pub fn const_bits(&mut self, ty: Word, wide: bool, bits: u64) -> Word {
+        if let Some(&c) = self.consts.get(&(ty, bits)) {
+            return c;
+        }
+        let lit = if wide { Operand::LiteralBit64(bits) } else { Operand::LiteralBit32(bits as u32) };
+        let id = self.global_inst(Op::Constant, Some(ty), vec![lit]);
+        self.consts.insert((ty, bits), id);
+        id
+    }
+
+    pub fn const_u32(&mut self, v: u32) -> Word {
+        let t = self.u32();
+        self.const_bits(t, false, v as u64)
+    }
+
+    pub fn const_i32(&mut self, v: i32) -> Word {
+        self.const_u32(v as u32)
+    }
+
+    pub fn const_f32(&mut self, v: f32) -> Word {
+        let t = self.f32();
+        self.const_bits(t, false, v.to_bits() as u64)
+    }
+
+    pub fn const_bool(&mut self, v: bool) -> Word {
+        let t = self.bool();
+        let key = if v { 1 } else { 0 };
+        if let Some(&c) = self.consts.get(&(t, key)) {
+            return c;
+        }
+        let id = self.global_inst(if v { Op::ConstantTrue } else { Op::ConstantFalse }, Some(t), vec![]);
+        self.consts.insert((t, key), id);
+        id
+    }
+
+    /// Constant of scalar kind `s` with the given bits (bool: non-zero = true).
+    pub fn const_scalar(&mut self, s: Scalar, bits: u64) -> Word {
+        match s {
+            Scalar::Bool => self.const_bool(bits != 0),
+            Scalar::U64 | Scalar::F64 => {
+                let t = self.scalar(s);
+                self.const_bits(t, true, bits)
+            }
+            Scalar::U8 => {
+                let t = self.scalar(s);
+                self.const_bits(t, false, bits & 0xff)
+            }
+            Scalar::U16 | Scalar::F16 => {
+                let t = self.scalar(s);
+                self.const_bits(t, false, bits & 0xffff)
+            }
+            _ => {
+                let t = self.scalar(s);
+                self.const_bits(t, false, bits & 0xffff_ffff)
+            }
+        }
+    }
+
+    pub fn null(&mut self, ty: Word) -> Word {
+        if let Some(&c) = self.consts.get(&(ty, u64::MAX)) {
+            return c;
+        }
+        let id = self.global_inst(Op::ConstantNull, Some(ty), vec![]);
+        self.consts.insert((ty, u64::MAX), id);
+        id
+    }
+
+    pub fn undef(&mut self, ty: Word) -> Word {
+        if let Some(&c) = self.consts.get(&(ty, u64::MAX - 1)) {
+            return c;
+        }
+        let id = self.global_inst(Op::Undef, Some(ty), vec![]);
+        self.consts.insert((ty, u64::MAX - 1), id);
+        id
+    }
+
+    /// The scalar kind of an IR type.
+    pub fn scalar_of(&self, t: TypeId) -> Option<Scalar> {
+        Some(match self.m.types.get(t) {
+            Type::Half => Scalar::F16,
+            Type::Float => Scalar::F32,
+            Type::Double => Scalar::F64,
+            Type::Int(1) => Scalar::Bool,
+            Type::Int(8) => Scalar::U8,
+            Type::Int(16) => Scalar::U16,
+            Type::Int(32) => Scalar::U32,
+            Type::Int(64) => Scalar::U64,
+            _ => return None,
+        })
+    }
+
+    fn constant(&mut self, c: ConstId) -> LResult<Word> {
+        let Some(&w) = self.ir_consts.get(c.index()) else {
+            return malformed(format!("constant #{} out of range", c.0));
+        };
+        if w != 0 {
+            return Ok(w);
+        }
+        let k = self.m.konst(c);
+        let w = match &k.kind {
+            ConstKind::Int(v) => match self.scalar_of(k.ty) {
+                Some(s) => self.const_scalar(s, *v),
+                None => return unsupported("integer constant of non-scalar type"),
+            },
+            ConstKind::Float(bits) => match self.scalar_of(k.ty) {
+                Some(s) => self.const_scalar(s, *bits),
+                None => return unsupported("float constant of non-scalar type"),
+            },
+            ConstKind::Null => match self.scalar_of(k.ty) {
+                Some(s) => self.const_scalar(s, 0),
+                None => {
+                    let t = self.ty(k.ty)?;
+                    self.null(t)
+                }
+            },
+            ConstKind::Undef => {
+                let t = self.ty(k.ty)?;
+                self.undef(t)
+            }
+            ConstKind::Aggregate(vals) => {
+                let t = self.ty(k.ty)?;
+                let mut ops = Vec::with_capacity(vals.len());
+                for v in vals {
+                    let Value::Const(e) = v else { return unsupported("aggregate constant with non-constant element") };
+                    ops.push(Operand::IdRef(self.constant(*e)?));
+                }
+                self.global_inst(Op::ConstantComposite, Some(t), ops)
+            }
+            ConstKind::Data(elems) => {
+                let t = self.ty(k.ty)?;
+                let elem_ty = match self.m.types.get(k.ty) {
+                    Type::Array { elem, .. } | Type::Vector { elem, .. } => *elem,
+                    _ => return malformed("data constant of non-sequence type"),
+                };
+                let Some(s) = self.scalar_of(elem_ty) else {
+                    return unsupported("data constant of non-scalar elements");
+                };
+                let mut ops = Vec::with_capacity(elems.len());
+                for &e in elems {
+                    ops.push(Operand::IdRef(self.const_scalar(s, e)));
+                }
+                self.global_inst(Op::ConstantComposite, Some(t), ops)
+            }
+            ConstKind::WideInt(_) => return unsupported("integer constant wider than 64 bits"),
+            ConstKind::Expr(_) => return unsupported("constant expression used as a value"),
+        };
+        self.ir_consts[c.index()] = w;
+        Ok(w)
+    }
+
+    // ---- values -------------------------------------------------------
+
+    /// The SPIR-V id of a (non-pointer, non-aggregate) value.
+    pub fn value(&mut self, v: Value) -> LResult<Word> {
+        match v {
+            Value::Const(c) => self.constant(c),
+            Value::Inst(i) => {
+                if let Some(&var) = self.demote_vars.get(i.index()) {
+                    if var != 0 {
+                        let t = self.ty(self.f.inst(i).ty)?;
+                        return self.load(t, var);
+                    }
+                }
+                match self.vals.get(i.index()) {
+                    Some(Val::Id(w)) | Some(Val::Ptr(w, _)) => Ok(*w),
+                    Some(Val::Unset) => Err(Fail::Internal(format!("%{} used before its definition was lowered", i.0))),
+                    Some(Val::Parts(..)) => unsupported("a dx.types aggregate used as a whole value"),
+                    Some(Val::Handle(_)) => unsupported("a resource handle used as a value"),
+                    None => malformed(format!("instruction %{} out of range", i.0)),
+                }
+            }
+            Value::Global(g) => Ok(self.global(g)?.0),
+            Value::Arg(_) => unsupported("entry point with parameters"),
+            Value::Function(_) => unsupported("function pointers"),
+            Value::Metadata(_) => unsupported("metadata as a value"),
+        }
+    }
+
+    /// A pointer value and its storage class.
+    pub fn pointer_value(&mut self, v: Value) -> LResult<(Word, StorageClass)> {
+        match v {
+            Value::Global(g) => self.global(g),
+            Value::Inst(i) => match self.vals.get(i.index()) {
+                Some(Val::Ptr(w, sc)) => Ok((*w, *sc)),
+                _ => unsupported("pointer that is not a variable or element of one (phi/select of pointers?)"),
+            },
+            Value::Const(c) => {
+                let k = self.m.konst(c);
+                match &k.kind {
+                    ConstKind::Expr(ConstExpr::Gep { base, indices, .. }) => {
+                        let (base, indices, ty) = (*base, indices.clone(), k.ty);
+                        self.gep(base, &indices, ty)
+                    }
+                    ConstKind::Expr(ConstExpr::Cast { op: crate::ir::CastOp::AddrSpaceCast, value }) => {
+                        self.pointer_value(*value)
+                    }
+                    _ => unsupported("pointer constant expression other than getelementptr"),
+                }
+            }
+            _ => unsupported("pointer argument"),
+        }
+    }
+
+    /// `getelementptr base, 0, idx...` as an access chain.
+    pub fn gep(&mut self, base: Value, indices: &[Value], result_ty: TypeId) -> LResult<(Word, StorageClass)> {
+        let (b, sc) = self.pointer_value(base)?;
+        let Some((first, rest)) = indices.split_first() else { return Ok((b, sc)) };
+        if self.m.const_uint(*first) != Some(0) {
+            return unsupported("getelementptr with a non-zero first index (pointer arithmetic)");
+        }
+        if rest.is_empty() {
+            return Ok((b, sc));
+        }
+        let pt = self.ptr_type_of(result_ty, sc)?;
+        let mut idx = Vec::with_capacity(rest.len());
+        for &i in rest {
+            idx.push(self.index_value(i)?);
+        }
+        Ok((self.access_chain(pt, b, &idx)?, sc))
+    }
+
+    /// An index operand as a 32-bit integer id (64-bit indices are narrowed).
+    fn index_value(&mut self, v: Value) -> LResult<Word> {
+        if let Some(c) = self.m.const_uint(v) {
+            let Ok(c) = u32::try_from(c) else { return unsupported("index beyond 32 bits") };
+            return Ok(self.const_u32(c));
+        }
+        let ty = self.m.value_type(self.f, v);
+        let id = self.value(v)?;
+        match self.m.types.get(ty) {
+            Type::Int(32) => Ok(id),
+            Type::Int(_) => {
+                let t = self.u32();
+                self.op(Op::UConvert, t, &[id])
+            }
+            _ => malformed("non-integer index"),
+        }
+    }
+
+    fn global(&mut self, g: GlobalId) -> LResult<(Word, StorageClass)> {
+        match self.globals.get(g.index()) {
+            Some(Val::Ptr(w, sc)) => return Ok((*w, *sc)),
+            Some(_) => {}
+            None => return malformed(format!("global #{} out of range", g.0)),
+        }
+        let gl = self.m.global(g);
+        let sc = match gl.addr_space {
+            3 => StorageClass::Workgroup,
+            0 => StorageClass::Private,
+            a => return unsupported(format!("global variable in address space {a}")),
+        };
+        let t = self.ty(gl.value_ty)?;
+        let pt = self.pointer(sc, t);
+        let init = match gl.init {
+            Some(Value::Const(c)) if sc == StorageClass::Private => {
+                if matches!(self.m.konst(c).kind, ConstKind::Undef) {
+                    None
+                } else {
+                    Some(self.constant(c)?)
+                }
+            }
+            _ => None,
+        };
+        let var = self.global_var(pt, sc, init);
+        self.globals[g.index()] = Val::Ptr(var, sc);
+        Ok((var, sc))
+    }
+
+    /// Records the lowered result of instruction `i`.
+    pub fn set(&mut self, i: InstId, v: Val) {
+        if let Some(s) = self.vals.get_mut(i.index()) {
+            *s = v;
+        }
+    }
+
+    pub fn set_id(&mut self, i: InstId, id: Word) {
+        self.set(i, Val::Id(id));
+    }
+
+    /// Records aggregate parts as the result of `i`.
+    pub fn set_parts(&mut self, i: InstId, parts: &[Word]) {
+        let start = self.parts.len() as u32;
+        self.parts.extend_from_slice(parts);
+        self.set(i, Val::Parts(start, parts.len() as u8));
+    }
+
+    /// The result type of instruction `i`.
+    pub fn result_ty(&mut self, i: InstId) -> LResult<Word> {
+        self.ty(self.f.inst(i).ty)
+    }
+
+    // ---- control flow -------------------------------------------------
+
+    pub fn new_label(&mut self) -> Word {
+        self.b.id()
+    }
+
+    pub fn begin(&mut self, label: Word) -> LResult<()> {
+        self.b.begin_block(Some(label)).map_err(internal)?;
+        self.open = true;
+        self.cur_label = label;
+        Ok(())
+    }
+
+    pub fn branch(&mut self, target: Word) -> LResult<()> {
+        self.b.branch(target).map_err(internal)?;
+        self.open = false;
+        Ok(())
+    }
+
+    /// Emits `if (cond) { then() }` inline in the current block; code after it continues in the merge block.
+    pub fn guarded(&mut self, cond: Word, then: impl FnOnce(&mut Self) -> LResult<()>) -> LResult<()> {
+        let (t, merge) = (self.new_label(), self.new_label());
+        self.b.selection_merge(merge, spirv::SelectionControl::NONE).map_err(internal)?;
+        self.b.branch_conditional(cond, t, merge, []).map_err(internal)?;
+        self.begin(t)?;
+        then(self)?;
+        self.branch(merge)?;
+        self.begin(merge)
+    }
+
+    /// Like [`Self::guarded`] for code with a result: `cond ? then() : zero of ty`.
+    pub fn guarded_value(
+        &mut self,
+        cond: Word,
+        ty: Word,
+        then: impl FnOnce(&mut Self) -> LResult<Word>,
+    ) -> LResult<Word> {
+        let pre = self.cur_label;
+        let (t, merge) = (self.new_label(), self.new_label());
+        self.b.selection_merge(merge, spirv::SelectionControl::NONE).map_err(internal)?;
+        self.b.branch_conditional(cond, t, merge, []).map_err(internal)?;
+        self.begin(t)?;
+        let r = then(self)?;
+        let t_end = self.cur_label;
+        self.branch(merge)?;
+        self.begin(merge)?;
+        let z = self.null(ty);
+        self.op_with(
+            Op::Phi,
+            ty,
+            vec![Operand::IdRef(r), Operand::IdRef(t_end), Operand::IdRef(z), Operand::IdRef(pre)],
+        )
+    }
+
+    fn cond(&mut self, c: &Cond) -> LResult<Word> {
+        match c {
+            Cond::Value(v) => self.value(*v),
+            Cond::VarEq(var, k) => {
+                let Some(&p) = self.struct_vars.get(var.0 as usize) else {
+                    return Err(Fail::Internal(format!("structurizer variable {} out of range", var.0)));
+                };
+                let t = self.u32();
+                let x = self.load(t, p)?;
+                let k = self.const_u32(*k);
+                let bt = self.bool();
+                self.op(Op::IEqual, bt, &[x, k])
+            }
+            Cond::Not(c) => {
+                let x = self.cond(c)?;
+                let bt = self.bool();
+                self.op(Op::LogicalNot, bt, &[x])
+            }
+        }
+    }
+
+    /// Emits a tree node; returns whether control falls through its end.
+    fn node(&mut self, n: &Node) -> LResult<bool> {
+        if !self.open {
+            return Ok(false);
+        }
+        match n {
+            Node::Seq(v) => {
+                for c in v {
+                    if !self.node(c)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Node::Block(b) => {
+                self.block(*b)?;
+                Ok(true)
+            }
+            Node::If { cond, then_, else_ } => {
+                let c = self.cond(cond)?;
+                let (t, e, merge) = (self.new_label(), self.new_label(), self.new_label());
+                self.b.selection_merge(merge, spirv::SelectionControl::NONE).map_err(internal)?;
+                self.b.branch_conditional(c, t, e, []).map_err(internal)?;
+                self.begin(t)?;
+                let r1 = self.node(then_)?;
+                if r1 {
+                    self.branch(merge)?;
+                }
+                self.begin(e)?;
+                let r2 = self.node(else_)?;
+                if r2 {
+                    self.branch(merge)?;
+                }
+                self.begin(merge)?;
+                if !r1 && !r2 {
+                    self.b.unreachable().map_err(internal)?;
+                    self.open = false;
+                    return Ok(false);
+                }
+                Ok(true)
+            }
+            Node::Switch { selector, cases, default } => {
+                let sel = self.value(*selector)?;
+                let ty = self.m.value_type(self.f, *selector);
+                let wide = matches!(self.m.types.get(ty), Type::Int(64));
+                let merge = self.new_label();
+                let dl = self.new_label();
+                let mut targets = Vec::new();
+                let mut labels = Vec::with_capacity(cases.len());
+                for (consts, _) in cases {
+                    let l = self.new_label();
+                    labels.push(l);
+                    for &c in consts {
+                        let Some(v) = self.m.konst(c).as_uint(&self.m.types) else {
+                            return malformed("switch case label is not an integer constant");
+                        };
+                        let lit = if wide { Operand::LiteralBit64(v) } else { Operand::LiteralBit32(v as u32) };
+                        targets.push((lit, l));
+                    }
+                }
+                self.b.selection_merge(merge, spirv::SelectionControl::NONE).map_err(internal)?;
+                self.b.switch(sel, dl, targets).map_err(internal)?;
+                self.open = false;
+                self.stack.push(Construct::Switch { merge, broken: false });
+                let mut falls = false;
+                for ((_, body), l) in cases.iter().zip(labels) {
+                    self.begin(l)?;
+                    if self.node(body)? {
+                        falls = true;
+                        self.branch(merge)?;
+                    }
+                }
+                self.begin(dl)?;
+                if self.node(default)? {
+                    falls = true;
+                    self.branch(merge)?;
+                }
+                let broken = matches!(self.stack.pop(), Some(Construct::Switch { broken: true, .. }));
+                self.begin(merge)?;
+                if !falls && !broken {
+                    self.b.unreachable().map_err(internal)?;
+                    self.open = false;
+                    return Ok(false);
+                }
+                Ok(true)
+            }
+            Node::Loop { body } => {
+                let (header, bl, cont, merge) =
+                    (self.new_label(), self.new_label(), self.new_label(), self.new_label());
+                self.branch(header)?;
+                self.begin(header)?;
+                self.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []).map_err(internal)?;
+                self.branch(bl)?;
+                self.begin(bl)?;
+                self.stack.push(Construct::Loop { merge, cont, broken: false });
+                if self.node(body)? {
+                    self.branch(cont)?;
+                }
+                let broken = matches!(self.stack.pop(), Some(Construct::Loop { broken: true, .. }));
+                self.begin(cont)?;
+                self.branch(header)?;
+                self.begin(merge)?;
+                if !broken {
+                    self.b.unreachable().map_err(internal)?;
+                    self.open = false;
+                    return Ok(false);
+                }
+                Ok(true)
+            }
+            Node::Break => {
+                let target = match self.stack.last_mut() {
+                    Some(Construct::Loop { merge, broken, .. }) | Some(Construct::Switch { merge, broken }) => {
+                        *broken = true;
+                        *merge
+                    }
+                    None => return Err(Fail::Internal("break outside of a loop or switch".into())),
+                };
+                self.branch(target)?;
+                Ok(false)
+            }
+            Node::Continue => {
+                let Some(cont) = self.stack.iter().rev().find_map(|c| match c {
+                    Construct::Loop { cont, .. } => Some(*cont),
+                    _ => None,
+                }) else {
+                    return Err(Fail::Internal("continue outside of a loop".into()));
+                };
+                self.branch(cont)?;
+                Ok(false)
+            }
+            Node::Return(v) => {
+                if v.is_some() {
+                    return unsupported("returning a value from the entry point");
+                }
+                self.b.ret().map_err(internal)?;
+                self.open = false;
+                Ok(false)
+            }
+            Node::Unreachable => {
+                self.b.unreachable().map_err(internal)?;
+                self.open = false;
+                Ok(false)
+            }
+            Node::PhiCopy { phi, value } => {
+                let Some(&var) = self.phi_vars.get(phi.index()) else {
+                    return Err(Fail::Internal(format!("phi copy for %{} that is not a phi", phi.0)));
+                };
+                if var == 0 {
+                    return Err(Fail::Internal(format!("phi copy for %{} that is not a phi", phi.0)));
+                }
+                if let Value::Const(c) = value {
+                    if matches!(self.m.konst(*c).kind, ConstKind::Undef) {
+                        return Ok(true);
+                    }
+                }
+                let v = self.value(*value)?;
+                self.store(var, v)?;
+                Ok(true)
+            }
+            Node::SetVar { var, value } => {
+                let Some(&p) = self.struct_vars.get(var.0 as usize) else {
+                    return Err(Fail::Internal(format!("structurizer variable {} out of range", var.0)));
+                };
+                let k = self.const_u32(*value);
+                self.store(p, k)?;
+                Ok(true)
+            }
+        }
+    }
+
+    /// Emits the instructions of an original block (phis are read from their variables).
+    fn block(&mut self, b: BlockId) -> LResult<()> {
+        let Some(blk) = self.f.blocks.get(b.index()).copied() else {
+            return Err(Fail::Internal(format!("block {} out of range", b.0)));
+        };
+        self.cur_block = Some(b);
+        let n = blk.insts().len();
+        for (k, i) in blk.insts().enumerate() {
+            if k + 1 == n && self.f.inst(i).kind.is_terminator() {
+                break;
+            }
+            if let InstKind::Phi { .. } = self.f.inst(i).kind {
+                let var = self.phi_vars.get(i.index()).copied().unwrap_or(0);
+                if var == 0 {
+                    return Err(Fail::Internal(format!("phi %{} without variable", i.0)));
+                }
+                let t = self.result_ty(i)?;
+                let x = self.load(t, var)?;
+                self.set_id(i, x);
+            } else {
+                self.inst(i)?;
+            }
+            if let Some(&dv) = self.demote_vars.get(i.index()) {
+                if dv != 0 {
+                    let x = match self.vals[i.index()] {
+                        Val::Id(x) => x,
+                        Val::Unset => continue,
+                        _ => {
+                            return unsupported(
+                                "a handle, pointer or dx.types aggregate live across structured control flow",
+                            )
+                        }
+                    };
+                    self.store(dv, x)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Lowers one instruction.
+    fn inst(&mut self, i: InstId) -> LResult<()> {
+        let f = self.f;
+        match &f.inst(i).kind {
+            InstKind::DxOp { op, args, .. } => {
+                let args = f.values(*args);
+                let Some(h) = handler(*op) else {
+                    return unsupported(format!("DXIL op {}", op.name()));
+                };
+                h(self, i, *op, args)
+            }
+            _ => llvm::lower(self, i),
+        }
+    }
+
+    // ---- function and module -----------------------------------------
+
+    fn run(&mut self, sf: &StructuredFunction) -> LResult<()> {
+        resources::scan(self)?;
+        let void = self.scalar(Scalar::Void);
+        let fn_ty = self.new_type(Op::TypeFunction, vec![Operand::IdRef(void)]);
+        let fn_id = self.b.id();
+        self.b.begin_function(void, Some(fn_id), spirv::FunctionControl::NONE, fn_ty).map_err(internal)?;
+        let entry = self.new_label();
+        self.begin(entry)?;
+        self.declare_locals(sf)?;
+        let first = self.new_label();
+        self.branch(first)?;
+        self.begin(first)?;
+        if self.node(&sf.root)? {
+            self.b.ret().map_err(internal)?;
+            self.open = false;
+        }
+        self.b.end_function().map_err(internal)?;
+        let interface = std::mem::take(&mut self.interface);
+        self.b.entry_point(spirv::ExecutionModel::GLCompute, fn_id, self.meta.name.as_str(), interface);
+        let [x, y, z] = self.meta.numthreads;
+        if x == 0 || y == 0 || z == 0 {
+            return malformed("numthreads has a zero dimension");
+        }
+        self.b.execution_mode(fn_id, spirv::ExecutionMode::LocalSize, [x, y, z]);
+        Ok(())
+    }
+
+    /// Function-scope variables: allocas, phi variables, structurizer variables, demoted values.
+    fn declare_locals(&mut self, sf: &StructuredFunction) -> LResult<()> {
+        let f = self.f;
+        let mut has_phi = false;
+        for (k, inst) in f.insts.iter().enumerate() {
+            match &inst.kind {
+                InstKind::Alloca { alloc_ty, count, .. } => {
+                    if self.m.const_uint(*count) != Some(1) {
+                        return unsupported("alloca of a dynamic or multi-element count");
+                    }
+                    let t = self.ty(*alloc_ty)?;
+                    let pt = self.pointer(StorageClass::Function, t);
+                    let v = self.op_with(Op::Variable, pt, vec![Operand::StorageClass(StorageClass::Function)])?;
+                    self.vals[k] = Val::Ptr(v, StorageClass::Function);
+                }
+                InstKind::Phi { .. } => {
+                    if !has_phi {
+                        has_phi = true;
+                        self.phi_vars = vec![0; f.insts.len()];
+                    }
+                    if self.scalar_of(inst.ty).is_none() {
+                        return unsupported(format!("phi of type {}", self.m.types.display(inst.ty)));
+                    }
+                    let t = self.ty(inst.ty)?;
+                    let pt = self.pointer(StorageClass::Function, t);
+                    let v = self.op_with(Op::Variable, pt, vec![Operand::StorageClass(StorageClass::Function)])?;
+                    self.phi_vars[k] = v;
+                }
+                _ => {}
+            }
+        }
+        if sf.vars > 0 {
+            let t = self.u32();
+            let pt = self.pointer(StorageClass::Function, t);
+            let zero = self.const_u32(0);
+            for _ in 0..sf.vars {
+                let v = self.op_with(
+                    Op::Variable,
+                    pt,
+                    vec![Operand::StorageClass(StorageClass::Function), Operand::IdRef(zero)],
+                )?;
+                self.struct_vars.push(v);
+            }
+        }
+        if !sf.demote.is_empty() {
+            self.demote_vars = vec![0; f.insts.len()];
+            for &i in &sf.demote {
+                let Some(inst) = f.insts.get(i.index()) else {
+                    return Err(Fail::Internal(format!("demoted %{} out of range", i.0)));
+                };
+                if self.scalar_of(inst.ty).is_none() {
+                    return unsupported(format!(
+                        "value of type {} live across structured control flow",
+                        self.m.types.display(inst.ty)
+                    ));
+                }
+                let t = self.ty(inst.ty)?;
+                let pt = self.pointer(StorageClass::Function, t);
+                let v = self.op_with(Op::Variable, pt, vec![Operand::StorageClass(StorageClass::Function)])?;
+                self.demote_vars[i.index()] = v;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<CompiledShader, CompileError> {
+        let caps = std::mem::take(&mut self.caps);
+        for &c in &caps {
+            self.b.capability(c);
+        }
+        for &e in &self.exts {
+            self.b.extension(e);
+        }
+        let (bindings, push) = resources::bindings(&self);
+        let module = self.b.module();
+        let spirv = rspirv::binary::Assemble::assemble(&module);
+        Ok(CompiledShader {
+            spirv,
+            entry_point: self.meta.name.clone(),
+            stage: crate::ShaderKind::Compute,
+            workgroup_size: self.meta.numthreads,
+            bindings,
+            push_constants: push,
+            capabilities: caps.iter().map(|c| format!("{c:?}")).collect(),
+        })
+    }
+}
+
+fn type_name(m: &Module, t: TypeId, _ty: &Type) -> String {
+    m.types.display(t)
+}
+
+/// A lowering function for one DXIL op family.
+pub(crate) type Handler = fn(&mut Lowerer<'_>, InstId, DxilOp, &[Value]) -> LResult<()>;
+
+/// The one dispatch table: which family lowers each DXIL op. `None`: unsupported.
+pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
+    use DxilOp::*;
+    Some(match op {
+        ThreadId | GroupId | ThreadIdInGroup | FlattenedThreadIdInGroup | Barrier => compute::lower,
+        FAbs | Saturate | IsNaN | IsInf | IsFinite | IsNormal | Cos | Sin | Tan | Acos | Asin | Atan | Hcos | Hsin
+        | Htan | Exp | Frc | Log | Sqrt | Rsqrt | Round_ne | Round_ni | Round_pi | Round_z | Bfrev | Countbits
+        | FirstbitLo | FirstbitHi | FirstbitSHi | FMax | FMin | IMax | IMin | UMax | UMin | UDiv | UAddc | USubb
+        | FMad | Fma | IMad | UMad | Ibfe | Ubfe | Bfi | Dot2 | Dot3 | Dot4 | MakeDouble | SplitDouble
+        | BitcastI16toF16 | BitcastF16toI16 | BitcastI32toF32 | BitcastF32toI32 | BitcastI64toF64 | BitcastF64toI64
+        | LegacyF32ToF16 | LegacyF16ToF32 | LegacyDoubleToFloat | LegacyDoubleToSInt32 | LegacyDoubleToUInt32
+        | Dot2AddHalf | Dot4AddI8Packed | Dot4AddU8Packed | Pack4x8 | Unpack4x8 => math::lower,
+        CreateHandle
+        | CreateHandleFromBinding
+        | AnnotateHandle
+        | CreateHandleFromHeap
+        | BufferLoad
+        | BufferStore
+        | RawBufferLoad
+        | RawBufferStore
+        | CBufferLoadLegacy
+        | CBufferLoad
+        | BufferUpdateCounter
+        | CheckAccessFullyMapped => resources::lower,
+        GetDimensions | TextureLoad | TextureStore | SampleLevel | SampleGrad | TextureGather => sampling::lower,
+        AtomicBinOp | AtomicCompareExchange => atomics::lower,
+        WaveIsFirstLane | WaveGetLaneIndex | WaveGetLaneCount | WaveAnyTrue | WaveAllTrue | WaveActiveAllEqual
+        | WaveActiveBallot | WaveReadLaneAt | WaveReadLaneFirst | WaveActiveOp | WaveActiveBit | WavePrefixOp
+        | WaveAllBitCount | WavePrefixBitCount => wave::lower,
+        QuadReadLaneAt | QuadOp => quad::lower,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1131 @@
+//! Resources: descriptor variables, handles (CreateHandle,
+//! CreateHandleFromBinding, AnnotateHandle), buffers (BufferLoad/Store,
+//! RawBufferLoad/Store, CBufferLoadLegacy/CBufferLoad, BufferUpdateCounter,
+//! CheckAccessFullyMapped) and the binding list of the compiled shader.
+//!
+//! Layouts: raw and structured buffers are `struct { uint data[]; }`
+//! storage buffers addressed in 32-bit words (a second `ushort[]` view of
+//! the same binding serves 16-bit accesses); constant buffers are
+//! `struct { uvec4 rows[N]; }` uniform buffers (or push constants);
+//! typed buffers are texel buffers; textures sampled or storage images.
+
+use rspirv::dr::Operand;
+use rspirv::spirv::{Capability, Decoration, Dim, ImageFormat, Op, Scope, StorageClass, Word};
+
+use super::meta::{CompType, ResKind};
+use super::{malformed, unsupported, Fail, LResult, Lowerer, Scalar, Val};
+use crate::binding::{self, DescriptorKind, Placement, ResourceClass};
+use crate::compile::{PushConstantRange, ResourceBinding};
+use crate::dxil_op::DxilOp;
+use crate::ir::{ConstKind, InstId, InstKind, Type, Value};
+
+pub(crate) const USE_READ: u8 = 1;
+pub(crate) const USE_WRITE: u8 = 2;
+pub(crate) const USE_ATOMIC: u8 = 4;
+pub(crate) const USE_COUNTER: u8 = 8;
+pub(crate) const USE_U16: u8 = 16;
+
+/// The lowered state of one `dx.resources` range.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ResInfo {
+    pub placement: Option<Placement>,
+    pub counter: Option<(u32, u32)>,
+    pub uses: u8,
+    /// The descriptor variable (0: not declared yet).
+    pub var: Word,
+    /// The `ushort[]` view of a raw/structured buffer.
+    pub var16: Word,
+    pub counter_var: Word,
+    /// Image type of typed buffers and textures.
+    pub img_ty: Word,
+    /// Texel scalar of typed resources.
+    pub sampled: Option<Scalar>,
+    pub format: Option<ImageFormat>,
+    /// Row count of constant buffers.
+    pub rows: u32,
+}
+
+/// A lowered handle: a resource range and the index into it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HandleVal {
+    pub res: u32,
+    /// Index relative to the range's lower bound (`None`: single descriptor).
+    pub index: Option<Word>,
+    pub nonuniform: bool,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Resources {
+    pub info: Vec<ResInfo>,
+    pub handles: Vec<HandleVal>,
+    /// Per instruction: resource index + 1 of the handle it makes (0: none).
+    pub handle_res: Vec<u32>,
+    pub push_var: Word,
+    pub sampler_ty: Word,
+    pub sampled_image_types: Vec<(Word, Word)>,
+    /// OpTypeImage operands (sampled type, dim, depth, arrayed, ms, sampled, format) → id.
+    pub image_types: Vec<([u32; 7], Word)>,
+}
+
+/// Prepares resources: placements, which instruction makes a handle to
+/// which range, how each range is used, and which aggregate parts are read.
+pub(super) fn scan(l: &mut Lowerer<'_>) -> LResult<()> {
+    let map = l.opts.binding_map.as_ref();
+    let mut push_seen = false;
+    for d in &l.meta.resources {
+        let placement = binding::place(map, d.class, d.space, d.lower);
+        if placement == Some(Placement::PushConstants) {
+            if push_seen {
+                return unsupported("more than one root-constant range mapped to push constants");
+            }
+            push_seen = true;
+        }
+        let counter = if d.has_counter { binding::place_counter(map, d.space, d.lower) } else { None };
+        l.res.info.push(ResInfo { placement, counter, ..Default::default() });
+    }
+    let f = l.f;
+    l.res.handle_res = vec![0; f.insts.len()];
+    for (k, inst) in f.insts.iter().enumerate() {
+        if let InstKind::DxOp { op, args, .. } = &inst.kind {
+            let args = f.values(*args);
+            let r = match op {
+                DxilOp::CreateHandle => find_by_id(l, args)?,
+                DxilOp::CreateHandleFromBinding => find_by_binding(l, args)?,
+                _ => continue,
+            };
+            l.res.handle_res[k] = r + 1;
+        }
+    }
+    for _ in 0..2 {
+        for (k, inst) in f.insts.iter().enumerate() {
+            if let InstKind::DxOp { op: DxilOp::AnnotateHandle, args, .. } = &inst.kind {
+                if let Some(Value::Inst(h)) = f.values(*args).first() {
+                    l.res.handle_res[k] = l.res.handle_res.get(h.index()).copied().unwrap_or(0);
+                }
+            }
+        }
+    }
+    for inst in f.insts.iter() {
+        match &inst.kind {
+            InstKind::ExtractValue { agg: Value::Inst(a), indices } => {
+                if let Some(&k) = f.indices(*indices).first() {
+                    if k < 8 {
+                        if let Some(u) = l.used.get_mut(a.index()) {
+                            *u |= 1 << k;
+                        }
+                    }
+                }
+            }
+            InstKind::DxOp { op, args, overload, .. } => {
+                let args = f.values(*args);
+                let flag = match op {
+                    DxilOp::BufferLoad | DxilOp::TextureLoad | DxilOp::RawBufferLoad => USE_READ,
+                    DxilOp::BufferStore | DxilOp::TextureStore | DxilOp::RawBufferStore => USE_WRITE,
+                    DxilOp::AtomicBinOp | DxilOp::AtomicCompareExchange => USE_ATOMIC,
+                    DxilOp::BufferUpdateCounter => USE_COUNTER,
+                    _ => continue,
+                };
+                let wide16 = matches!(overload, crate::dxil_op::Overload::Half | crate::dxil_op::Overload::I16);
+                if let Some(Value::Inst(h)) = args.first() {
+                    let r = l.res.handle_res.get(h.index()).copied().unwrap_or(0);
+                    if r > 0 {
+                        if let Some(info) = l.res.info.get_mut(r as usize - 1) {
+                            info.uses |= flag | if wide16 { USE_U16 } else { 0 };
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn class_of(l: &Lowerer<'_>, v: Value) -> LResult<ResourceClass> {
+    l.m.const_uint(v).and_then(ResourceClass::from_dxil).map_or_else(|| malformed("bad resource class"), Ok)
+}
+
+fn find_by_id(l: &Lowerer<'_>, args: &[Value]) -> LResult<u32> {
+    let (Some(&c), Some(&id)) = (args.first(), args.get(1)) else {
+        return malformed("CreateHandle: missing arguments");
+    };
+    let class = class_of(l, c)?;
+    let Some(id) = l.m.const_uint(id) else { return malformed("CreateHandle: range id is not a constant") };
+    match l.meta.resources.iter().position(|d| d.class == class && u64::from(d.id) == id) {
+        Some(p) => Ok(p as u32),
+        None => malformed(format!("CreateHandle: no {class:?} range with id {id} in dx.resources")),
+    }
+}
+
+fn find_by_binding(l: &Lowerer<'_>, args: &[Value]) -> LResult<u32> {
+    let Some(Value::Const(c)) = args.first() else {
+        return malformed("CreateHandleFromBinding: binding is not a constant");
+    };
+    let k = l.m.konst(*c);
+    let fields: [u64; 4] = match &k.kind {
+        ConstKind::Null => [0; 4],
+        ConstKind::Aggregate(v) if v.len() == 4 => {
+            let mut out = [0u64; 4];
+            for (o, x) in out.iter_mut().zip(v) {
+                *o = l.m.const_uint(*x).unwrap_or(0);
+            }
+            out
+        }
+        _ => return malformed("CreateHandleFromBinding: malformed ResBind constant"),
+    };
+    let [lower, upper, space, class] = fields;
+    let Some(class) = ResourceClass::from_dxil(class) else { return malformed("CreateHandleFromBinding: bad class") };
+    let found = l
+        .meta
+        .resources
+        .iter()
+        .position(|d| d.class == class && u64::from(d.space) == space && u64::from(d.lower) == lower);
+    let found = found.or_else(|| {
+        l.meta.resources.iter().position(|d| {
+            d.class == class
+                && u64::from(d.space) == space
+                && u64::from(d.lower) <= lower
+                && d.size.is_none_or(|s| u64::from(d.lower) + u64::from(s) > upper.min(lower))
+        })
+    });
+    match found {
+        Some(p) => Ok(p as u32),
+        None => malformed(format!(
+            "CreateHandleFromBinding: no {}{lower} space{space} range in dx.resources",
+            class.letter()
+        )),
+    }
+}
+
+impl Lowerer<'_> {
+    /// The handle a value stands for.
+    pub(crate) fn handle(&self, v: Value) -> LResult<HandleVal> {
+        match v {
+            Value::Inst(i) => match self.vals.get(i.index()) {
+                Some(Val::Handle(h)) => self.res.handles.get(*h as usize).copied().ok_or_else(|| Fail::Internal("bad handle".into())),
+                _ => unsupported("resource handle that is not made by CreateHandle/CreateHandleFromBinding (phi or select of handles?)"),
+            },
+            _ => unsupported("resource handle that is not an instruction"),
+        }
+    }
+
+    pub(crate) fn decl(&self, h: HandleVal) -> &super::meta::ResDecl {
+        &self.meta.resources[h.res as usize]
+    }
+
+    /// Declares the descriptor variable(s) of range `r`.
+    pub(crate) fn ensure_var(&mut self, r: u32) -> LResult<()> {
+        let ri = r as usize;
+        if self.res.info[ri].var != 0 {
+            return Ok(());
+        }
+        let d = self.meta.resources[ri].clone();
+        let info = self.res.info[ri].clone();
+        let (set, binding) = match info.placement {
+            Some(Placement::Descriptor { set, binding }) => (set, binding),
+            Some(Placement::PushConstants) => (u32::MAX, u32::MAX),
+            None => {
+                return unsupported(format!(
+                    "register {}{} is beyond the binding rule's range",
+                    d.class.letter(),
+                    d.lower
+                ))
+            }
+        };
+        let u = self.u32();
+        let (inner, sc) = match d.kind {
+            ResKind::RawBuffer | ResKind::StructuredBuffer => {
+                (self.ssbo_struct(Scalar::U32), StorageClass::StorageBuffer)
+            }
+            ResKind::CBuffer => {
+                let rows = d.cb_size.div_ceil(16).max(1);
+                self.res.info[ri].rows = rows;
+                let u4 = self.vector(u, 4);
+                let n = self.const_u32(rows);
+                let arr = self.new_type(Op::TypeArray, vec![Operand::IdRef(u4), Operand::IdRef(n)]);
+                self.decorate(arr, Decoration::ArrayStride, &[16]);
+                let st = self.new_type(Op::TypeStruct, vec![Operand::IdRef(arr)]);
+                self.decorate(st, Decoration::Block, &[]);
+                self.member_decorate(st, 0, Decoration::Offset, &[0]);
+                let sc = if set == u32::MAX { StorageClass::PushConstant } else { StorageClass::Uniform };
+                (st, sc)
+            }
+            ResKind::Sampler => {
+                if self.res.sampler_ty == 0 {
+                    self.res.sampler_ty = self.new_type(Op::TypeSampler, vec![]);
+                }
+                (self.res.sampler_ty, StorageClass::UniformConstant)
+            }
+            k if k == ResKind::TypedBuffer || k.is_texture() => {
+                let img = self.image_type(r, &d)?;
+                (img, StorageClass::UniformConstant)
+            }
+            k => return unsupported(format!("{} resources", k.name())),
+        };
+        if sc == StorageClass::PushConstant {
+            if d.size != Some(1) {
+                return unsupported("root constants mapped to a range of several CBVs");
+            }
+            let pt = self.pointer(sc, inner);
+            let var = self.global_var(pt, sc, None);
+            self.res.info[ri].var = var;
+            self.res.push_var = var;
+            return Ok(());
+        }
+        let (ty, arrayed) = self.descriptor_array(inner, d.size);
+        let pt = self.pointer(sc, ty);
+        let var = self.global_var(pt, sc, None);
+        self.decorate(var, Decoration::DescriptorSet, &[set]);
+        self.decorate(var, Decoration::Binding, &[binding]);
+        let _ = arrayed;
+        let is_ssbo = matches!(d.kind, ResKind::RawBuffer | ResKind::StructuredBuffer);
+        if is_ssbo && d.class == ResourceClass::Srv {
+            self.decorate(var, Decoration::NonWritable, &[]);
+        }
+        if d.globally_coherent && d.class == ResourceClass::Uav {
+            self.decorate(var, Decoration::Coherent, &[]);
+        }
+        self.res.info[ri].var = var;
+        if is_ssbo && info.uses & USE_U16 != 0 {
+            self.cap(Capability::StorageBuffer16BitAccess);
+            let inner16 = self.ssbo_struct(Scalar::U16);
+            let (ty16, _) = self.descriptor_array(inner16, d.size);
+            let pt16 = self.pointer(sc, ty16);
+            let v16 = self.global_var(pt16, sc, None);
+            self.decorate(v16, Decoration::DescriptorSet, &[set]);
+            self.decorate(v16, Decoration::Binding, &[binding]);
+            if d.class == ResourceClass::Srv {
+                self.decorate(v16, Decoration::NonWritable, &[]);
+            }
+            self.res.info[ri].var16 = v16;
+        }
+        Ok(())
+    }
+
+    /// `struct { T data[]; }` with Block layout, for storage buffers.
+    fn ssbo_struct(&mut self, s: Scalar) -> Word {
+        let e = self.scalar(s);
+        let stride = if s == Scalar::U16 { 2 } else { 4 };
+        let rt = self.new_type(Op::TypeRuntimeArray, vec![Operand::IdRef(e)]);
+        self.decorate(rt, Decoration::ArrayStride, &[stride]);
+        let st = self.new_type(Op::TypeStruct, vec![Operand::IdRef(rt)]);
+        self.decorate(st, Decoration::Block, &[]);
+        self.member_decorate(st, 0, Decoration::Offset, &[0]);
+        st
+    }
+
+    /// Wraps a descriptor type in an array for ranges of several registers.
+    fn descriptor_array(&mut self, inner: Word, size: Option<u32>) -> (Word, bool) {
+        match size {
+            Some(1) => (inner, false),
+            Some(n) => {
+                let c = self.const_u32(n);
+                (self.new_type(Op::TypeArray, vec![Operand::IdRef(inner), Operand::IdRef(c)]), true)
+            }
+            None => {
+                self.cap(Capability::RuntimeDescriptorArray);
+                self.ext("SPV_EXT_descriptor_indexing");
+                (self.new_type(Op::TypeRuntimeArray, vec![Operand::IdRef(inner)]), true)
+            }
+        }
+    }
+
+    fn image_type(&mut self, r: u32, d: &super::meta::ResDecl) -> LResult<Word> {
+        let ri = r as usize;
+        let uses = self.res.info[ri].uses;
+        let sampled_s = match d.comp {
+            CompType::Float => Scalar::F32,
+            CompType::SInt => Scalar::I32,
+            CompType::UInt => Scalar::U32,
+            CompType::Other(v) => {
+                return unsupported(format!("typed {} with element component type {v}", d.kind.name()))
+            }
+        };
+        let st = self.scalar(sampled_s);
+        let uav = d.class == ResourceClass::Uav;
+        let (dim, arrayed, ms) = match d.kind {
+            ResKind::TypedBuffer => (Dim::DimBuffer, 0, 0),
+            ResKind::Texture1D => (Dim::Dim1D, 0, 0),
+            ResKind::Texture1DArray => (Dim::Dim1D, 1, 0),
+            ResKind::Texture2D => (Dim::Dim2D, 0, 0),
+            ResKind::Texture2DArray => (Dim::Dim2D, 1, 0),
+            ResKind::Texture2DMS => (Dim::Dim2D, 0, 1),
+            ResKind::Texture2DMSArray => (Dim::Dim2D, 1, 1),
+            ResKind::Texture3D => (Dim::Dim3D, 0, 0),
+            ResKind::TextureCube => (Dim::DimCube, 0, 0),
+            ResKind::TextureCubeArray => (Dim::DimCube, 1, 0),
+            k => return unsupported(format!("{} resources", k.name())),
+        };
+        match (dim, uav) {
+            (Dim::DimBuffer, false) => self.cap(Capability::SampledBuffer),
+            (Dim::DimBuffer, true) => self.cap(Capability::ImageBuffer),
+            (Dim::Dim1D, false) => self.cap(Capability::Sampled1D),
+            (Dim::Dim1D, true) => self.cap(Capability::Image1D),
+            (Dim::DimCube, _) if arrayed == 1 => {
+                self.cap(if uav { Capability::ImageCubeArray } else { Capability::SampledCubeArray })
+            }
+            _ => {}
+        }
+        if uav && ms == 1 {
+            self.cap(Capability::StorageImageMultisample);
+            if arrayed == 1 {
+                self.cap(Capability::ImageMSArray);
+            }
+        }
+        let format = if !uav {
+            ImageFormat::Unknown
+        } else if uses & USE_ATOMIC != 0 || (uses & USE_READ != 0 && self.meta.flags & 0x2000 == 0) {
+            // Atomics need an R32 format; loads without the "additional formats" flag are R32 by D3D's rules.
+            match sampled_s {
+                Scalar::F32 => ImageFormat::R32f,
+                Scalar::I32 => ImageFormat::R32i,
+                _ => ImageFormat::R32ui,
+            }
+        } else {
+            if uses & USE_READ != 0 {
+                self.cap(Capability::StorageImageReadWithoutFormat);
+            }
+            if uses & USE_WRITE != 0 {
+                self.cap(Capability::StorageImageWriteWithoutFormat);
+            }
+            ImageFormat::Unknown
+        };
+        let key = [st, dim as u32, 0, arrayed, ms, if uav { 2 } else { 1 }, format as u32];
+        let img = match self.res.image_types.iter().find(|(k, _)| *k == key) {
+            Some(&(_, id)) => id,
+            None => {
+                let id = self.new_type(
+                    Op::TypeImage,
+                    vec![
+                        Operand::IdRef(st),
+                        Operand::Dim(dim),
+                        Operand::LiteralBit32(0),
+                        Operand::LiteralBit32(arrayed),
+                        Operand::LiteralBit32(ms),
+                        Operand::LiteralBit32(if uav { 2 } else { 1 }),
+                        Operand::ImageFormat(format),
+                    ],
+                );
+                self.res.image_types.push((key, id));
+                id
+            }
+        };
+        let info = &mut self.res.info[ri];
+        info.img_ty = img;
+        info.sampled = Some(sampled_s);
+        info.format = (format != ImageFormat::Unknown).then_some(format);
+        Ok(img)
+    }
+
+    /// Pointer to the descriptor of a handle (the variable, or its array element).
+    pub(crate) fn descriptor_ptr(&mut self, h: HandleVal, var: Word, pointee: Word, sc: StorageClass) -> LResult<Word> {
+        match h.index {
+            None => Ok(var),
+            Some(idx) => {
+                let pt = self.pointer(sc, pointee);
+                let p = self.access_chain(pt, var, &[idx])?;
+                if h.nonuniform {
+                    self.nonuniform(p);
+                }
+                Ok(p)
+            }
+        }
+    }
+
+    pub(crate) fn nonuniform(&mut self, id: Word) {
+        self.cap(Capability::ShaderNonUniform);
+        self.ext("SPV_EXT_descriptor_indexing");
+        self.decorate(id, Decoration::NonUniform, &[]);
+    }
+
+    /// Loads the image (typed buffer or texture) of a handle.
+    pub(crate) fn load_image(&mut self, h: HandleVal) -> LResult<(Word, ResInfo)> {
+        self.ensure_var(h.res)?;
+        let info = self.res.info[h.res as usize].clone();
+        if info.img_ty == 0 {
+            return malformed(format!("{} used as an image", self.decl(h).kind.name()));
+        }
+        let p = self.descriptor_ptr(h, info.var, info.img_ty, StorageClass::UniformConstant)?;
+        let img = self.load(info.img_ty, p)?;
+        if h.nonuniform && h.index.is_some() {
+            self.nonuniform(img);
+        }
+        Ok((img, info))
+    }
+
+    /// Pointer to element `idx` of a storage buffer's word (or half-word) array.
+    pub(crate) fn ssbo_elem_ptr(&mut self, h: HandleVal, idx: Word, half: bool) -> LResult<Word> {
+        self.ensure_var(h.res)?;
+        let info = &self.res.info[h.res as usize];
+        let var = if half { info.var16 } else { info.var };
+        if var == 0 {
+            return Err(Fail::Internal("storage buffer view missing".into()));
+        }
+        let e = self.scalar(if half { Scalar::U16 } else { Scalar::U32 });
+        let pt = self.pointer(StorageClass::StorageBuffer, e);
+        let zero = self.const_u32(0);
+        match h.index {
+            None => self.access_chain(pt, var, &[zero, idx]),
+            Some(a) => {
+                let p = self.access_chain(pt, var, &[a, zero, idx])?;
+                if h.nonuniform {
+                    self.nonuniform(p);
+                }
+                Ok(p)
+            }
+        }
+    }
+
+    /// Number of words (or half-words) in a storage buffer.
+    pub(crate) fn ssbo_len(&mut self, h: HandleVal, half: bool) -> LResult<Word> {
+        self.ensure_var(h.res)?;
+        let info = &self.res.info[h.res as usize];
+        let var = if half { info.var16 } else { info.var };
+        let u = self.u32();
+        let base = match h.index {
+            None => var,
+            Some(a) => {
+                // Pointer to the block struct inside the descriptor array.
+                let st = self.ssbo_block_type(var)?;
+                let pt = self.pointer(StorageClass::StorageBuffer, st);
+                self.access_chain(pt, var, &[a])?
+            }
+        };
+        self.op_with(Op::ArrayLength, u, vec![Operand::IdRef(base), Operand::LiteralBit32(0)])
+    }
+
+    /// The Block struct type of an (arrayed) storage buffer variable.
+    fn ssbo_block_type(&self, var: Word) -> LResult<Word> {
+        let m = self.b.module_ref();
+        let find = |id: Word| m.types_global_values.iter().find(|i| i.result_id == Some(id));
+        let var_ty = find(var).and_then(|i| i.result_type).ok_or_else(|| Fail::Internal("variable type".into()))?;
+        let ptr = find(var_ty).ok_or_else(|| Fail::Internal("pointer type".into()))?;
+        let arr = match ptr.operands.get(1) {
+            Some(Operand::IdRef(a)) => *a,
+            _ => return Err(Fail::Internal("pointer pointee".into())),
+        };
+        match find(arr).and_then(|i| i.operands.first()) {
+            Some(Operand::IdRef(s)) => Ok(*s),
+            _ => Err(Fail::Internal("array element".into())),
+        }
+    }
+
+    /// `cond ? x : 0` for a bounds-checked load result.
+    pub(crate) fn zero_if_not(&mut self, cond: Option<Word>, ty: Word, x: Word) -> LResult<Word> {
+        match cond {
+            None => Ok(x),
+            Some(c) => {
+                let z = self.null(ty);
+                self.select(c, ty, x, z)
+            }
+        }
+    }
+
+    /// The scalar type of field 0 of a `dx.types` result struct.
+    pub(crate) fn field_scalar(&self, i: InstId) -> LResult<Scalar> {
+        let t = self.f.inst(i).ty;
+        match self.m.types.get(t) {
+            Type::Struct { elems, .. } => match elems.first().and_then(|e| self.scalar_of(*e)) {
+                Some(s) => Ok(s),
+                None => malformed("dx.types result with a non-scalar field"),
+            },
+            _ => self.scalar_of(t).map_or_else(|| malformed("op result is not a dx.types struct"), Ok),
+        }
+    }
+
+    /// Reinterprets a 32-bit word as scalar `s` (u32/f32/i32).
+    pub(crate) fn word_as(&mut self, s: Scalar, w: Word) -> LResult<Word> {
+        match s {
+            Scalar::U32 => Ok(w),
+            Scalar::F32 | Scalar::I32 => {
+                let t = self.scalar(s);
+                self.op(Op::Bitcast, t, &[w])
+            }
+            _ => Err(Fail::Internal(format!("from_word {s:?}"))),
+        }
+    }
+
+    /// Reinterprets a 32-bit value of scalar `s` as a u32 word.
+    pub(crate) fn as_word(&mut self, s: Scalar, v: Word) -> LResult<Word> {
+        match s {
+            Scalar::U32 => Ok(v),
+            Scalar::F32 | Scalar::I32 => {
+                let u = self.u32();
+                self.op(Op::Bitcast, u, &[v])
+            }
+            _ => Err(Fail::Internal(format!("to_word {s:?}"))),
+        }
+    }
+}
+
+pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
+    match op {
+        DxilOp::CreateHandle | DxilOp::CreateHandleFromBinding => create_handle(l, i, op, args),
+        DxilOp::AnnotateHandle => {
+            let Some(&h) = args.first() else { return malformed("AnnotateHandle without handle") };
+            let hv = l.handle(h)?;
+            let k = l.res.handles.len() as u32;
+            l.res.handles.push(hv);
+            l.set(i, Val::Handle(k));
+            Ok(())
+        }
+        DxilOp::CreateHandleFromHeap => {
+            unsupported("DXIL op CreateHandleFromHeap (SM 6.6 descriptor heaps need descriptor indexing)")
+        }
+        DxilOp::CheckAccessFullyMapped => {
+            let t = l.bool();
+            let _ = t;
+            let c = l.const_bool(true);
+            l.set_id(i, c);
+            Ok(())
+        }
+        DxilOp::CBufferLoadLegacy => cbuffer_load_legacy(l, i, args),
+        DxilOp::CBufferLoad => cbuffer_load(l, i, args),
+        DxilOp::BufferUpdateCounter => update_counter(l, i, args),
+        DxilOp::BufferLoad | DxilOp::RawBufferLoad => buffer_load(l, i, op, args),
+        DxilOp::BufferStore | DxilOp::RawBufferStore => buffer_store(l, op, args),
+        _ => Err(Fail::Internal(format!("resources::lower got {}", op.name()))),
+    }
+}
+
+fn create_handle(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
+    let r = l.res.handle_res.get(i.index()).copied().unwrap_or(0);
+    if r == 0 {
+        return Err(Fail::Internal("handle not resolved by the scan".into()));
+    }
+    let res = r - 1;
+    let d = &l.meta.resources[res as usize];
+    let (lower, size) = (d.lower, d.size);
+    let (idx_arg, nu_arg) =
+        if op == DxilOp::CreateHandle { (args.get(2), args.get(3)) } else { (args.get(1), args.get(2)) };
+    let Some(&idx) = idx_arg else { return malformed("handle creation without index") };
+    let nonuniform = nu_arg.and_then(|v| l.m.const_uint(*v)).unwrap_or(0) != 0;
+    let index = if size == Some(1) {
+        None
+    } else if let Some(c) = l.m.const_uint(idx) {
+        let rel = (c as u32).wrapping_sub(lower);
+        Some(l.const_u32(rel))
+    } else {
+        let v = l.value(idx)?;
+        let lc = l.const_u32(lower);
+        let u = l.u32();
+        Some(if lower == 0 { v } else { l.op(Op::ISub, u, &[v, lc])? })
+    };
+    l.ensure_var(res)?;
+    let k = l.res.handles.len() as u32;
+    l.res.handles.push(HandleVal { res, index, nonuniform: nonuniform && index.is_some() });
+    l.set(i, Val::Handle(k));
+    Ok(())
+}
+
+fn cbuffer_ptr(l: &mut Lowerer<'_>, h: HandleVal, row: Word) -> LResult<Word> {
+    l.ensure_var(h.res)?;
+    let info = &l.res.info[h.res as usize];
+    let var = info.var;
+    let sc = if info.placement == Some(Placement::PushConstants) {
+        StorageClass::PushConstant
+    } else {
+        StorageClass::Uniform
+    };
+    let u = l.u32();
+    let u4 = l.vector(u, 4);
+    let pt = l.pointer(sc, u4);
+    let zero = l.const_u32(0);
+    match h.index {
+        None => l.access_chain(pt, var, &[zero, row]),
+        Some(a) => l.access_chain(pt, var, &[a, zero, row]),
+    }
+}
+
+/// Clamps a dynamic row index (Explicit robustness); returns the row and the in-bounds condition.
+fn cbuffer_row(l: &mut Lowerer<'_>, h: HandleVal, row: Value) -> LResult<(Word, Option<Word>)> {
+    let rows = l.res.info[h.res as usize].rows;
+    if let Some(c) = l.m.const_uint(row) {
+        if c >= u64::from(rows) {
+            return Ok((l.const_u32(0), Some(l.const_bool(false))));
+        }
+        return Ok((l.const_u32(c as u32), None));
+    }
+    let r = l.value(row)?;
+    if !l.robust_explicit() {
+        return Ok((r, None));
+    }
+    let u = l.u32();
+    let bt = l.bool();
+    let n = l.const_u32(rows);
+    let inb = l.op(Op::ULessThan, bt, &[r, n])?;
+    let zero = l.const_u32(0);
+    let safe = l.op(Op::Select, u, &[inb, r, zero])?;
+    Ok((safe, Some(inb)))
+}
+
+fn cbuffer_load_legacy(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()> {
+    let (Some(&hv), Some(&row)) = (args.first(), args.get(1)) else { return malformed("CBufferLoadLegacy arguments") };
+    let h = l.handle(hv)?;
+    if l.decl(h).kind != ResKind::CBuffer {
+        return unsupported(format!("CBufferLoadLegacy on {}", l.decl(h).kind.name()));
+    }
+    let s = l.field_scalar(i)?;
+    let (row, inb) = cbuffer_row(l, h, row)?;
+    let p = cbuffer_ptr(l, h, row)?;
+    let u = l.u32();
+    let u4 = l.vector(u, 4);
+    let v = l.load(u4, p)?;
+    let v = l.zero_if_not(inb, u4, v)?;
+    let used = l.used.get(i.index()).copied().unwrap_or(0);
+    let mut parts = [0 as Word; 8];
+    let n = match s {
+        Scalar::U32 | Scalar::F32 => 4,
+        Scalar::U64 | Scalar::F64 => 2,
+        Scalar::U16 | Scalar::F16 => 8,
+        _ => return unsupported(format!("CBufferLoadLegacy of {s:?}")),
+    };
+    for (k, part) in parts.iter_mut().enumerate().take(n) {
+        if used & (1 << k) == 0 {
+            continue;
+        }
+        let comp = |l: &mut Lowerer<'_>, c: u32| {
+            l.op_with(Op::CompositeExtract, u, vec![Operand::IdRef(v), Operand::LiteralBit32(c)])
+        };
+        *part = match s {
+            Scalar::U32 | Scalar::F32 => {
+                let w = comp(l, k as u32)?;
+                l.word_as(s, w)?
+            }
+            Scalar::U64 | Scalar::F64 => {
+                let lo = comp(l, 2 * k as u32)?;
+                let hi = comp(l, 2 * k as u32 + 1)?;
+                let u2 = l.vector(u, 2);
+                let pair = l.op(Op::CompositeConstruct, u2, &[lo, hi])?;
+                let t = l.scalar(s);
+                l.op(Op::Bitcast, t, &[pair])?
+            }
+            _ => {
+                let w = comp(l, k as u32 / 2)?;
+                let w = if k % 2 == 1 {
+                    let sh = l.const_u32(16);
+                    l.op(Op::ShiftRightLogical, u, &[w, sh])?
+                } else {
+                    w
+                };
+                let u16t = l.scalar(Scalar::U16);
+                let h16 = l.op(Op::UConvert, u16t, &[w])?;
+                if s == Scalar::F16 {
+                    let t = l.scalar(Scalar::F16);
+                    l.op(Op::Bitcast, t, &[h16])?
+                } else {
+                    h16
+                }
+            }
+        };
+    }
+    l.set_parts(i, &parts[..n]);
+    Ok(())
+}
+
+fn cbuffer_load(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()> {
+    let (Some(&hv), Some(&off)) = (args.first(), args.get(1)) else { return malformed("CBufferLoad arguments") };
+    let h = l.handle(hv)?;
+    let Some(s) = l.scalar_of(l.f.inst(i).ty) else { return malformed("CBufferLoad result") };
+    if !matches!(s, Scalar::U32 | Scalar::F32) {
+        return unsupported(format!("CBufferLoad of {s:?}"));
+    }
+    let u = l.u32();
+    let o = l.value(off)?;
+    let c4 = l.const_u32(4);
+    let c2 = l.const_u32(2);
+    let c3 = l.const_u32(3);
+    let row = l.op(Op::ShiftRightLogical, u, &[o, c4])?;
+    let w = l.op(Op::ShiftRightLogical, u, &[o, c2])?;
+    let comp = l.op(Op::BitwiseAnd, u, &[w, c3])?;
+    let rows = l.res.info[h.res as usize].rows.max(1);
+    let _ = rows;
+    l.ensure_var(h.res)?;
+    let rows = l.res.info[h.res as usize].rows;
+    let bt = l.bool();
+    let n = l.const_u32(rows);
+    let inb = l.op(Op::ULessThan, bt, &[row, n])?;
+    let zero = l.const_u32(0);
+    let safe = l.op(Op::Select, u, &[inb, row, zero])?;
+    let info = &l.res.info[h.res as usize];
+    let var = info.var;
+    let sc = if info.placement == Some(Placement::PushConstants) {
+        StorageClass::PushConstant
+    } else {
+        StorageClass::Uniform
+    };
+    let pt = l.pointer(sc, u);
+    let p = match h.index {
+        None => l.access_chain(pt, var, &[zero, safe, comp])?,
+        Some(a) => l.access_chain(pt, var, &[a, zero, safe, comp])?,
+    };
+    let x = l.load(u, p)?;
+    let x = l.zero_if_not(Some(inb), u, x)?;
+    let r = l.word_as(s, x)?;
+    l.set_id(i, r);
+    Ok(())
+}
+
+fn update_counter(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()> {
+    let (Some(&hv), Some(&inc)) = (args.first(), args.get(1)) else {
+        return malformed("BufferUpdateCounter arguments");
+    };
+    let h = l.handle(hv)?;
+    let d = l.decl(h).clone();
+    let Some((set, binding)) = l.res.info[h.res as usize].counter else {
+        return malformed("BufferUpdateCounter on a UAV without counter");
+    };
+    let u = l.u32();
+    if l.res.info[h.res as usize].counter_var == 0 {
+        let st = l.new_type(Op::TypeStruct, vec![Operand::IdRef(u)]);
+        l.decorate(st, Decoration::Block, &[]);
+        l.member_decorate(st, 0, Decoration::Offset, &[0]);
+        let (ty, _) = l.descriptor_array(st, d.size);
+        let pt = l.pointer(StorageClass::StorageBuffer, ty);
+        let var = l.global_var(pt, StorageClass::StorageBuffer, None);
+        l.decorate(var, Decoration::DescriptorSet, &[set]);
+        l.decorate(var, Decoration::Binding, &[binding]);
+        l.res.info[h.res as usize].counter_var = var;
+    }
+    let var = l.res.info[h.res as usize].counter_var;
+    let pt = l.pointer(StorageClass::StorageBuffer, u);
+    let zero = l.const_u32(0);
+    let p = match h.index {
+        None => l.access_chain(pt, var, &[zero])?,
+        Some(a) => l.access_chain(pt, var, &[a, zero])?,
+    };
+    let scope = l.const_u32(Scope::Device as u32);
+    let sem = l.const_u32(0);
+    let one = l.const_u32(1);
+    let dec = l.m.const_int(inc).is_some_and(|v| v < 0);
+    let r = if dec {
+        let old = l.op(Op::AtomicISub, u, &[p, scope, sem, one])?;
+        l.op(Op::ISub, u, &[old, one])?
+    } else {
+        l.op(Op::AtomicIAdd, u, &[p, scope, sem, one])?
+    };
+    l.set_id(i, r);
+    Ok(())
+}
+
+/// Byte address of a raw/structured buffer access.
+pub(crate) fn byte_address(l: &mut Lowerer<'_>, h: HandleVal, index: Value, offset: Option<Value>) -> LResult<Word> {
+    let d = l.decl(h);
+    let (kind, stride) = (d.kind, d.stride);
+    let u = l.u32();
+    let idx = l.value(index)?;
+    match kind {
+        ResKind::RawBuffer => Ok(idx),
+        ResKind::StructuredBuffer => {
+            let s = l.const_u32(stride);
+            let base = l.op(Op::IMul, u, &[idx, s])?;
+            match offset {
+                Some(o) if l.m.const_uint(o) != Some(0) => {
+                    let ov = l.value(o)?;
+                    l.op(Op::IAdd, u, &[base, ov])
+                }
+                _ => Ok(base),
+            }
+        }
+        k => malformed(format!("byte address into {}", k.name())),
+    }
+}
+
+fn add_const(l: &mut Lowerer<'_>, x: Word, k: u32) -> LResult<Word> {
+    if k == 0 {
+        return Ok(x);
+    }
+    let u = l.u32();
+    let c = l.const_u32(k);
+    l.op(Op::IAdd, u, &[x, c])
+}
+
+/// Loads element `idx` of a storage buffer view with an optional bounds check.
+fn ssbo_load(l: &mut Lowerer<'_>, h: HandleVal, idx: Word, half: bool, len: Option<Word>) -> LResult<Word> {
+    let e = l.scalar(if half { Scalar::U16 } else { Scalar::U32 });
+    match len {
+        None => {
+            let p = l.ssbo_elem_ptr(h, idx, half)?;
+            l.load(e, p)
+        }
+        Some(n) => {
+            let bt = l.bool();
+            let u = l.u32();
+            let inb = l.op(Op::ULessThan, bt, &[idx, n])?;
+            let zero = l.const_u32(0);
+            let safe = l.op(Op::Select, u, &[inb, idx, zero])?;
+            let p = l.ssbo_elem_ptr(h, safe, half)?;
+            let x = l.load(e, p)?;
+            l.zero_if_not(Some(inb), e, x)
+        }
+    }
+}
+
+fn ssbo_store(l: &mut Lowerer<'_>, h: HandleVal, idx: Word, half: bool, v: Word, len: Option<Word>) -> LResult<()> {
+    match len {
+        None => {
+            let p = l.ssbo_elem_ptr(h, idx, half)?;
+            l.store(p, v)
+        }
+        Some(n) => {
+            let bt = l.bool();
+            let inb = l.op(Op::ULessThan, bt, &[idx, n])?;
+            l.guarded(inb, |l| {
+                let p = l.ssbo_elem_ptr(h, idx, half)?;
+                l.store(p, v)
+            })
+        }
+    }
+}
+
+fn buffer_load(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
+    let (Some(&hv), Some(&index)) = (args.first(), args.get(1)) else { return malformed("buffer load arguments") };
+    let h = l.handle(hv)?;
+    let kind = l.decl(h).kind;
+    let s = l.field_scalar(i)?;
+    let used = l.used.get(i.index()).copied().unwrap_or(0);
+    let mut parts = [0 as Word; 5];
+    parts[4] = l.const_u32(0);
+    if kind == ResKind::TypedBuffer {
+        if op != DxilOp::BufferLoad {
+            return malformed("RawBufferLoad on a typed buffer");
+        }
+        let coord = l.value(index)?;
+        let texel = typed_buffer_load(l, h, coord)?;
+        let (_, info) = (0, l.res.info[h.res as usize].clone());
+        let st = info.sampled.unwrap_or(Scalar::F32);
+        let stt = l.scalar(st);
+        for (k, part) in parts.iter_mut().enumerate().take(4) {
+            if used & (1 << k) == 0 {
+                continue;
+            }
+            let c =
+                l.op_with(Op::CompositeExtract, stt, vec![Operand::IdRef(texel), Operand::LiteralBit32(k as u32)])?;
+            *part = convert_texel(l, st, s, c)?;
+        }
+        l.set_parts(i, &parts);
+        return Ok(());
+    }
+    if !matches!(kind, ResKind::RawBuffer | ResKind::StructuredBuffer) {
+        return unsupported(format!("{} on {}", op.name(), kind.name()));
+    }
+    let addr = byte_address(l, h, index, args.get(2).copied())?;
+    let mut mask = used & 0xf;
+    if op == DxilOp::RawBufferLoad {
+        if let Some(m) = args.get(3).and_then(|m| l.m.const_uint(*m)) {
+            mask &= m as u8;
+        }
+    }
+    let u = l.u32();
+    let half = matches!(s, Scalar::U16 | Scalar::F16);
+    let len = if l.robust_explicit() { Some(l.ssbo_len(h, half)?) } else { None };
+    let sh = l.const_u32(if half { 1 } else { 2 });
+    let base = l.op(Op::ShiftRightLogical, u, &[addr, sh])?;
+    for (k, part) in parts.iter_mut().enumerate().take(4) {
+        if mask & (1 << k) == 0 {
+            continue;
+        }
+        *part = match s {
+            Scalar::U32 | Scalar::F32 => {
+                let w = add_const(l, base, k as u32)?;
+                let x = ssbo_load(l, h, w, false, len)?;
+                l.word_as(s, x)?
+            }
+            Scalar::U16 | Scalar::F16 => {
+                let w = add_const(l, base, k as u32)?;
+                let x = ssbo_load(l, h, w, true, len)?;
+                if s == Scalar::F16 {
+                    let t = l.scalar(s);
+                    l.op(Op::Bitcast, t, &[x])?
+                } else {
+                    x
+                }
+            }
+            Scalar::U64 | Scalar::F64 => {
+                let w0 = add_const(l, base, 2 * k as u32)?;
+                let w1 = add_const(l, base, 2 * k as u32 + 1)?;
+                let lo = ssbo_load(l, h, w0, false, len)?;
+                let hi = ssbo_load(l, h, w1, false, len)?;
+                let u2 = l.vector(u, 2);
+                let pair = l.op(Op::CompositeConstruct, u2, &[lo, hi])?;
+                let t = l.scalar(s);
+                l.op(Op::Bitcast, t, &[pair])?
+            }
+            _ => return unsupported(format!("{} of {s:?}", op.name())),
+        };
+    }
+    l.set_parts(i, &parts);
+    Ok(())
+}
+
+fn buffer_store(l: &mut Lowerer<'_>, op: DxilOp, args: &[Value]) -> LResult<()> {
+    if args.len() < 8 {
+        return malformed(format!("{} arguments", op.name()));
+    }
+    let h = l.handle(args[0])?;
+    let kind = l.decl(h).kind;
+    let vals = &args[3..7];
+    let Some(mask) = l.m.const_uint(args[7]) else { return malformed("store mask is not a constant") };
+    let vt = l.m.value_type(l.f, vals[0]);
+    let Some(s) = l.scalar_of(vt) else { return malformed("store value type") };
+    if kind == ResKind::TypedBuffer {
+        if op != DxilOp::BufferStore {
+            return malformed("RawBufferStore on a typed buffer");
+        }
+        let coord = l.value(args[1])?;
+        l.ensure_var(h.res)?;
+        let st = l.res.info[h.res as usize].sampled.unwrap_or(Scalar::F32);
+        let mut comps = [0; 4];
+        for (k, c) in comps.iter_mut().enumerate() {
+            let v = l.value(vals[k])?;
+            *c = convert_texel(l, s, st, v)?;
+        }
+        let stt = l.scalar(st);
+        let v4 = l.vector(stt, 4);
+        let texel = l.op(Op::CompositeConstruct, v4, &comps)?;
+        return typed_buffer_store(l, h, coord, texel);
+    }
+    if !matches!(kind, ResKind::RawBuffer | ResKind::StructuredBuffer) {
+        return unsupported(format!("{} on {}", op.name(), kind.name()));
+    }
+    let addr = byte_address(l, h, args[1], Some(args[2]))?;
+    let u = l.u32();
+    let half = matches!(s, Scalar::U16 | Scalar::F16);
+    let len = if l.robust_explicit() { Some(l.ssbo_len(h, half)?) } else { None };
+    let sh = l.const_u32(if half { 1 } else { 2 });
+    let base = l.op(Op::ShiftRightLogical, u, &[addr, sh])?;
+    for (k, &v) in vals.iter().enumerate() {
+        if mask & (1 << k) == 0 {
+            continue;
+        }
+        let x = l.value(v)?;
+        match s {
+            Scalar::U32 | Scalar::F32 => {
+                let w = add_const(l, base, k as u32)?;
+                let x = l.as_word(s, x)?;
+                ssbo_store(l, h, w, false, x, len)?;
+            }
+            Scalar::U16 | Scalar::F16 => {
+                let w = add_const(l, base, k as u32)?;
+                let x = if s == Scalar::F16 {
+                    let t = l.scalar(Scalar::U16);
+                    l.op(Op::Bitcast, t, &[x])?
+                } else {
+                    x
+                };
+                ssbo_store(l, h, w, true, x, len)?;
+            }
+            Scalar::U64 | Scalar::F64 => {
+                let u2 = l.vector(u, 2);
+                let pair = l.op(Op::Bitcast, u2, &[x])?;
+                let lo = l.op_with(Op::CompositeExtract, u, vec![Operand::IdRef(pair), Operand::LiteralBit32(0)])?;
+                let hi = l.op_with(Op::CompositeExtract, u, vec![Operand::IdRef(pair), Operand::LiteralBit32(1)])?;
+                let w0 = add_const(l, base, 2 * k as u32)?;
+                let w1 = add_const(l, base, 2 * k as u32 + 1)?;
+                ssbo_store(l, h, w0, false, lo, len)?;
+                ssbo_store(l, h, w1, false, hi, len)?;
+            }
+            _ => return unsupported(format!("{} of {s:?}", op.name())),
+        }
+    }
+    Ok(())
+}
+
+/// Converts a texel component between the image's sampled type and the op's overload type.
+pub(crate) fn convert_texel(l: &mut Lowerer<'_>, from: Scalar, to: Scalar, v: Word) -> LResult<Word> {
+    if from == to {
+        return Ok(v);
+    }
+    let t = l.scalar(to);
+    match (from, to) {
+        (Scalar::I32 | Scalar::U32 | Scalar::F32, Scalar::I32 | Scalar::U32 | Scalar::F32) => {
+            l.op(Op::Bitcast, t, &[v])
+        }
+        (Scalar::F32, Scalar::F16) | (Scalar::F16, Scalar::F32) => l.op(Op::FConvert, t, &[v]),
+        (Scalar::U32 | Scalar::I32, Scalar::U16) | (Scalar::U16, Scalar::U32) => l.op(Op::UConvert, t, &[v]),
+        (Scalar::U16, Scalar::I32) => {
+            let u = l.u32();
+            let w = l.op(Op::UConvert, u, &[v])?;
+            l.op(Op::Bitcast, t, &[w])
+        }
+        _ => unsupported(format!("texel conversion {from:?} → {to:?}")),
+    }
+}
+
+fn image_in_bounds(l: &mut Lowerer<'_>, img: Word, coord: Word, uav: bool) -> LResult<Word> {
+    l.cap(Capability::ImageQuery);
+    let u = l.u32();
+    let _ = uav;
+    let size = l.op(Op::ImageQuerySize, u, &[img])?;
+    let bt = l.bool();
+    l.op(Op::ULessThan, bt, &[coord, size])
+}
+
+fn typed_buffer_load(l: &mut Lowerer<'_>, h: HandleVal, coord: Word) -> LResult<Word> {
+    let (img, info) = l.load_image(h)?;
+    let st = info.sampled.unwrap_or(Scalar::F32);
+    let stt = l.scalar(st);
+    let v4 = l.vector(stt, 4);
+    let uav = l.decl(h).class == ResourceClass::Uav;
+    let op = if uav { Op::ImageRead } else { Op::ImageFetch };
+    if !l.robust_explicit() {
+        return l.op(op, v4, &[img, coord]);
+    }
+    let inb = image_in_bounds(l, img, coord, uav)?;
+    let u = l.u32();
+    let zero = l.const_u32(0);
+    let safe = l.op(Op::Select, u, &[inb, coord, zero])?;
+    let x = l.op(op, v4, &[img, safe])?;
+    l.zero_if_not(Some(inb), v4, x)
+}
+
+fn typed_buffer_store(l: &mut Lowerer<'_>, h: HandleVal, coord: Word, texel: Word) -> LResult<()> {
+    let (img, _) = l.load_image(h)?;
+    if !l.robust_explicit() {
+        return l.op_void(Op::ImageWrite, vec![Operand::IdRef(img), Operand::IdRef(coord), Operand::IdRef(texel)]);
+    }
+    let inb = image_in_bounds(l, img, coord, true)?;
+    l.guarded(inb, |l| {
+        l.op_void(Op::ImageWrite, vec![Operand::IdRef(img), Operand::IdRef(coord), Operand::IdRef(texel)])
+    })
+}
+
+/// The binding list and push-constant range of a lowered shader.
+pub(super) fn bindings(l: &Lowerer<'_>) -> (Vec<ResourceBinding>, Option<PushConstantRange>) {
+    let mut out = Vec::with_capacity(l.meta.resources.len());
+    let mut push = None;
+    for (d, info) in l.meta.resources.iter().zip(&l.res.info) {
+        let descriptor = match (d.kind, d.class) {
+            (_, _) if info.placement == Some(Placement::PushConstants) => DescriptorKind::PushConstant,
+            (ResKind::CBuffer, _) => DescriptorKind::UniformBuffer,
+            (ResKind::Sampler, _) => DescriptorKind::Sampler,
+            (ResKind::RawBuffer | ResKind::StructuredBuffer, _) => DescriptorKind::StorageBuffer,
+            (ResKind::TypedBuffer, ResourceClass::Uav) => DescriptorKind::StorageTexelBuffer,
+            (ResKind::TypedBuffer, _) => DescriptorKind::UniformTexelBuffer,
+            (_, ResourceClass::Uav) => DescriptorKind::StorageImage,
+            _ => DescriptorKind::SampledImage,
+        };
+        let (set, binding) = match info.placement {
+            Some(Placement::Descriptor { set, binding }) => (set, binding),
+            Some(Placement::PushConstants) => {
+                push = Some(PushConstantRange { size: d.cb_size.div_ceil(16).max(1) * 16 });
+                (u32::MAX, u32::MAX)
+            }
+            None => (u32::MAX, u32::MAX),
+        };
+        out.push(ResourceBinding {
+            class: d.class,
+            space: d.space,
+            lower_bound: d.lower,
+            count: d.size,
+            set,
+            binding,
+            descriptor,
+            kind: d.kind.name().to_string(),
+            format_hint: info.format.map(|f| format!("{f:?}")),
+            has_counter: d.has_counter,
+            counter_binding: info.counter,
+        });
+    }
+    (out, push)
+}

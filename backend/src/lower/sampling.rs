@@ -1,0 +1,375 @@
+//! Textures in compute: TextureLoad, TextureStore, SampleLevel, SampleGrad,
+//! TextureGather and GetDimensions (buffers and textures). Implicit-LOD
+//! sampling and derivatives have no meaning in compute without the
+//! compute-derivatives extension and are reported unsupported.
+
+use rspirv::dr::Operand;
+use rspirv::spirv::{Capability, ImageOperands, Op, StorageClass, Word};
+
+use super::meta::ResKind;
+use super::resources::HandleVal;
+use super::{malformed, unsupported, Fail, LResult, Lowerer, Scalar};
+use crate::binding::ResourceClass;
+use crate::dxil_op::DxilOp;
+use crate::ir::{ConstKind, InstId, Value};
+
+/// (coordinate components incl. array layer, spatial components, is MS).
+fn shape(k: ResKind) -> LResult<(u32, u32, bool)> {
+    Ok(match k {
+        ResKind::Texture1D => (1, 1, false),
+        ResKind::Texture1DArray => (2, 1, false),
+        ResKind::Texture2D => (2, 2, false),
+        ResKind::Texture2DArray => (3, 2, false),
+        ResKind::Texture2DMS => (2, 2, true),
+        ResKind::Texture2DMSArray => (3, 2, true),
+        ResKind::Texture3D => (3, 3, false),
+        ResKind::TextureCube => (3, 3, false),
+        ResKind::TextureCubeArray => (4, 3, false),
+        ResKind::TypedBuffer => (1, 1, false),
+        k => return unsupported(format!("texture op on {}", k.name())),
+    })
+}
+
+fn is_undef(l: &Lowerer<'_>, v: Value) -> bool {
+    matches!(v, Value::Const(c) if matches!(l.m.konst(c).kind, ConstKind::Undef))
+}
+
+/// A vector (or scalar, n = 1) of the first `n` values.
+fn gather_vec(l: &mut Lowerer<'_>, elem: Word, vals: &[Value], n: u32) -> LResult<Word> {
+    let mut ids = Vec::with_capacity(n as usize);
+    for &v in vals.iter().take(n as usize) {
+        ids.push(if is_undef(l, v) { l.null(elem) } else { l.value(v)? });
+    }
+    if ids.len() != n as usize {
+        return malformed("too few coordinates");
+    }
+    if n == 1 {
+        return Ok(ids[0]);
+    }
+    let t = l.vector(elem, n);
+    l.op(Op::CompositeConstruct, t, &ids)
+}
+
+/// Constant texel offsets as a ConstOffset operand, `None` if all zero/undef.
+fn const_offset(l: &mut Lowerer<'_>, vals: &[Value], n: u32) -> LResult<Option<Word>> {
+    let mut lits = Vec::new();
+    let mut any = false;
+    for &v in vals.iter().take(n as usize) {
+        if is_undef(l, v) {
+            lits.push(0i32);
+            continue;
+        }
+        let Some(c) = l.m.const_int(v) else { return unsupported("non-constant texel offset") };
+        any |= c != 0;
+        lits.push(c as i32);
+    }
+    if !any {
+        return Ok(None);
+    }
+    let i = l.scalar(Scalar::I32);
+    let ids: Vec<Word> = lits.iter().map(|&x| l.const_bits(i, false, x as u32 as u64)).collect();
+    if n == 1 {
+        return Ok(Some(ids[0]));
+    }
+    let t = l.vector(i, n);
+    let mut ops = Vec::with_capacity(ids.len());
+    ops.extend(ids.iter().map(|&x| Operand::IdRef(x)));
+    let id = l.b.id();
+    l.b.insert_types_global_values(
+        rspirv::dr::InsertPoint::End,
+        rspirv::dr::Instruction::new(Op::ConstantComposite, Some(t), Some(id), ops),
+    );
+    Ok(Some(id))
+}
+
+fn set_texel_parts(l: &mut Lowerer<'_>, i: InstId, h: HandleVal, texel: Word) -> LResult<()> {
+    let st = l.res.info[h.res as usize].sampled.unwrap_or(Scalar::F32);
+    let s = l.field_scalar(i)?;
+    let stt = l.scalar(st);
+    let used = l.used.get(i.index()).copied().unwrap_or(0);
+    let mut parts = [0; 5];
+    parts[4] = l.const_u32(0);
+    for (k, p) in parts.iter_mut().enumerate().take(4) {
+        if used & (1 << k) == 0 {
+            continue;
+        }
+        let c = l.op_with(Op::CompositeExtract, stt, vec![Operand::IdRef(texel), Operand::LiteralBit32(k as u32)])?;
+        *p = super::resources::convert_texel(l, st, s, c)?;
+    }
+    l.set_parts(i, &parts);
+    Ok(())
+}
+
+fn sampled_image(l: &mut Lowerer<'_>, h: HandleVal, sampler: Value) -> LResult<(Word, Word)> {
+    let (img, info) = l.load_image(h)?;
+    let sh = l.handle(sampler)?;
+    l.ensure_var(sh.res)?;
+    let sinfo = l.res.info[sh.res as usize].clone();
+    if l.decl(sh).kind != ResKind::Sampler {
+        return malformed("sampler argument is not a sampler");
+    }
+    let sty = l.res.sampler_ty;
+    let sp = l.descriptor_ptr(sh, sinfo.var, sty, StorageClass::UniformConstant)?;
+    let s = l.load(sty, sp)?;
+    let sit = l.sampled_image_type(info.img_ty);
+    let si = l.op(Op::SampledImage, sit, &[img, s])?;
+    Ok((si, info.img_ty))
+}
+
+pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
+    let Some(&hv) = args.first() else { return malformed(format!("{} without handle", op.name())) };
+    let h = l.handle(hv)?;
+    let d = l.decl(h).clone();
+    if op == DxilOp::GetDimensions {
+        return get_dimensions(l, i, h, args);
+    }
+    let (ncoord, nspatial, ms) = shape(d.kind)?;
+    let u = l.u32();
+    let f = l.f32();
+    match op {
+        DxilOp::TextureLoad => {
+            if args.len() < 8 {
+                return malformed("TextureLoad arguments");
+            }
+            let coord = gather_vec(l, u, &args[2..5], ncoord)?;
+            let (img, info) = l.load_image(h)?;
+            let st = info.sampled.unwrap_or(Scalar::F32);
+            let stt = l.scalar(st);
+            let v4 = l.vector(stt, 4);
+            let uav = d.class == ResourceClass::Uav;
+            let mut mask = ImageOperands::empty();
+            let mut extra = Vec::new();
+            if !uav && !ms && d.kind != ResKind::TypedBuffer {
+                mask |= ImageOperands::LOD;
+                let lod = if is_undef(l, args[1]) { l.const_u32(0) } else { l.value(args[1])? };
+                extra.push(lod);
+            }
+            if let Some(off) = const_offset(l, &args[5..8], nspatial)? {
+                if uav {
+                    return unsupported("texel offset on a UAV load");
+                }
+                mask |= ImageOperands::CONST_OFFSET;
+                extra.push(off);
+            }
+            if ms {
+                mask |= ImageOperands::SAMPLE;
+                extra.push(l.value(args[1])?);
+            }
+            let mut ops = vec![Operand::IdRef(img), Operand::IdRef(coord)];
+            if !mask.is_empty() {
+                ops.push(Operand::ImageOperands(mask));
+                ops.extend(extra.iter().map(|&x| Operand::IdRef(x)));
+            }
+            let texel = l.op_with(if uav { Op::ImageRead } else { Op::ImageFetch }, v4, ops)?;
+            let texel = if l.robust_explicit() && !ms {
+                let lod = if uav || d.kind == ResKind::TypedBuffer { None } else { extra.first().copied() };
+                let inb = in_bounds(l, img, coord, ncoord, lod)?;
+                l.zero_if_not(Some(inb), v4, texel)?
+            } else {
+                texel
+            };
+            set_texel_parts(l, i, h, texel)
+        }
+        DxilOp::TextureStore => {
+            if args.len() < 9 {
+                return malformed("TextureStore arguments");
+            }
+            if ms {
+                return unsupported("TextureStore to a multisampled texture");
+            }
+            let coord = gather_vec(l, u, &args[1..4], ncoord)?;
+            let (img, info) = l.load_image(h)?;
+            let st = info.sampled.unwrap_or(Scalar::F32);
+            let vt = l.m.value_type(l.f, args[4]);
+            let Some(s) = l.scalar_of(vt) else { return malformed("TextureStore value type") };
+            let mut comps = [0; 4];
+            for (k, c) in comps.iter_mut().enumerate() {
+                let v = if is_undef(l, args[4 + k]) {
+                    let t = l.scalar(s);
+                    l.null(t)
+                } else {
+                    l.value(args[4 + k])?
+                };
+                *c = super::resources::convert_texel(l, s, st, v)?;
+            }
+            let stt = l.scalar(st);
+            let v4 = l.vector(stt, 4);
+            let texel = l.op(Op::CompositeConstruct, v4, &comps)?;
+            let write = move |l: &mut Lowerer<'_>| {
+                l.op_void(Op::ImageWrite, vec![Operand::IdRef(img), Operand::IdRef(coord), Operand::IdRef(texel)])
+            };
+            if l.robust_explicit() {
+                let inb = in_bounds(l, img, coord, ncoord, None)?;
+                l.guarded(inb, write)
+            } else {
+                write(l)
+            }
+        }
+        DxilOp::SampleLevel | DxilOp::SampleGrad => {
+            let Some(&sampler) = args.get(1) else { return malformed("sample without sampler") };
+            if ms || d.kind == ResKind::TypedBuffer {
+                return malformed("sampling a multisampled texture or buffer");
+            }
+            if args.len() < 10 {
+                return malformed("sample arguments");
+            }
+            let coord = gather_vec(l, f, &args[2..6], ncoord)?;
+            let (si, _) = sampled_image(l, h, sampler)?;
+            let st = l.res.info[h.res as usize].sampled.unwrap_or(Scalar::F32);
+            let stt = l.scalar(st);
+            let v4 = l.vector(stt, 4);
+            let mut mask = ImageOperands::empty();
+            let mut extra = Vec::new();
+            if op == DxilOp::SampleLevel {
+                let Some(&lod) = args.get(9) else { return malformed("SampleLevel without LOD") };
+                mask |= ImageOperands::LOD;
+                extra.push(l.value(lod)?);
+            } else {
+                if args.len() < 16 {
+                    return malformed("SampleGrad arguments");
+                }
+                mask |= ImageOperands::GRAD;
+                extra.push(gather_vec(l, f, &args[9..12], nspatial)?);
+                extra.push(gather_vec(l, f, &args[12..15], nspatial)?);
+                if !is_undef(l, args[15]) {
+                    return unsupported("SampleGrad with a LOD clamp");
+                }
+            }
+            if let Some(off) = const_offset(l, &args[6..9], nspatial)? {
+                mask |= ImageOperands::CONST_OFFSET;
+                extra.push(off);
+            }
+            let mut ops = vec![Operand::IdRef(si), Operand::IdRef(coord), Operand::ImageOperands(mask)];
+            ops.extend(extra.iter().map(|&x| Operand::IdRef(x)));
+            let texel = l.op_with(Op::ImageSampleExplicitLod, v4, ops)?;
+            set_texel_parts(l, i, h, texel)
+        }
+        DxilOp::TextureGather => {
+            let Some(&sampler) = args.get(1) else { return malformed("gather without sampler") };
+            if args.len() < 9 {
+                return malformed("TextureGather arguments");
+            }
+            if !matches!(
+                d.kind,
+                ResKind::Texture2D | ResKind::Texture2DArray | ResKind::TextureCube | ResKind::TextureCubeArray
+            ) {
+                return malformed("TextureGather on a texture that is not 2D or cube");
+            }
+            let coord = gather_vec(l, f, &args[2..6], ncoord)?;
+            let Some(channel) = l.m.const_uint(args[8]) else {
+                return unsupported("TextureGather with a dynamic channel");
+            };
+            let (si, _) = sampled_image(l, h, sampler)?;
+            let st = l.res.info[h.res as usize].sampled.unwrap_or(Scalar::F32);
+            let stt = l.scalar(st);
+            let v4 = l.vector(stt, 4);
+            let comp = l.const_u32(channel as u32);
+            let mut ops = vec![Operand::IdRef(si), Operand::IdRef(coord), Operand::IdRef(comp)];
+            if let Some(off) = const_offset(l, &args[6..8], 2)? {
+                ops.push(Operand::ImageOperands(ImageOperands::CONST_OFFSET));
+                ops.push(Operand::IdRef(off));
+            }
+            let texel = l.op_with(Op::ImageGather, v4, ops)?;
+            set_texel_parts(l, i, h, texel)
+        }
+        _ => Err(Fail::Internal(format!("sampling::lower got {}", op.name()))),
+    }
+}
+
+/// `coord < size` on every component (and `lod < levels` when given).
+pub(crate) fn in_bounds(l: &mut Lowerer<'_>, img: Word, coord: Word, n: u32, lod: Option<Word>) -> LResult<Word> {
+    l.cap(Capability::ImageQuery);
+    let u = l.u32();
+    let bt = l.bool();
+    let size_t = if n == 1 { u } else { l.vector(u, n) };
+    let size = match lod {
+        Some(lv) => l.op(Op::ImageQuerySizeLod, size_t, &[img, lv])?,
+        None => l.op(Op::ImageQuerySize, size_t, &[img])?,
+    };
+    let mut ok = if n == 1 {
+        l.op(Op::ULessThan, bt, &[coord, size])?
+    } else {
+        let bv = l.vector(bt, n);
+        let lt = l.op(Op::ULessThan, bv, &[coord, size])?;
+        l.op(Op::All, bt, &[lt])?
+    };
+    if let Some(lv) = lod {
+        let levels = l.op(Op::ImageQueryLevels, u, &[img])?;
+        let lok = l.op(Op::ULessThan, bt, &[lv, levels])?;
+        ok = l.op(Op::LogicalAnd, bt, &[ok, lok])?;
+    }
+    Ok(ok)
+}
+
+fn get_dimensions(l: &mut Lowerer<'_>, i: InstId, h: HandleVal, args: &[Value]) -> LResult<()> {
+    let d = l.decl(h).clone();
+    let u = l.u32();
+    let undef = l.undef(u);
+    let mut parts = [undef; 4];
+    match d.kind {
+        ResKind::RawBuffer | ResKind::StructuredBuffer => {
+            let words = l.ssbo_len(h, false)?;
+            let four = l.const_u32(4);
+            let bytes = l.op(Op::IMul, u, &[words, four])?;
+            parts[0] = if d.kind == ResKind::RawBuffer || d.stride == 0 {
+                bytes
+            } else {
+                let s = l.const_u32(d.stride);
+                l.op(Op::UDiv, u, &[bytes, s])?
+            };
+        }
+        ResKind::TypedBuffer => {
+            let (img, _) = l.load_image(h)?;
+            l.cap(Capability::ImageQuery);
+            parts[0] = l.op(Op::ImageQuerySize, u, &[img])?;
+        }
+        k if k.is_texture() => {
+            let (ncoord, _, ms) = shape(k)?;
+            // Cube sizes have 2 spatial components (+ layers).
+            let n = match k {
+                ResKind::TextureCube => 2,
+                ResKind::TextureCubeArray => 3,
+                _ => ncoord,
+            };
+            let (img, _) = l.load_image(h)?;
+            l.cap(Capability::ImageQuery);
+            let uav = d.class == ResourceClass::Uav;
+            let st = if n == 1 { u } else { l.vector(u, n) };
+            let size = if uav || ms {
+                l.op(Op::ImageQuerySize, st, &[img])?
+            } else {
+                let mip = match args.get(1) {
+                    Some(&m) if !is_undef(l, m) => l.value(m)?,
+                    _ => l.const_u32(0),
+                };
+                l.op(Op::ImageQuerySizeLod, st, &[img, mip])?
+            };
+            for (k, p) in parts.iter_mut().enumerate().take(n as usize) {
+                *p = if n == 1 {
+                    size
+                } else {
+                    l.op_with(Op::CompositeExtract, u, vec![Operand::IdRef(size), Operand::LiteralBit32(k as u32)])?
+                };
+            }
+            if ms {
+                parts[3] = l.op(Op::ImageQuerySamples, u, &[img])?;
+            } else if !uav {
+                parts[3] = l.op(Op::ImageQueryLevels, u, &[img])?;
+            }
+        }
+        k => return unsupported(format!("GetDimensions on {}", k.name())),
+    }
+    l.set_parts(i, &parts);
+    Ok(())
+}
+
+impl Lowerer<'_> {
+    pub(crate) fn sampled_image_type(&mut self, img: Word) -> Word {
+        if let Some(&(_, t)) = self.res.sampled_image_types.iter().find(|(i, _)| *i == img) {
+            return t;
+        }
+        let t = self.new_type(Op::TypeSampledImage, vec![Operand::IdRef(img)]);
+        self.res.sampled_image_types.push((img, t));
+        t
+    }
+}
