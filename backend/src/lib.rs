@@ -13,4 +13,5 @@ pub use shader_kind::ShaderKind;
 pub mod bitcode;
 pub mod dxil;
 pub mod ir;
+pub mod link;
 pub mod structurize;
