@@ -1,6 +1,8 @@
 //! Unit tests of the linker on hand-built signatures: one test (or more) per
 //! rule, per allowed SGV, per placement behaviour.
 
+#![allow(clippy::too_many_arguments)]
+
 use super::*;
 use crate::dxil::{DsState, GsState, HsState, SemanticKind as K};
 

@@ -150,8 +150,11 @@ pub(crate) fn boundary(b: &Boundary<'_>, out: &mut Vec<Rejection>) {
                 continue;
             }
             let creg = register(e, row);
+            let mut same_register = true;
             if let (Some(cr), Some(prr)) = (creg, pr.register) {
                 if cr != prr {
+                    // Masks of different registers are not compared: the register rule already failed.
+                    same_register = false;
                     push(
                         &mut sink,
                         Rule::RegisterIndexMismatch,
@@ -160,7 +163,7 @@ pub(crate) fn boundary(b: &Boundary<'_>, out: &mut Vec<Rejection>) {
                     );
                 }
             }
-            if is_placed(e) && is_placed(pr.e) {
+            if same_register && is_placed(e) && is_placed(pr.e) {
                 let (cm, pm) = (e.mask(), pr.e.mask());
                 let bad = match b.kind {
                     BoundaryKind::Varying => cm & !pm != 0,
