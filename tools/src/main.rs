@@ -1,5 +1,6 @@
 //! The `dxjit` command line.
 
+mod cmd_link;
 mod dis;
 
 use clap::{Parser, Subcommand};
@@ -25,12 +26,16 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Link a graphics pipeline (VS [HS DS] [GS] [PS]) as D3D12 does at PSO
+    /// creation: exit 3 with the broken rule when D3D12 would reject it.
+    Link(cmd_link::LinkArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.cmd {
         Cmd::Dis { file, json } => dis::run(&file, json),
+        Cmd::Link(args) => return cmd_link::main(&args),
     };
     match result {
         Ok(out) => {
