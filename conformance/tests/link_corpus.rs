@@ -14,6 +14,7 @@
 //!   other `gs_mismatch_*` (SV_Position r0, ARG0 r1.xyz, ARG1 r2.xy, ARG2 r3),
 //!   its input the full VS output; `gs_mismatch_5` (accepted after the VS in
 //!   the table, output identical) stands in for it.
+//!
 //! Rows naming any other missing blob are counted as skipped.
 
 use dxjit::dxil::ComponentType;
