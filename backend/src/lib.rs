@@ -14,6 +14,7 @@ pub use shader_kind::ShaderKind;
 pub mod bitcode;
 pub mod dxil;
 pub mod ir;
+pub mod link;
 pub mod structurize;
 
 pub mod binding;

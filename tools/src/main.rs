@@ -3,6 +3,7 @@
 mod cmd_compile;
 mod cmd_conform;
 mod cmd_corpus;
+mod cmd_link;
 mod cmd_run;
 mod dis;
 
@@ -33,6 +34,9 @@ enum Cmd {
     Compile(cmd_compile::Args),
     /// Read (and compile) every DXIL container of a corpus and report.
     Corpus(cmd_corpus::Args),
+    /// Link a graphics pipeline (VS [HS DS] [GS] [PS]) as D3D12 does at PSO
+    /// creation: exit 3 with the broken rule when D3D12 would reject it.
+    Link(cmd_link::LinkArgs),
     /// Run one conformance spec (TOML) and print its result.
     Run(cmd_run::Args),
     /// Run every conformance spec in a folder.
@@ -54,6 +58,7 @@ fn main() -> ExitCode {
         },
         Cmd::Compile(a) => cmd_compile::main(a),
         Cmd::Corpus(a) => cmd_corpus::main(a),
+        Cmd::Link(a) => cmd_link::main(&a),
         Cmd::Run(a) => cmd_run::main(a),
         Cmd::Conform(a) => cmd_conform::main(a),
     }

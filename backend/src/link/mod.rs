@@ -1,0 +1,296 @@
+//! The PSO-time linker: validates the stages of one graphics pipeline the
+//! way the D3D12 runtime does at PSO creation, then decides the Vulkan
+//! interface (Locations, Components, built-ins) every signature element of
+//! every stage gets, identically on both sides of each boundary.
+//!
+//! Pure data: no Vulkan, no SPIR-V. Lowering reads a [`LinkPlan`] to place
+//! the variables behind `loadInput`/`storeOutput`, whose row/column operands
+//! are relative to the element start, so relocation never rewrites them.
+//!
+//! Placement scheme: user elements follow the producer's register/column
+//! packing (which validation has proven equal to the consumer's), unplaced
+//! elements get free Locations past every placed one, system values become
+//! built-ins, patch constants sit past the largest control-point Location.
+
+mod error;
+mod input_layout;
+mod place;
+mod rows;
+mod stage;
+mod sysval;
+mod validate;
+
+#[cfg(test)]
+mod tests;
+
+pub use error::{LinkError, Rejection, Rule};
+pub use input_layout::{format_info, InputElement, InputLayout, VertexAttribute};
+pub use stage::{SignatureKind, Stage, StageIo};
+pub use sysval::BuiltIn;
+
+use crate::dxil::{
+    ComponentType, DxilModuleInfo, InputPrimitive, InterpolationMode, PrimitiveTopology, SignatureElement, TessDomain,
+    TessOutputPrimitive, TessPartitioning,
+};
+use crate::ir::Module;
+use serde::Serialize;
+use validate::{Boundary, BoundaryKind};
+
+/// Where an element lives in the Vulkan interface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Placement {
+    /// Row r, column c of the element is Location `location + r`, Component `component + c`.
+    Location {
+        location: u32,
+        component: u32,
+    },
+    BuiltIn(BuiltIn),
+    /// A producer output nobody reads: stores are dropped.
+    Unused,
+    /// A consumer input no producer writes where D3D allows it: loads read 0.
+    ZeroFill,
+}
+
+/// One signature element and its placement.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ElementPlacement {
+    /// The signature element id (`loadInput`/`storeOutput` operand).
+    pub id: u32,
+    pub semantic_name: String,
+    pub semantic_indices: Vec<u32>,
+    /// `SV_*` name, empty for user semantics.
+    pub system_value: &'static str,
+    pub component_type: ComponentType,
+    pub interpolation: InterpolationMode,
+    pub rows: u32,
+    pub cols: u8,
+    /// The DXIL packing location (-1 = unplaced).
+    pub start_row: i32,
+    pub start_col: i8,
+    /// GS output stream (0 elsewhere).
+    pub stream: u32,
+    pub placement: Placement,
+}
+
+/// The placements of one stage.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StagePlan {
+    pub stage: Stage,
+    pub entry: String,
+    pub inputs: Vec<ElementPlacement>,
+    pub outputs: Vec<ElementPlacement>,
+    pub patch_constants: Vec<ElementPlacement>,
+    /// Sizes of the merged `ClipDistance[]`/`CullDistance[]` arrays (0 = not declared).
+    pub clip_distances_in: u32,
+    pub cull_distances_in: u32,
+    pub clip_distances_out: u32,
+    pub cull_distances_out: u32,
+}
+
+impl StagePlan {
+    fn find(v: &[ElementPlacement], id: u32) -> Option<&ElementPlacement> {
+        v.iter().find(|e| e.id == id)
+    }
+    pub fn input(&self, id: u32) -> Option<&ElementPlacement> {
+        Self::find(&self.inputs, id)
+    }
+    pub fn output(&self, id: u32) -> Option<&ElementPlacement> {
+        Self::find(&self.outputs, id)
+    }
+    pub fn patch_constant(&self, id: u32) -> Option<&ElementPlacement> {
+        Self::find(&self.patch_constants, id)
+    }
+    /// The first element of a signature with this semantic name (case-insensitive) and index.
+    pub fn by_semantic(&self, sig: SignatureKind, name: &str, index: u32) -> Option<&ElementPlacement> {
+        let v = match sig {
+            SignatureKind::Input => &self.inputs,
+            SignatureKind::Output => &self.outputs,
+            SignatureKind::PatchConstant => &self.patch_constants,
+        };
+        v.iter().find(|e| e.semantic_name.eq_ignore_ascii_case(name) && e.semantic_indices.contains(&index))
+    }
+}
+
+/// Hull → TCS/TES execution facts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TessellationPlan {
+    /// `patchControlPoints` of the pipeline's tessellation state.
+    pub input_control_points: u32,
+    /// `OutputVertices`.
+    pub output_control_points: u32,
+    pub domain: TessDomain,
+    pub partitioning: TessPartitioning,
+    /// SPIR-V execution mode for the partitioning (pow2 → SpacingEqual, like integer).
+    pub spacing: &'static str,
+    pub output_primitive: TessOutputPrimitive,
+    pub max_tess_factor: f32,
+    pub patch_constant_function: Option<String>,
+    /// Added to every patch-constant user element's start row; the same value
+    /// is used for the hull's outputs and the domain's inputs.
+    pub patch_constant_location_offset: u32,
+}
+
+/// Geometry-shader execution facts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GeometryPlan {
+    pub input_primitive: InputPrimitive,
+    /// Vertices per input primitive (points 1, lines 2, lines-adj 4, triangles 3, triangles-adj 6).
+    pub input_vertices: u32,
+    pub max_vertex_count: u32,
+    pub instance_count: u32,
+    pub active_stream_mask: u32,
+    pub output_topology: PrimitiveTopology,
+    /// The stream that reaches the rasterizer (`None`: no rasterization).
+    pub rasterized_stream: Option<u32>,
+}
+
+/// The linked interface of a whole pipeline.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LinkPlan {
+    /// In pipeline order.
+    pub stages: Vec<StagePlan>,
+    /// One attribute per VS input row fed by the input layout.
+    pub vertex_input: Vec<VertexAttribute>,
+    pub tessellation: Option<TessellationPlan>,
+    pub geometry: Option<GeometryPlan>,
+}
+
+impl LinkPlan {
+    pub fn stage(&self, s: Stage) -> Option<&StagePlan> {
+        self.stages.iter().find(|p| p.stage == s)
+    }
+
+    /// The plan for compiling one shader alone: every element at its own
+    /// register/column, unplaced elements at free Locations, system values as
+    /// built-ins (VS/DS/GS outputs assumed to feed the rasterizer).
+    /// Fails only on a system value that cannot appear in the signature it is in.
+    pub fn single(io: &StageIo) -> Result<LinkPlan, LinkError> {
+        place::single(io)
+    }
+
+    /// [`LinkPlan::single`] for a decoded module.
+    pub fn single_module(info: &DxilModuleInfo, module: &Module) -> Result<LinkPlan, LinkError> {
+        place::single(&StageIo::from_module(info, module)?)
+    }
+}
+
+/// Pipeline-wide options.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkOptions {
+    pub input_layout: Option<InputLayout>,
+    /// The GS stream sent to the rasterizer; `None` = D3D12_SO_NO_RASTERIZED_STREAM
+    /// (the pixel shader is then not linked).
+    pub rasterized_stream: Option<u32>,
+}
+
+impl Default for LinkOptions {
+    fn default() -> Self {
+        LinkOptions { input_layout: None, rasterized_stream: Some(0) }
+    }
+}
+
+/// The stages of a structurally valid pipeline, in order.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Pipeline<'a> {
+    pub vs: &'a StageIo,
+    pub hs: Option<&'a StageIo>,
+    pub ds: Option<&'a StageIo>,
+    pub gs: Option<&'a StageIo>,
+    pub ps: Option<&'a StageIo>,
+    pub rasterized_stream: Option<u32>,
+}
+
+impl<'a> Pipeline<'a> {
+    /// The last stage before the rasterizer.
+    pub fn last_pre_raster(&self) -> &'a StageIo {
+        self.gs.or(self.ds).unwrap_or(self.vs)
+    }
+
+    /// Every boundary, in pipeline order. The pixel shader is not linked when nothing is rasterized.
+    pub fn boundaries(&self) -> Vec<Boundary<'a>> {
+        let mut out = Vec::new();
+        let mut prev = self.vs;
+        if let (Some(hs), Some(ds)) = (self.hs, self.ds) {
+            out.push(Boundary { producer: prev, consumer: hs, kind: BoundaryKind::Varying, stream: None });
+            out.push(Boundary { producer: hs, consumer: ds, kind: BoundaryKind::ControlPoint, stream: None });
+            out.push(Boundary { producer: hs, consumer: ds, kind: BoundaryKind::PatchConstant, stream: None });
+            prev = ds;
+        }
+        if let Some(gs) = self.gs {
+            out.push(Boundary { producer: prev, consumer: gs, kind: BoundaryKind::Varying, stream: None });
+            prev = gs;
+        }
+        if let Some(ps) = self.ps {
+            if prev.stage != Stage::Geometry {
+                out.push(Boundary { producer: prev, consumer: ps, kind: BoundaryKind::Varying, stream: None });
+            } else if self.rasterized_stream.is_some() {
+                // Only stream 0 is matched against the pixel shader, whichever stream is rasterized.
+                out.push(Boundary { producer: prev, consumer: ps, kind: BoundaryKind::Varying, stream: Some(0) });
+            }
+        }
+        out
+    }
+}
+
+/// Validates and links the stages of one graphics pipeline (any order).
+pub fn link(stages: &[StageIo], options: &LinkOptions) -> Result<LinkPlan, LinkError> {
+    let mut rejections = Vec::new();
+    if validate::structure(stages, &mut rejections).is_none() || !rejections.is_empty() {
+        return Err(LinkError::Rejected(rejections));
+    }
+    let get = |s: Stage| stages.iter().find(|x| x.stage == s);
+    let Some(vs) = get(Stage::Vertex) else {
+        return Err(LinkError::Rejected(rejections));
+    };
+    let p = Pipeline {
+        vs,
+        hs: get(Stage::Hull),
+        ds: get(Stage::Domain),
+        gs: get(Stage::Geometry),
+        ps: get(Stage::Pixel),
+        rasterized_stream: options.rasterized_stream,
+    };
+    let rejections = validate::pipeline(&p, options.input_layout.as_ref());
+    if !rejections.is_empty() {
+        return Err(LinkError::Rejected(rejections));
+    }
+    place::pipeline(&p, options.input_layout.as_ref())
+}
+
+/// [`link`] for decoded modules (stages identified by their shader kind).
+pub fn link_modules(modules: &[(&DxilModuleInfo, &Module)], options: &LinkOptions) -> Result<LinkPlan, LinkError> {
+    let stages = modules.iter().map(|(i, m)| StageIo::from_module(i, m)).collect::<Result<Vec<_>, _>>()?;
+    link(&stages, options)
+}
+
+/// Vertices per GS input primitive.
+pub fn input_vertices(p: InputPrimitive) -> u32 {
+    match p {
+        InputPrimitive::Point => 1,
+        InputPrimitive::Line => 2,
+        InputPrimitive::Triangle => 3,
+        InputPrimitive::LineWithAdjacency => 4,
+        InputPrimitive::TriangleWithAdjacency => 6,
+        InputPrimitive::ControlPointPatch(n) => u32::from(n),
+        InputPrimitive::Undefined => 0,
+    }
+}
+
+/// Element helper shared by placement.
+pub(crate) fn element_placement(e: &SignatureElement, placement: Placement) -> ElementPlacement {
+    ElementPlacement {
+        id: e.id,
+        semantic_name: e.semantic_name.clone(),
+        semantic_indices: e.semantic_indices.clone(),
+        system_value: e.system_value_name(),
+        component_type: e.component_type,
+        interpolation: e.interpolation,
+        rows: e.rows,
+        cols: e.cols,
+        start_row: e.start_row,
+        start_col: e.start_col,
+        stream: e.stream(),
+        placement,
+    }
+}

@@ -1,0 +1,58 @@
+//! `dxjit link` exit statuses and output on fixture pipelines.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn fixture(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures").join(rel)
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("dxjit-link-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn dxjit(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_dxjit")).arg("link").args(args).output().expect("run dxjit")
+}
+
+#[test]
+fn linked_pipeline_writes_plan_json() {
+    let out = out_dir("ok");
+    let vs = fixture("linkage/sgv_row.vs_6_0.dxil");
+    let ps = fixture("linkage/sgv_row.ps_6_0.dxil");
+    let o = dxjit(&[vs.as_os_str(), ps.as_os_str(), "-o".as_ref(), out.as_os_str(), "--json".as_ref()]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let written = std::fs::read_to_string(out.join("plan.json")).expect("plan.json");
+    assert_eq!(String::from_utf8_lossy(&o.stdout), written);
+    let v: serde_json::Value = serde_json::from_str(&written).expect("valid JSON");
+    assert_eq!(v["stages"][1]["stage"], "pixel");
+    let _ = std::fs::remove_dir_all(out);
+}
+
+#[test]
+fn rejected_pipeline_exits_3_naming_the_rule() {
+    let out = out_dir("rej");
+    let vs = fixture("linkage/rowshare.vs_6_0.dxil");
+    let ps = fixture("linkage/reject_missing.ps_6_0.dxil");
+    let o = dxjit(&[vs.as_os_str(), ps.as_os_str(), "-o".as_ref(), out.as_os_str()]);
+    assert_eq!(o.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("SemanticNotFound") && err.contains("TEXCOORD5") && err.contains("register 1"), "{err}");
+    assert!(!out.join("plan.json").exists());
+}
+
+#[test]
+fn malformed_input_exits_1() {
+    let out = out_dir("bad");
+    let notdxil = fixture("linkage/rowshare.vs_6_0.md");
+    let o = dxjit(&[notdxil.as_os_str(), "-o".as_ref(), out.as_os_str()]);
+    assert_eq!(o.status.code(), Some(1));
+    let layout = std::env::temp_dir().join(format!("dxjit-link-cli-{}-layout.toml", std::process::id()));
+    std::fs::write(&layout, "[[element]]\nsemantic = \"POSITION\"\nformat = \"R7_FLOAT\"\n").expect("write");
+    let vs = fixture("tessellation/cp.vs_6_0.dxil");
+    let o = dxjit(&[vs.as_os_str(), "--input-layout".as_ref(), layout.as_os_str(), "-o".as_ref(), out.as_os_str()]);
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    let _ = std::fs::remove_file(layout);
+}
