@@ -582,6 +582,35 @@ fn tessellation_triangles_and_quads() {
     assert_clean(ctx);
 }
 
+// (7b) Tessellation into isolines: levels 3 = three lines (v = 0, 1/3, 2/3) of three segments each.
+#[test]
+fn tessellation_isolines() {
+    let names = ["vs_passthrough", "ps_push_color", "tcs_passthrough_4", "tes_isolines"];
+    let Some((ctx, s)) = setup_many("tessellation_isolines", &names) else { return };
+    if !ctx.features().tessellation_shader {
+        eprintln!("SKIPPED tessellation_isolines: no tessellationShader");
+        return;
+    }
+    let (w, h) = (32, 32);
+    // u spans NDC x -0.5..0.5 (pixels 8..24); v = 0, 1/3, 2/3 land on the centres of rows 25, 19 and 13.
+    let (bottom, top) = (-0.59375f32, -0.59375 + 1.125);
+    let quad = [[-0.5, bottom, 0.0, 1.0], [0.5, bottom, 0.0, 1.0], [0.5, top, 0.0, 1.0], [-0.5, top, 0.0, 1.0]];
+    let r = tessellate(&ctx, &s, 2, 3, &quad, w, h);
+    let on = [0, 255, 255, 255];
+    for y in 0..h {
+        for x in 0..w {
+            let px = texel(&r.color[0], w, x, y, 4);
+            let line_row = [25, 19, 13].contains(&y);
+            if line_row && (9..23).contains(&x) {
+                assert_eq!(px, on, "line pixel ({x}, {y})");
+            } else if !line_row || !(7..25).contains(&x) {
+                assert_eq!(px, [0; 4], "pixel ({x}, {y}) off the lines");
+            }
+        }
+    }
+    assert_clean(ctx);
+}
+
 // (8) Transform feedback of vertex shader outputs into two buffers, rasterization off.
 #[test]
 fn transform_feedback_capture() {
