@@ -8,9 +8,10 @@ mod common;
 
 use common::*;
 use dxjit_runtime::{
-    Blend, BlendFactor, BlendOp, ClearColor, ColorTarget, CompareOp, Context, CullMode, DepthStencilTarget, Draw,
-    Format, GraphicsJob, GraphicsResult, IndexBuffer, RuntimeError, ShaderStage, Stage, Stencil, StencilFace,
-    StencilOp, Topology, TransformFeedback, VertexAttribute, VertexBuffer, Viewport, XfbBuffer,
+    Blend, BlendFactor, BlendOp, BoundResource, ClearColor, ColorTarget, CompareOp, Context, CullMode,
+    DepthStencilTarget, Draw, Format, GraphicsJob, GraphicsResult, IndexBuffer, ResourceDesc, RuntimeError,
+    ShaderStage, Stage, Stencil, StencilFace, StencilOp, Topology, TransformFeedback, VertexAttribute, VertexBuffer,
+    Viewport, XfbBuffer,
 };
 
 /// Assembles every shader, then creates the context; `None` when the test is skipped.
@@ -771,6 +772,27 @@ fn dual_source_blend() {
             assert!(px[k].abs_diff(want[k]) <= 1, "{px:?} vs {want:?}");
         }
     }
+    assert_clean(ctx);
+}
+
+// UAV-only rendering: no render targets, a viewport, and a storage buffer written by the pixel shader
+// (resources are bound for graphics stages and read back after the draw).
+#[test]
+fn pixel_shader_storage_buffer_without_targets() {
+    let Some((ctx, s)) = setup_many("pixel_shader_storage_buffer_without_targets", &["vs_fullscreen", "ps_uav_count"])
+    else {
+        return;
+    };
+    if !ctx.features().fragment_stores_and_atomics {
+        eprintln!("SKIPPED pixel_shader_storage_buffer_without_targets: no fragmentStoresAndAtomics");
+        return;
+    }
+    let mut job = GraphicsJob::new(vec![stage(Stage::Vertex, &s[0]), stage(Stage::Fragment, &s[1])], vec![], 3);
+    job.viewport = Some(Viewport { x: 0.0, y: 0.0, width: 12.0, height: 5.0, min_depth: 0.0, max_depth: 1.0 });
+    job.resources = vec![BoundResource::new(0, 0, ResourceDesc::StorageBuffer { data: u32s(&[1000, 0]) })];
+    let r = run(&ctx, &job);
+    assert!(r.color.is_empty() && r.depth.is_none());
+    assert_eq!(to_u32s(r.get(0, 0, 0).expect("storage buffer")), [1000 + 12 * 5, 11 + 100 * 4]);
     assert_clean(ctx);
 }
 
