@@ -166,7 +166,7 @@ pub(crate) fn prepare(
     }
 }
 
-fn format_properties(scratch: &Scratch<'_>, format: Format) -> vk::FormatProperties {
+pub(crate) fn format_properties(scratch: &Scratch<'_>, format: Format) -> vk::FormatProperties {
     // SAFETY: plain query on the context's physical device.
     unsafe { scratch.ctx.instance().get_physical_device_format_properties(scratch.ctx.physical_device, format.vk()) }
 }
@@ -202,6 +202,12 @@ fn prepare_image(
     name: &str,
 ) -> Result<PreparedImage, RuntimeError> {
     let ImageDesc { dim, format, width, height, depth, layers, mips, samples, .. } = *desc;
+    if format.has_stencil() {
+        return Err(RuntimeError::FormatUnsupported {
+            format,
+            usage: "shader resources (depth/stencil formats are render targets only)",
+        });
+    }
     if width == 0 || height == 0 || depth == 0 || layers == 0 || mips == 0 || samples == 0 {
         return Err(invalid(res, "image width, height, depth, layers, mips and samples must all be at least 1"));
     }

@@ -45,7 +45,7 @@ impl ComputeResult {
 }
 
 /// Seconds to wait for a job's fence; env `DXJIT_GPU_TIMEOUT` overrides.
-fn timeout_s() -> u64 {
+pub(crate) fn timeout_s() -> u64 {
     std::env::var("DXJIT_GPU_TIMEOUT").ok().and_then(|s| s.parse().ok()).unwrap_or(120)
 }
 

@@ -90,6 +90,11 @@ pub struct DeviceFeatures {
     pub transform_feedback: bool,
     pub geometry_streams: bool,
     pub max_transform_feedback_streams: u32,
+    pub max_transform_feedback_buffers: u32,
+    /// `VkPhysicalDeviceTransformFeedbackPropertiesEXT::transformFeedbackQueries`.
+    pub transform_feedback_queries: bool,
+    /// `transformFeedbackRasterizationStreamSelect`: a stream other than 0 may be rasterized.
+    pub transform_feedback_rasterization_stream_select: bool,
     pub mesh_shader: bool,
     pub task_shader: bool,
 
@@ -361,6 +366,9 @@ impl FeatureChain {
             transform_feedback: b(self.xfb.transform_feedback),
             geometry_streams: b(self.xfb.geometry_streams),
             max_transform_feedback_streams: props.max_transform_feedback_streams,
+            max_transform_feedback_buffers: props.max_transform_feedback_buffers,
+            transform_feedback_queries: props.transform_feedback_queries,
+            transform_feedback_rasterization_stream_select: props.transform_feedback_rasterization_stream_select,
             mesh_shader: b(self.mesh.mesh_shader),
             task_shader: b(self.mesh.task_shader),
             fragment_stores_and_atomics: b(c.fragment_stores_and_atomics),
@@ -410,6 +418,9 @@ pub(crate) struct DeviceProps {
     pub max_subgroup_size: u32,
     pub required_subgroup_size_stages: vk::ShaderStageFlags,
     pub max_transform_feedback_streams: u32,
+    pub max_transform_feedback_buffers: u32,
+    pub transform_feedback_queries: bool,
+    pub transform_feedback_rasterization_stream_select: bool,
     pub max_sampler_anisotropy: f32,
 }
 
@@ -446,6 +457,10 @@ pub(crate) fn query_props(
         max_subgroup_size: sgsc.max_subgroup_size,
         required_subgroup_size_stages: sgsc.required_subgroup_size_stages,
         max_transform_feedback_streams: if has_xfb { xfb.max_transform_feedback_streams } else { 0 },
+        max_transform_feedback_buffers: if has_xfb { xfb.max_transform_feedback_buffers } else { 0 },
+        transform_feedback_queries: has_xfb && xfb.transform_feedback_queries != vk::FALSE,
+        transform_feedback_rasterization_stream_select: has_xfb
+            && xfb.transform_feedback_rasterization_stream_select != vk::FALSE,
         max_sampler_anisotropy: base.limits.max_sampler_anisotropy,
     };
     (base, props)

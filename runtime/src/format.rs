@@ -64,6 +64,11 @@ pub enum Format {
     R9G9B9E5SharedExp,
     D32Float,
     D16Unorm,
+    /// Depth/stencil targets only: DXGI_FORMAT_D24_UNORM_S8_UINT. Depth reads back as 4 bytes per texel
+    /// (24-bit unorm in the low bits, high byte zero), stencil as 1 byte.
+    D24UnormS8Uint,
+    /// Depth/stencil targets only: DXGI_FORMAT_D32_FLOAT_S8X24_UINT. Depth reads back as f32, stencil as 1 byte.
+    D32FloatS8Uint,
 }
 
 impl Format {
@@ -119,10 +124,12 @@ impl Format {
             R9G9B9E5SharedExp => vk::Format::E5B9G9R9_UFLOAT_PACK32,
             D32Float => vk::Format::D32_SFLOAT,
             D16Unorm => vk::Format::D16_UNORM,
+            D24UnormS8Uint => vk::Format::D24_UNORM_S8_UINT,
+            D32FloatS8Uint => vk::Format::D32_SFLOAT_S8_UINT,
         }
     }
 
-    /// Size of one texel in bytes.
+    /// Size of one texel in bytes (for depth/stencil formats: of the depth aspect as copied to a buffer).
     pub fn bytes_per_texel(&self) -> u32 {
         use Format::*;
         match self {
@@ -132,7 +139,7 @@ impl Format {
             R32Uint | R32Sint | R32Float | R16G16Float | R16G16Uint | R16G16Sint | R16G16Unorm | R16G16Snorm
             | R8G8B8A8Unorm | R8G8B8A8UnormSrgb | R8G8B8A8Snorm | R8G8B8A8Uint | R8G8B8A8Sint | B8G8R8A8Unorm
             | B8G8R8A8UnormSrgb | R10G10B10A2Unorm | R10G10B10A2Uint | R11G11B10Float | R9G9B9E5SharedExp
-            | D32Float => 4,
+            | D32Float | D24UnormS8Uint | D32FloatS8Uint => 4,
             R32G32Uint | R32G32Sint | R32G32Float | R16G16B16A16Float | R16G16B16A16Uint | R16G16B16A16Sint
             | R16G16B16A16Unorm | R16G16B16A16Snorm => 8,
             R32G32B32Uint | R32G32B32Sint | R32G32B32Float => 12,
@@ -142,7 +149,12 @@ impl Format {
 
     /// True for depth formats (image aspect DEPTH instead of COLOR).
     pub fn is_depth(&self) -> bool {
-        matches!(self, Format::D32Float | Format::D16Unorm)
+        matches!(self, Format::D32Float | Format::D16Unorm | Format::D24UnormS8Uint | Format::D32FloatS8Uint)
+    }
+
+    /// True for formats with a stencil aspect.
+    pub fn has_stencil(&self) -> bool {
+        matches!(self, Format::D24UnormS8Uint | Format::D32FloatS8Uint)
     }
 
     /// True when shaders see the format as integers (clears and border colours differ).

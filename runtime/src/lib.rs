@@ -5,7 +5,8 @@
 //! Layout: `context` (instance, device choice, validation capture), `features` (what is enabled),
 //! `resources` (job resource descriptions), `bind` + `descriptors` (resource creation, upload, read-back,
 //! descriptor sets — shared by every pipeline kind), `scratch` (per-job object ownership), `compute`
-//! (compute jobs), `reflect` (SPIR-V binding reflection).
+//! (compute jobs), `graphics` (graphics jobs: one draw with dynamic rendering), `reflect` (SPIR-V binding
+//! reflection).
 
 mod bind;
 mod compute;
@@ -14,6 +15,7 @@ mod descriptors;
 mod error;
 mod features;
 mod format;
+mod graphics;
 pub mod reflect;
 mod resources;
 mod scratch;
@@ -24,6 +26,7 @@ pub use context::{lavapipe_available, vulkan_available, vulkan_devices, Context,
 pub use error::RuntimeError;
 pub use features::DeviceFeatures;
 pub use format::{AddressMode, BorderColor, CompareOp, Filter, Format, ImageDim};
+pub use graphics::*;
 pub use resources::{BoundResource, ImageDesc, ResourceDesc, SamplerDesc, Subresource};
 
 /// Converts a SPIR-V binary (as bytes, either endianness) to words, checking the magic number.

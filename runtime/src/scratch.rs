@@ -28,6 +28,7 @@ pub(crate) struct Scratch<'a> {
     pipeline_layouts: Vec<vk::PipelineLayout>,
     shader_modules: Vec<vk::ShaderModule>,
     pipelines: Vec<vk::Pipeline>,
+    query_pools: Vec<vk::QueryPool>,
     command_buffers: Vec<vk::CommandBuffer>,
     fences: Vec<vk::Fence>,
     /// Work was submitted and not seen to complete: wait for the device before destroying anything.
@@ -56,6 +57,7 @@ impl<'a> Scratch<'a> {
             pipeline_layouts: Vec::new(),
             shader_modules: Vec::new(),
             pipelines: Vec::new(),
+            query_pools: Vec::new(),
             command_buffers: Vec::new(),
             fences: Vec::new(),
             pending: false,
@@ -198,18 +200,41 @@ impl<'a> Scratch<'a> {
     ) -> Result<vk::Pipeline, RuntimeError> {
         // SAFETY: valid create info whose module and layout are alive.
         let result = unsafe { self.device().create_compute_pipelines(vk::PipelineCache::null(), &[*info], None) };
+        self.keep_pipeline(result, "vkCreateComputePipelines")
+    }
+
+    pub(crate) fn graphics_pipeline(
+        &mut self,
+        info: &vk::GraphicsPipelineCreateInfo<'_>,
+    ) -> Result<vk::Pipeline, RuntimeError> {
+        // SAFETY: valid create info whose modules, layout and state structs are alive (checked by the caller
+        // against the enabled features).
+        let result = unsafe { self.device().create_graphics_pipelines(vk::PipelineCache::null(), &[*info], None) };
+        self.keep_pipeline(result, "vkCreateGraphicsPipelines")
+    }
+
+    fn keep_pipeline(
+        &mut self,
+        result: Result<Vec<vk::Pipeline>, (Vec<vk::Pipeline>, vk::Result)>,
+        call: &'static str,
+    ) -> Result<vk::Pipeline, RuntimeError> {
         match result {
             Ok(p) => {
                 self.pipelines.extend(p.iter().copied());
-                p.first()
-                    .copied()
-                    .ok_or(RuntimeError::Vulkan { call: "vkCreateComputePipelines", result: vk::Result::ERROR_UNKNOWN })
+                p.first().copied().ok_or(RuntimeError::Vulkan { call, result: vk::Result::ERROR_UNKNOWN })
             }
             Err((p, result)) => {
                 self.pipelines.extend(p.into_iter().filter(|p| *p != vk::Pipeline::null()));
-                Err(RuntimeError::Vulkan { call: "vkCreateComputePipelines", result })
+                Err(RuntimeError::Vulkan { call, result })
             }
         }
+    }
+
+    pub(crate) fn query_pool(&mut self, info: &vk::QueryPoolCreateInfo<'_>) -> Result<vk::QueryPool, RuntimeError> {
+        // SAFETY: valid create info (statistics only with the pipelineStatisticsQuery feature).
+        let q = unsafe { self.device().create_query_pool(info, None) }.call("vkCreateQueryPool")?;
+        self.query_pools.push(q);
+        Ok(q)
     }
 
     /// Allocates a primary command buffer and begins recording (one-time submit).
@@ -271,6 +296,9 @@ impl Drop for Scratch<'_> {
             }
             if !self.command_buffers.is_empty() {
                 device.free_command_buffers(self.pool, &self.command_buffers);
+            }
+            for q in self.query_pools.drain(..) {
+                device.destroy_query_pool(q, None);
             }
             for p in self.pipelines.drain(..) {
                 device.destroy_pipeline(p, None);
