@@ -110,6 +110,13 @@ pub struct DeviceFeatures {
     pub image_cube_array: bool,
     pub sampler_anisotropy: bool,
     pub max_sampler_anisotropy: f32,
+    /// Float controls (Vulkan 1.2 properties): denormals kept / flushed per width.
+    pub shader_denorm_preserve_float16: bool,
+    pub shader_denorm_preserve_float32: bool,
+    pub shader_denorm_preserve_float64: bool,
+    pub shader_denorm_flush_to_zero_float16: bool,
+    pub shader_denorm_flush_to_zero_float32: bool,
+    pub shader_denorm_flush_to_zero_float64: bool,
     pub custom_border_colors: bool,
 
     // Rasterisation-related shader features.
@@ -382,6 +389,12 @@ impl FeatureChain {
             image_cube_array: b(c.image_cube_array),
             sampler_anisotropy: b(c.sampler_anisotropy),
             max_sampler_anisotropy: props.max_sampler_anisotropy,
+            shader_denorm_preserve_float16: props.denorm_preserve[0],
+            shader_denorm_preserve_float32: props.denorm_preserve[1],
+            shader_denorm_preserve_float64: props.denorm_preserve[2],
+            shader_denorm_flush_to_zero_float16: props.denorm_ftz[0],
+            shader_denorm_flush_to_zero_float32: props.denorm_ftz[1],
+            shader_denorm_flush_to_zero_float64: props.denorm_ftz[2],
             custom_border_colors: b(self.border.custom_border_colors),
             sample_rate_shading: b(c.sample_rate_shading),
             shader_clip_distance: b(c.shader_clip_distance),
@@ -422,6 +435,9 @@ pub(crate) struct DeviceProps {
     pub transform_feedback_queries: bool,
     pub transform_feedback_rasterization_stream_select: bool,
     pub max_sampler_anisotropy: f32,
+    /// f16, f32, f64.
+    pub denorm_preserve: [bool; 3],
+    pub denorm_ftz: [bool; 3],
 }
 
 /// Queries [`DeviceProps`] (Vulkan 1.2+ device; 1.3 or the EXT for subgroup size control).
@@ -432,11 +448,12 @@ pub(crate) fn query_props(
     extensions: &[&CStr],
 ) -> (vk::PhysicalDeviceProperties, DeviceProps) {
     let mut v11 = vk::PhysicalDeviceVulkan11Properties::default();
+    let mut v12 = vk::PhysicalDeviceVulkan12Properties::default();
     let mut sgsc = vk::PhysicalDeviceSubgroupSizeControlProperties::default();
     let mut xfb = vk::PhysicalDeviceTransformFeedbackPropertiesEXT::default();
     let has_sgsc = api_version >= vk::API_VERSION_1_3 || extensions.contains(&ash::ext::subgroup_size_control::NAME);
     let has_xfb = extensions.contains(&ash::ext::transform_feedback::NAME);
-    let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut v11);
+    let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut v11).push_next(&mut v12);
     if has_sgsc {
         p2 = p2.push_next(&mut sgsc);
     }
@@ -462,6 +479,16 @@ pub(crate) fn query_props(
         transform_feedback_rasterization_stream_select: has_xfb
             && xfb.transform_feedback_rasterization_stream_select != vk::FALSE,
         max_sampler_anisotropy: base.limits.max_sampler_anisotropy,
+        denorm_preserve: [
+            v12.shader_denorm_preserve_float16 != vk::FALSE,
+            v12.shader_denorm_preserve_float32 != vk::FALSE,
+            v12.shader_denorm_preserve_float64 != vk::FALSE,
+        ],
+        denorm_ftz: [
+            v12.shader_denorm_flush_to_zero_float16 != vk::FALSE,
+            v12.shader_denorm_flush_to_zero_float32 != vk::FALSE,
+            v12.shader_denorm_flush_to_zero_float64 != vk::FALSE,
+        ],
     };
     (base, props)
 }

@@ -19,29 +19,32 @@ impl VulkanBackend {
 }
 
 /// Maps the runtime's feature report onto the spec vocabulary (backend::FEATURES).
-/// ADAPT ON MERGE: the field names of `DeviceFeatures` are not pinned down yet.
 fn caps_of(f: &DeviceFeatures) -> DeviceCaps {
+    use dxjit_runtime::vk;
     let mut caps = DeviceCaps::default();
     let mut add = |name: &str, on: bool| {
         if on {
             caps.features.insert(name.to_string());
         }
     };
+    let ext = |name: &str| f.extensions.iter().any(|e| e == name);
+    let compute = f.subgroup_supported_stages.contains(vk::ShaderStageFlags::COMPUTE);
+    let op = |o: vk::SubgroupFeatureFlags| compute && f.subgroup_supported_operations.contains(o);
     add("int64", f.shader_int64);
     add("float64", f.shader_float64);
     add("int16", f.shader_int16);
     add("float16", f.shader_float16);
     add("storage16", f.storage_buffer_16bit_access);
     add("int64_atomics", f.shader_buffer_int64_atomics);
-    add("int64_image_atomics", f.shader_image_int64_atomics);
-    add("subgroup_basic", f.subgroup_basic);
-    add("subgroup_vote", f.subgroup_vote);
-    add("subgroup_arithmetic", f.subgroup_arithmetic);
-    add("subgroup_ballot", f.subgroup_ballot);
-    add("subgroup_shuffle", f.subgroup_shuffle);
-    add("subgroup_quad", f.subgroup_quad);
+    add("int64_image_atomics", ext("VK_EXT_shader_image_atomic_int64"));
+    add("subgroup_basic", op(vk::SubgroupFeatureFlags::BASIC));
+    add("subgroup_vote", op(vk::SubgroupFeatureFlags::VOTE));
+    add("subgroup_arithmetic", op(vk::SubgroupFeatureFlags::ARITHMETIC));
+    add("subgroup_ballot", op(vk::SubgroupFeatureFlags::BALLOT));
+    add("subgroup_shuffle", op(vk::SubgroupFeatureFlags::SHUFFLE));
+    add("subgroup_quad", op(vk::SubgroupFeatureFlags::QUAD));
     add("subgroup_size_control", f.subgroup_size_control);
-    add("compute_derivatives", f.compute_shader_derivatives);
+    add("compute_derivatives", ext("VK_NV_compute_shader_derivatives") || ext("VK_KHR_compute_shader_derivatives"));
     add("denorm_preserve_32", f.shader_denorm_preserve_float32);
     add("denorm_ftz_32", f.shader_denorm_flush_to_zero_float32);
     caps.subgroup_size = Some(f.subgroup_size);
