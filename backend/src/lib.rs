@@ -10,6 +10,7 @@ pub mod dxil_op;
 pub mod shader_kind;
 pub use shader_kind::ShaderKind;
 
+pub mod analysis;
 pub mod bitcode;
 pub mod ir;
 pub mod structurize;

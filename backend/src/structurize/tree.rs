@@ -9,7 +9,9 @@
 //!   fall-through);
 //! - [`Node::Loop`] → header with `OpLoopMerge`, the body, a continue block
 //!   branching back to the header;
-//! - [`Node::Break`] leaves the innermost enclosing `Loop` or `Switch`;
+//! - [`Node::Scope`] → `OpSelectionMerge` + `OpSwitch` with only a default
+//!   target (a breakable region);
+//! - [`Node::Break`] leaves the innermost enclosing `Loop`, `Switch` or `Scope`;
 //!   [`Node::Continue`] goes to the continue block of the innermost `Loop`.
 //!   Anything else (multi-level exits, exits past a switch out of a loop) is
 //!   expressed with structurizer variables ([`Node::SetVar`] and
@@ -43,21 +45,49 @@ pub enum Node {
     Seq(Vec<Node>),
     /// The instructions of an original block, except its phis and terminator.
     Block(BlockId),
-    If { cond: Cond, then_: Box<Node>, else_: Box<Node> },
+    If {
+        cond: Cond,
+        then_: Box<Node>,
+        else_: Box<Node>,
+    },
     /// `selector` is an integer value of the function; case labels are the
     /// switch's constants. A case body that ends without an explicit exit
     /// leaves the switch (no fall-through).
-    Switch { selector: Value, cases: Vec<(Vec<ConstId>, Node)>, default: Box<Node> },
+    Switch {
+        selector: Value,
+        cases: Vec<(Vec<ConstId>, Node)>,
+        default: Box<Node>,
+    },
     /// Runs `body` forever; left only through `Break` (or `Return`).
-    Loop { body: Box<Node> },
+    Loop {
+        body: Box<Node>,
+    },
+    /// A breakable region: runs `body` once; a `Break` inside it (not inside
+    /// a nested `Loop`, `Switch` or `Scope`) leaves it. SPIR-V: a switch
+    /// construct with only a default target (`OpSelectionMerge %merge None`,
+    /// `OpSwitch %int_0 %body`), so a `Continue` of the enclosing loop stays
+    /// legal inside it. Added to the tree for forward exits the structure
+    /// cannot express by falling through (a branch out of a nested selection
+    /// to a merge further out, DXIL switch fall-through into a later case),
+    /// which `Switch` could only express with a selector value the module may
+    /// not have as a constant.
+    Scope {
+        body: Box<Node>,
+    },
     Break,
     Continue,
     Return(Option<Value>),
     Unreachable,
     /// Writes `value` into the variable standing for phi `phi`.
-    PhiCopy { phi: InstId, value: Value },
+    PhiCopy {
+        phi: InstId,
+        value: Value,
+    },
     /// Writes a constant into a structurizer variable.
-    SetVar { var: VarId, value: u32 },
+    SetVar {
+        var: VarId,
+        value: u32,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
