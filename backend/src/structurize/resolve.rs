@@ -53,6 +53,8 @@ pub const MAX_TREE_DEPTH: u32 = 512;
 
 struct Resolver<'s, 'a> {
     shape: &'s Shape<'a>,
+    /// First pass: only find the regions that need scopes; build nothing.
+    dry: bool,
     depth: u32,
     scope: &'s [bool],
     frames: Vec<Frame>,
@@ -66,22 +68,21 @@ pub fn resolve(shape: &Shape<'_>, w: &[W]) -> Result<(Node, u32), StructurizeErr
     let none = vec![false; n];
     let mut r = Resolver {
         shape,
+        dry: true,
         depth: 0,
         scope: &none,
         frames: Vec::new(),
         vars: shape.dispatch_vars(),
         missing: Vec::new(),
     };
-    let first = r.seq(w, Fall::Nothing)?;
-    if r.missing.is_empty() {
-        return Ok((seq_node(first), r.vars));
-    }
+    r.seq(w, Fall::Nothing)?;
     let mut scope = vec![false; n];
     for &z in &r.missing {
         scope[z as usize] = true;
     }
     let mut r = Resolver {
         shape,
+        dry: false,
         depth: 0,
         scope: &scope,
         frames: Vec::new(),
@@ -112,13 +113,6 @@ pub fn seq_node(mut v: Vec<Node>) -> Node {
         v.pop().unwrap_or(Node::Seq(Vec::new()))
     } else {
         Node::Seq(v)
-    }
-}
-
-fn push(out: &mut Vec<Node>, n: Node) {
-    match n {
-        Node::Seq(v) => out.extend(v),
-        n => out.push(n),
     }
 }
 
@@ -161,12 +155,10 @@ impl Resolver<'_, '_> {
                     }
                 }
                 other => {
-                    let mut done = Vec::new();
-                    self.item(other, rest, fall, &mut done)?;
-                    if let Some(out) = outs.last_mut() {
-                        for n in done {
-                            push(out, n);
-                        }
+                    let Some(out) = outs.last_mut() else { return Err(self.internal(0, "region stack")) };
+                    self.item(other, rest, fall, out)?;
+                    if self.dry {
+                        out.clear();
                     }
                 }
             }
@@ -214,6 +206,9 @@ impl Resolver<'_, '_> {
                 let f = lookahead(rest, fall);
                 let t = self.seq(then_, f)?;
                 let e = self.seq(else_, f)?;
+                if self.dry {
+                    return Ok(());
+                }
                 out.push(Node::If { cond: cond.clone(), then_: Box::new(seq_node(t)), else_: Box::new(seq_node(e)) });
             }
             W::Switch { selector, cases, default } => {
@@ -225,14 +220,21 @@ impl Resolver<'_, '_> {
                 }
                 let default = seq_node(self.seq(default, after)?);
                 let frame = self.frames.pop().ok_or_else(|| self.internal(0, "frame stack"))?;
+                if self.dry {
+                    return self.finish(frame, Node::Unreachable, out);
+                }
                 let node = Node::Switch { selector: *selector, cases: arms, default: Box::new(default) };
                 self.finish(frame, node, out)?;
             }
             W::Loop { header, body } => {
                 let after = lookahead(rest, fall);
                 self.frames.push(Frame { kind: Kind::Loop(*header), after, var: None, pending: Vec::new() });
-                let body = seq_node(self.seq(body, Fall::Cont(*header))?);
+                let body = self.seq(body, Fall::Cont(*header))?;
                 let frame = self.frames.pop().ok_or_else(|| self.internal(*header, "frame stack"))?;
+                if self.dry {
+                    return self.finish(frame, Node::Unreachable, out);
+                }
+                let body = seq_node(body);
                 self.finish(frame, Node::Loop { body: Box::new(body) }, out)?;
             }
             W::Br { target, cont } => self.jump(*target, *cont, lookahead(rest, fall), out)?,
@@ -247,9 +249,19 @@ impl Resolver<'_, '_> {
     /// ladder dispatch after it.
     fn finish(&mut self, frame: Frame, node: Node, out: &mut Vec<Node>) -> Result<(), StructurizeError> {
         let Some(v) = frame.var else {
-            out.push(node);
+            if !self.dry {
+                out.push(node);
+            }
             return Ok(());
         };
+        if self.dry {
+            let mut sink = Vec::new();
+            for &(t, cont) in &frame.pending {
+                self.jump(t, cont, Fall::Nothing, &mut sink)?;
+                sink.clear();
+            }
+            return Ok(());
+        }
         out.push(Node::SetVar { var: v, value: 0 });
         out.push(node);
         for (k, &(t, cont)) in frame.pending.iter().enumerate() {
