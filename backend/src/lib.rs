@@ -11,6 +11,7 @@ pub mod fxhash;
 pub mod shader_kind;
 pub use shader_kind::ShaderKind;
 
+pub mod analysis;
 pub mod bitcode;
 pub mod dxil;
 pub mod ir;

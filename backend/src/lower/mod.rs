@@ -156,292 +156,9 @@ pub fn lower(m: &Module, meta: &EntryMeta, opts: &CompileOptions) -> Result<Comp
     l.finish()
 }
 
-/// The structured form of `f`: the structurizer's, until it lands the
-/// private fallback for simple shapes.
+/// The structured form of `f`.
 fn structure(m: &Module, f: &Function) -> Result<StructuredFunction, String> {
-    trivial_structure(m, f).ok_or_else(|| "control flow the fallback structurizer cannot handle".to_string())
-}
-
-/// One natural loop of the fallback structurizer.
-struct FLoop {
-    header: usize,
-    /// Membership bitmap over blocks.
-    body: Vec<bool>,
-    /// The single block outside the loop its exits go to (`None`: no exit).
-    exit: Option<usize>,
-}
-
-/// What the region builder is inside of.
-#[derive(Clone, Copy)]
-struct RegionCx {
-    /// Index into the loop list of the innermost loop, if any.
-    lp: Option<usize>,
-}
-
-/// Fallback structurizer (private; goes away with the real one): single
-/// blocks, acyclic CFGs whose branches reconverge at their immediate
-/// post-dominator without sharing blocks, and natural loops with a single
-/// exit block whose exits and continues are all one level deep (no switch
-/// fall-through, no multi-level breaks). `None` otherwise.
-fn trivial_structure(_m: &Module, f: &Function) -> Option<StructuredFunction> {
-    let n = f.blocks.len();
-    if n == 0 {
-        return None;
-    }
-    let succs: Vec<Vec<usize>> =
-        (0..n).map(|b| f.successors(BlockId(b as u32)).iter().map(|s| s.index()).collect()).collect();
-    if succs.iter().flatten().any(|&s| s >= n) {
-        return None;
-    }
-    // DFS: post-order, back edges.
-    let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
-    let mut order = Vec::with_capacity(n);
-    let mut back: Vec<(usize, usize)> = Vec::new();
-    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
-    state[0] = 1;
-    while let Some(&mut (b, ref mut i)) = stack.last_mut() {
-        if let Some(&s) = succs[b].get(*i) {
-            *i += 1;
-            match state[s] {
-                0 => {
-                    state[s] = 1;
-                    stack.push((s, 0));
-                }
-                1 => back.push((b, s)),
-                _ => {}
-            }
-        } else {
-            state[b] = 2;
-            order.push(b);
-            stack.pop();
-        }
-    }
-    // Natural loops.
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (b, ss) in succs.iter().enumerate() {
-        if state[b] == 2 {
-            for &s in ss {
-                preds[s].push(b);
-            }
-        }
-    }
-    let mut loops: Vec<FLoop> = Vec::new();
-    let mut loop_of_header = vec![usize::MAX; n];
-    for &(latch, h) in &back {
-        let li = if loop_of_header[h] == usize::MAX {
-            loops.push(FLoop { header: h, body: vec![false; n], exit: None });
-            loop_of_header[h] = loops.len() - 1;
-            loops.len() - 1
-        } else {
-            loop_of_header[h]
-        };
-        let body = &mut loops[li].body;
-        body[h] = true;
-        let mut work = vec![latch];
-        while let Some(x) = work.pop() {
-            if !body[x] {
-                body[x] = true;
-                work.extend(preds[x].iter().copied());
-            }
-        }
-    }
-    for lp in &mut loops {
-        for (b, ss) in succs.iter().enumerate() {
-            if lp.body[b] {
-                for &s in ss {
-                    if !lp.body[s] {
-                        match lp.exit {
-                            None => lp.exit = Some(s),
-                            Some(e) if e == s => {}
-                            Some(_) => return None,
-                        }
-                    }
-                }
-            }
-        }
-    }
-    // Post-dominators on the graph without back edges, over a virtual exit;
-    // `order` is a post-order of that DAG (successors before predecessors).
-    let exit = n;
-    let mut pn = vec![-1i64; n + 1];
-    for (i, &b) in order.iter().enumerate() {
-        pn[b] = i as i64;
-    }
-    let is_back = |b: usize, s: usize| back.contains(&(b, s));
-    let mut ipdom = vec![usize::MAX; n + 1];
-    ipdom[exit] = exit;
-    for &b in &order {
-        let mut cur: Option<usize> = None;
-        let mut ss: Vec<usize> = succs[b].iter().copied().filter(|&s| !is_back(b, s)).collect();
-        if ss.is_empty() {
-            ss.push(exit);
-        }
-        for s in ss {
-            cur = Some(match cur {
-                None => s,
-                Some(mut a) => {
-                    let mut c = s;
-                    while a != c {
-                        if pn[a] > pn[c] {
-                            a = ipdom[a];
-                        } else {
-                            c = ipdom[c];
-                        }
-                    }
-                    a
-                }
-            });
-        }
-        ipdom[b] = cur?;
-    }
-    let mut b = Builder2 { f, ipdom, loops, loop_of_header, seen: vec![false; n], exit };
-    let root = b.region(0, exit, RegionCx { lp: None })?;
-    Some(StructuredFunction { root, vars: 0, demote: Vec::new() })
-}
-
-struct Builder2<'f> {
-    f: &'f Function,
-    ipdom: Vec<usize>,
-    loops: Vec<FLoop>,
-    loop_of_header: Vec<usize>,
-    seen: Vec<bool>,
-    exit: usize,
-}
-
-impl Builder2<'_> {
-    fn phi_copies(&self, from: usize, to: usize, out: &mut Vec<Node>) -> Option<()> {
-        let blk = self.f.blocks.get(to)?;
-        for i in blk.insts() {
-            if let InstKind::Phi { incoming } = &self.f.inst(i).kind {
-                let v = self.f.phis(*incoming).iter().find(|p| p.1.index() == from)?.0;
-                out.push(Node::PhiCopy { phi: i, value: v });
-            }
-        }
-        Some(())
-    }
-
-    /// Leaving the current code for `to`: Break/Continue when it leaves or
-    /// restarts the innermost loop. Returns whether the walk goes on at `to`.
-    fn jump(&self, to: usize, cx: RegionCx, out: &mut Vec<Node>) -> Option<bool> {
-        if let Some(li) = cx.lp {
-            let lp = &self.loops[li];
-            if to == lp.header {
-                out.push(Node::Continue);
-                return Some(false);
-            }
-            if Some(to) == lp.exit {
-                out.push(Node::Break);
-                return Some(false);
-            }
-            if !lp.body[to] {
-                return None; // multi-level exit
-            }
-        }
-        Some(true)
-    }
-
-    fn in_loop(&self, b: usize, cx: RegionCx) -> bool {
-        cx.lp.is_none_or(|li| self.loops[li].body[b])
-    }
-
-    /// The code from `start` until `stop` (not included) or until every path has left.
-    fn region(&mut self, start: usize, stop: usize, cx: RegionCx) -> Option<Node> {
-        let mut seq = Vec::new();
-        let mut b = start;
-        loop {
-            if b == stop || b == self.exit {
-                break;
-            }
-            // A loop header reached from outside its loop starts a Loop node.
-            let li = self.loop_of_header[b];
-            if li != usize::MAX && cx.lp != Some(li) {
-                let body = self.region(b, self.exit, RegionCx { lp: Some(li) })?;
-                seq.push(Node::Loop { body: Box::new(body) });
-                match self.loops[li].exit {
-                    None => break,
-                    Some(e) => {
-                        if !self.jump(e, cx, &mut seq)? {
-                            break;
-                        }
-                        b = e;
-                        continue;
-                    }
-                }
-            }
-            if std::mem::replace(self.seen.get_mut(b)?, true) {
-                return None;
-            }
-            seq.push(Node::Block(BlockId(b as u32)));
-            let term = self.f.blocks[b].terminator()?;
-            match &self.f.inst(term).kind {
-                InstKind::Ret { value } => {
-                    seq.push(Node::Return(*value));
-                    break;
-                }
-                InstKind::Unreachable => {
-                    seq.push(Node::Unreachable);
-                    break;
-                }
-                InstKind::Br { target } => {
-                    let t = target.index();
-                    self.phi_copies(b, t, &mut seq)?;
-                    if !self.jump(t, cx, &mut seq)? {
-                        break;
-                    }
-                    b = t;
-                }
-                InstKind::CondBr { cond, if_true, if_false } => {
-                    let m = self.ipdom[b];
-                    let then_ = self.arm(b, if_true.index(), m, cx)?;
-                    let else_ = self.arm(b, if_false.index(), m, cx)?;
-                    seq.push(Node::If { cond: Cond::Value(*cond), then_: Box::new(then_), else_: Box::new(else_) });
-                    if m == self.exit || !self.in_loop(m, cx) {
-                        break;
-                    }
-                    b = m;
-                }
-                InstKind::Switch { cond, default, cases } => {
-                    let m = self.ipdom[b];
-                    let mut groups: Vec<(BlockId, Vec<ConstId>)> = Vec::new();
-                    for &(c, t) in self.f.cases(*cases) {
-                        if t == *default {
-                            continue;
-                        }
-                        match groups.iter_mut().find(|g| g.0 == t) {
-                            Some(g) => g.1.push(c),
-                            None => groups.push((t, vec![c])),
-                        }
-                    }
-                    let mut out_cases = Vec::new();
-                    // Break/Continue inside a switch would leave the switch, not the loop.
-                    let scx = RegionCx { lp: None };
-                    if cx.lp.is_some() && !self.in_loop(m, cx) {
-                        return None;
-                    }
-                    for (t, labels) in groups {
-                        out_cases.push((labels, self.arm(b, t.index(), m, scx)?));
-                    }
-                    let default = self.arm(b, default.index(), m, scx)?;
-                    seq.push(Node::Switch { selector: *cond, cases: out_cases, default: Box::new(default) });
-                    if m == self.exit {
-                        break;
-                    }
-                    b = m;
-                }
-                _ => return None,
-            }
-        }
-        Some(Node::Seq(seq))
-    }
-
-    fn arm(&mut self, from: usize, t: usize, m: usize, cx: RegionCx) -> Option<Node> {
-        let mut v = Vec::new();
-        self.phi_copies(from, t, &mut v)?;
-        if self.jump(t, cx, &mut v)? && t != m {
-            v.push(self.region(t, m, cx)?);
-        }
-        Some(Node::Seq(v))
-    }
+    crate::structurize::structurize(m, f).map_err(|e| format!("control flow: {e}"))
 }
 
 impl<'m> Lowerer<'m> {
@@ -1165,6 +882,28 @@ impl<'m> Lowerer<'m> {
                 self.begin(dl)?;
                 if self.node(default)? {
                     falls = true;
+                    self.branch(merge)?;
+                }
+                let broken = matches!(self.stack.pop(), Some(Construct::Switch { broken: true, .. }));
+                self.begin(merge)?;
+                if !falls && !broken {
+                    self.b.unreachable().map_err(internal)?;
+                    self.open = false;
+                    return Ok(false);
+                }
+                Ok(true)
+            }
+            Node::Scope { body } => {
+                // A breakable region: a switch with only a default target.
+                let sel = self.const_u32(0);
+                let (bl, merge) = (self.new_label(), self.new_label());
+                self.b.selection_merge(merge, spirv::SelectionControl::NONE).map_err(internal)?;
+                self.b.switch(sel, bl, []).map_err(internal)?;
+                self.open = false;
+                self.stack.push(Construct::Switch { merge, broken: false });
+                self.begin(bl)?;
+                let falls = self.node(body)?;
+                if falls {
                     self.branch(merge)?;
                 }
                 let broken = matches!(self.stack.pop(), Some(Construct::Switch { broken: true, .. }));

@@ -1,4 +1,4 @@
-//! Unit tests of lowering pieces: the fallback structurizer's shapes and the
+//! Unit tests of lowering pieces: structured shapes of fixtures and the
 //! dispatch table.
 
 use super::*;
@@ -22,39 +22,39 @@ fn count(n: &Node, pred: &dyn Fn(&Node) -> bool) -> usize {
         Node::Switch { cases, default, .. } => {
             cases.iter().map(|c| count(&c.1, pred)).sum::<usize>() + count(default, pred)
         }
-        Node::Loop { body } => count(body, pred),
+        Node::Loop { body } | Node::Scope { body } => count(body, pred),
         _ => 0,
     }
 }
 
 #[test]
-fn fallback_structures_an_if() {
+fn structures_an_if() {
     let m = module("raw_buffer.cs_6_0.dxil");
     let f = main_fn(&m);
-    let sf = trivial_structure(&m, f).unwrap();
-    assert_eq!(count(&sf.root, &|n| matches!(n, Node::If { .. })), 1);
+    let sf = structure(&m, f).unwrap();
     assert_eq!(count(&sf.root, &|n| matches!(n, Node::Loop { .. })), 0);
     // Every block appears exactly once.
     assert_eq!(count(&sf.root, &|n| matches!(n, Node::Block(_))), f.blocks.len());
 }
 
 #[test]
-fn fallback_structures_a_loop_with_break_and_continue() {
+fn structures_a_loop_with_phis() {
     let m = module("groupshared_reduce.cs_6_0.dxil");
     let f = main_fn(&m);
-    let sf = trivial_structure(&m, f).unwrap();
+    let sf = structure(&m, f).unwrap();
     assert_eq!(count(&sf.root, &|n| matches!(n, Node::Loop { .. })), 1);
     assert!(count(&sf.root, &|n| matches!(n, Node::Break)) >= 1);
-    assert!(count(&sf.root, &|n| matches!(n, Node::Continue)) >= 1);
     // The loop-carried phi gets a copy on entry and on the back edge.
     assert_eq!(count(&sf.root, &|n| matches!(n, Node::PhiCopy { .. })), 2);
     assert_eq!(count(&sf.root, &|n| matches!(n, Node::Block(_))), f.blocks.len());
 }
 
 #[test]
-fn fallback_refuses_switch_fall_through() {
+fn structures_switch_fall_through() {
     let m = module("cf_switch.cs_6_0.dxil");
-    assert!(trivial_structure(&m, main_fn(&m)).is_none());
+    let f = main_fn(&m);
+    let sf = structure(&m, f).unwrap();
+    assert_eq!(count(&sf.root, &|n| matches!(n, Node::Block(_))), f.blocks.len());
 }
 
 #[test]
@@ -83,13 +83,24 @@ fn dispatch_table_covers_the_core_families() {
 
 #[test]
 fn unsupported_errors_name_the_feature_and_shader_model() {
-    let bytes = std::fs::read(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/compute/cf_switch.cs_6_0.dxil"),
-    )
-    .unwrap();
-    match crate::compile(&bytes, &crate::CompileOptions::default()) {
+    // SV_GroupIndex read through an op no compute shader may use (ViewID,
+    // same shape: no arguments, i32 result) must be refused by name.
+    let mut m = module("sysvals.cs_6_0.dxil");
+    let mut replaced = false;
+    for f in &mut m.functions {
+        for i in &mut f.insts {
+            if let InstKind::DxOp { op, .. } = &mut i.kind {
+                if *op == crate::dxil_op::DxilOp::FlattenedThreadIdInGroup {
+                    *op = crate::dxil_op::DxilOp::ViewID;
+                    replaced = true;
+                }
+            }
+        }
+    }
+    assert!(replaced);
+    match crate::compile::compile_module(&m, &crate::CompileOptions::default()) {
         Err(crate::CompileError::Unsupported { feature, function, shader_model, .. }) => {
-            assert!(feature.contains("structurizer"), "{feature}");
+            assert!(feature.contains("ViewID"), "{feature}");
             assert_eq!(function, "main");
             assert_eq!(shader_model, "cs_6_0");
         }

@@ -1,5 +1,98 @@
 //! Structured control flow: turns a function's reducible, unstructured CFG
-//! into a [`tree::StructuredFunction`].
+//! into a [`tree::StructuredFunction`] whose constructs map 1:1 onto SPIR-V
+//! structured constructs.
+//!
+//! # Algorithm
+//!
+//! Near-linear, dominator-tree based, in the spirit of Ramsey's "Beyond
+//! Relooper" (JFP 2022) and the WebAssembly stackifier, adapted to SPIR-V:
+//!
+//! 1. **Analysis** ([`crate::analysis`]): CFG, reverse post-order (RPO),
+//!    dominator tree, natural-loop forest. A retreating edge to a block that
+//!    does not dominate its source means the CFG is irreducible:
+//!    [`StructurizeError::Irreducible`]. Unreachable blocks are dropped.
+//! 2. **Placement**: every reachable block `b` is placed under its immediate
+//!    dominator `d`, except that a loop exit is hoisted out: if some loop
+//!    contains `d` but not `b`, `b` is placed *after* the outermost such loop
+//!    (so code after a loop never runs inside it, which would change
+//!    convergence for barriers and wave ops). A block is *labelled* (reached
+//!    by a branch) when it has two or more forward predecessors or was
+//!    hoisted; otherwise it is inlined at its single predecessor's branch.
+//! 3. **Stackify** ([`stackify`]): `tree(x)` = `Loop { body(x) }` for a loop
+//!    header, else `body(x)`; `body(x)` = regions for x's labelled children
+//!    in RPO order — the one with the highest RPO outermost — around x's code
+//!    and terminator, each region followed by the child's own tree (Ramsey's
+//!    `nodeWithin`). Branches: back edge → `Continue`-to-header, to a
+//!    labelled block → exit its region, otherwise inline the target's tree
+//!    (in an `If`/`Switch` arm, or flat after an unconditional branch). Phis
+//!    become `PhiCopy` before each branch. Sequences are kept flat (regions
+//!    are begin/end markers), so chains of merges cost no recursion.
+//! 4. **Resolve** ([`resolve`]): a SPIR-V `Break` leaves only the innermost
+//!    loop/switch, `Continue` targets only the innermost loop. Each
+//!    multi-level branch becomes: nothing (falls through), `Continue`,
+//!    `Break` (the innermost construct is followed by the target) or a ladder
+//!    step (`SetVar(v,k); Break`, and `if v == k` after the construct repeats
+//!    the branch one level out). A region becomes a [`Node::Scope`] (a
+//!    switch with only a default) only when a branch to it cannot be resolved
+//!    otherwise. DXIL switch fall-through is just a branch from one case's
+//!    arm to the next case's block (a merge): it falls through or uses the
+//!    switch's break, with a selector variable when the target is further out;
+//!    no code is duplicated.
+//! 5. **Demote** ([`demote`]): the tree's own CFG (the one lowering emits) is
+//!    built, its dominator tree computed, and any instruction with a use its
+//!    defining block does not dominate there is listed in
+//!    [`StructuredFunction::demote`].
+//!
+//! Every step is linear apart from dominators (near-linear) and ladders,
+//! which cost the number of constructs an exit crosses.
 
+mod demote;
+mod resolve;
+mod stackify;
 pub mod tree;
+
+#[cfg(any(test, feature = "testkit"))]
+pub mod spirv_check;
+#[cfg(any(test, feature = "testkit"))]
+pub mod testkit;
+#[cfg(test)]
+mod tests;
+
+pub use resolve::MAX_TREE_DEPTH;
+pub use stackify::MAX_NESTING;
 pub use tree::{Cond, Node, StructuredFunction, VarId};
+
+use crate::analysis::CfgError;
+use crate::ir::{BlockId, Function, Module};
+use thiserror::Error;
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum StructurizeError {
+    #[error("function `{func}` has no body")]
+    NoBody { func: String },
+    #[error(transparent)]
+    Cfg(#[from] CfgError),
+    #[error("function `{func}`: irreducible control flow: edge from block {} to block {} enters a loop not through its header", from.0, to.0)]
+    Irreducible { func: String, from: BlockId, to: BlockId },
+    /// Nesting beyond [`MAX_NESTING`] loops/arms in the input structure or
+    /// [`MAX_TREE_DEPTH`] constructs in the output (hostile or pathological input).
+    #[error("function `{func}`, block {}: control flow nested deeper than {limit} constructs", block.0)]
+    TooDeep { func: String, block: BlockId, limit: u32 },
+    #[error("function `{func}`, block {}: a phi has no incoming value for predecessor block {}", block.0, pred.0)]
+    BadPhi { func: String, block: BlockId, pred: BlockId },
+    #[error("function `{func}`, block {}: structurizer invariant broken: {what}", block.0)]
+    Internal { func: String, block: BlockId, what: String },
+}
+
+/// Structurizes one function definition.
+pub fn structurize(m: &Module, f: &Function) -> Result<StructuredFunction, StructurizeError> {
+    let _ = m; // Lowering-facing API: the module is where types and constants live.
+    if f.is_declaration || f.blocks.is_empty() {
+        return Err(StructurizeError::NoBody { func: f.name.clone() });
+    }
+    let shape = stackify::Shape::new(f)?;
+    let w = shape.build()?;
+    let (root, vars) = resolve::resolve(&shape, &w)?;
+    let demote = demote::compute(f, &root);
+    Ok(StructuredFunction { root, vars, demote })
+}

@@ -9,7 +9,9 @@
 //!   fall-through);
 //! - [`Node::Loop`] → header with `OpLoopMerge`, the body, a continue block
 //!   branching back to the header;
-//! - [`Node::Break`] leaves the innermost enclosing `Loop` or `Switch`;
+//! - [`Node::Scope`] → `OpSelectionMerge` + `OpSwitch` with only a default
+//!   target (a breakable region);
+//! - [`Node::Break`] leaves the innermost enclosing `Loop`, `Switch` or `Scope`;
 //!   [`Node::Continue`] goes to the continue block of the innermost `Loop`.
 //!   Anything else (multi-level exits, exits past a switch out of a loop) is
 //!   expressed with structurizer variables ([`Node::SetVar`] and
@@ -58,6 +60,18 @@ pub enum Node {
     },
     /// Runs `body` forever; left only through `Break` (or `Return`).
     Loop {
+        body: Box<Node>,
+    },
+    /// A breakable region: runs `body` once; a `Break` inside it (not inside
+    /// a nested `Loop`, `Switch` or `Scope`) leaves it. SPIR-V: a switch
+    /// construct with only a default target (`OpSelectionMerge %merge None`,
+    /// `OpSwitch %int_0 %body`), so a `Continue` of the enclosing loop stays
+    /// legal inside it. Added to the tree for forward exits the structure
+    /// cannot express by falling through (a branch out of a nested selection
+    /// to a merge further out, DXIL switch fall-through into a later case),
+    /// which `Switch` could only express with a selector value the module may
+    /// not have as a constant.
+    Scope {
         body: Box<Node>,
     },
     Break,
