@@ -104,7 +104,10 @@ pub fn run_pipeline(
                 Err(LinkFailure::Rejected(got)) => {
                     check_rejection(want, &got).or_else(fail)?;
                     r.status = Status::Pass;
-                    r.detail = format!("rejected: {}", got.first().map(|x| x.to_string()).unwrap_or_default());
+                    let hit =
+                        got.iter().find(|x| rejection_matches(want, x)).map(|x| x.to_string()).unwrap_or_default();
+                    let more = if got.len() > 1 { format!(" (+{} more)", got.len() - 1) } else { String::new() };
+                    r.detail = format!("rejected: {hit}{more}");
                     Ok(())
                 }
                 Err(LinkFailure::Error(m)) => fail(format!("link error: {m}")),
