@@ -76,6 +76,7 @@ fn pipeline_specs_are_well_formed() {
     eprintln!("pipeline specs: {rejected} rejected, {drawn} drawn (graphics), {tess} drawn (tessellation)");
     assert!(rejected >= 5, "only {rejected} rejection specs");
     assert!(drawn >= 5, "only {drawn} drawn graphics specs");
+    assert!(tess >= 10, "only {tess} drawn tessellation specs");
 }
 
 #[test]
