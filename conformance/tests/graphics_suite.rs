@@ -35,8 +35,8 @@ fn graphics_suite() {
     let mut results = Vec::new();
     for suite in suites() {
         let dir = runner::specs_root().join(suite);
-        let report =
-            runner::run_dir(&backend, &dir, &RunConfig::default(), &mut |_, _, _| {}).expect("reading the specs folder");
+        let report = runner::run_dir(&backend, &dir, &RunConfig::default(), &mut |_, _, _| {})
+            .expect("reading the specs folder");
         results.extend(report.specs);
     }
     if !cfg!(feature = "tessellation") {

@@ -22,6 +22,8 @@ pub mod vulkan;
 pub mod vulkan_gfx;
 
 #[cfg(test)]
+mod draw_tests;
+#[cfg(test)]
 mod tests;
 
 pub use backend::Backend;
