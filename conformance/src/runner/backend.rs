@@ -2,6 +2,8 @@
 //! (`vulkan.rs`, feature `vulkan`) wraps `dxjit::compile` and `dxjit_runtime::Context`; unit tests
 //! use a fake. The types mirror the dxjit / dxjit-runtime APIs one to one so the glue stays trivial.
 
+use super::gfx::{CompiledPipeline, DrawJob, DrawOutputs, LinkFailure, LinkStage, PipelineFailure};
+use dxjit::link::LinkOptions;
 use std::collections::BTreeSet;
 
 /// D3D register class of a binding.
@@ -311,4 +313,25 @@ pub trait Backend {
     fn run_compute(&self, job: &Job<'_>) -> Result<Outputs, String>;
     /// Validation-layer messages since the last call.
     fn take_validation_messages(&self) -> Vec<String>;
+
+    /// Links a graphics pipeline's stages as D3D12 does at PSO creation (every backend uses the real
+    /// linker, `runner::link::link_containers`).
+    fn link(&self, stages: &[LinkStage<'_>], opts: &LinkOptions) -> Result<(), LinkFailure>;
+
+    /// Compiles every stage of a linked pipeline. Backends that cannot (no graphics lowering in
+    /// this build) answer `Unavailable`, which skips drawn specs.
+    fn compile_pipeline(
+        &self,
+        stages: &[LinkStage<'_>],
+        opts: &LinkOptions,
+    ) -> Result<CompiledPipeline, PipelineFailure> {
+        let _ = (stages, opts);
+        Err(PipelineFailure::Unavailable("this backend compiles no graphics pipelines".into()))
+    }
+
+    /// One draw; only called after `compile_pipeline` succeeded.
+    fn run_graphics(&self, job: &DrawJob<'_>) -> Result<DrawOutputs, String> {
+        let _ = job;
+        Err("this backend draws nothing".into())
+    }
 }

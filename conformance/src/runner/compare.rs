@@ -169,6 +169,20 @@ fn check(c: &Check, got: &[u8]) -> Result<(), Mismatch> {
     }
 }
 
+/// Element-wise comparison of `region` with `piece` (offsets in the mismatch count from `at`).
+pub fn values_match(piece: &Piece, tol: Tolerance, at: usize, region: &[u8]) -> Result<(), Mismatch> {
+    if region.len() < piece.byte_len() {
+        return Err(Mismatch {
+            offset: at + region.len(),
+            elem: piece.elem,
+            expected: format!("{} bytes", piece.byte_len()),
+            got: format!("{} bytes", region.len()),
+            note: "read-back too short".into(),
+        });
+    }
+    values(piece, tol, at, region)
+}
+
 fn values(piece: &Piece, tol: Tolerance, at: usize, region: &[u8]) -> Result<(), Mismatch> {
     let sz = piece.elem.size();
     let want = piece.to_bytes();

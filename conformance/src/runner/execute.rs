@@ -25,10 +25,15 @@ impl Default for RunConfig {
 
 impl RunConfig {
     pub fn shader_path(&self, spec: &Spec) -> PathBuf {
-        if spec.shader.starts_with("fixtures/") {
-            self.workspace_root.join(&spec.shader)
+        self.path_of(&spec.shader)
+    }
+
+    /// Where a spec's shader path (`fixtures/…` or a corpus path) lives.
+    pub fn path_of(&self, shader: &str) -> PathBuf {
+        if shader.starts_with("fixtures/") {
+            self.workspace_root.join(shader)
         } else {
-            self.corpus_root.join(&spec.shader)
+            self.corpus_root.join(shader)
         }
     }
 }
@@ -68,6 +73,10 @@ fn fail<T>(msg: impl Into<String>) -> Result<T, (Status, String)> {
 fn run_inner(backend: &dyn Backend, spec: &Spec, cfg: &RunConfig, r: &mut SpecResult) -> Outcome {
     // Drop messages left over from earlier work.
     let _ = backend.take_validation_messages();
+
+    if let Some(p) = &spec.pipeline {
+        return super::draw::run_pipeline(backend, spec, p, cfg, r);
+    }
 
     let caps = backend.caps();
     let missing: Vec<&str> = spec.requires.iter().filter(|f| !caps.features.contains(*f)).map(String::as_str).collect();

@@ -8,13 +8,21 @@
 pub mod backend;
 pub mod compare;
 pub mod data;
+pub mod draw;
 pub mod error;
 pub mod execute;
+pub mod gfx;
+pub mod link;
+pub mod pipeline;
 pub mod report;
 pub mod spec;
 #[cfg(feature = "vulkan")]
 pub mod vulkan;
+#[cfg(feature = "graphics")]
+pub mod vulkan_gfx;
 
+#[cfg(test)]
+mod draw_tests;
 #[cfg(test)]
 mod tests;
 

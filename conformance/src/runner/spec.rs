@@ -4,6 +4,7 @@
 use super::backend::{AddressMode, BorderColor, CompareOp, Filter, Format, ImageDim, ResourceClass, Sampler, FEATURES};
 use super::data::{parse_data, parse_piece, parse_scalar, Elem, Piece, Scalar};
 use super::error::SpecError;
+use super::pipeline::{parse_pipeline, PipelineSpec, RawOutcome};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use toml::{Table, Value};
@@ -23,6 +24,9 @@ pub struct Spec {
     pub expect_unsupported: bool,
     pub subgroup_size: Option<u32>,
     pub resources: Vec<ResourceSpec>,
+    /// Pipeline specs (`[pipeline]`): stages, state and outcome. `shader` then lists the stages and
+    /// `dispatch` is unused.
+    pub pipeline: Option<Box<PipelineSpec>>,
 }
 
 /// D3D view kind of a resource.
@@ -175,15 +179,25 @@ impl ResourceSpec {
 #[serde(deny_unknown_fields)]
 struct RawSpec {
     description: Option<String>,
-    shader: String,
+    shader: Option<String>,
     entry: Option<String>,
-    dispatch: [u32; 3],
+    dispatch: Option<[u32; 3]>,
     #[serde(default)]
     requires: Vec<String>,
     expect: Option<String>,
     subgroup_size: Option<u32>,
     #[serde(default)]
     resource: Vec<RawResource>,
+    pipeline: Option<Table>,
+    rule: Option<String>,
+    stage: Option<String>,
+    semantic: Option<String>,
+    register: Option<u32>,
+    rejections: Option<usize>,
+    #[serde(default)]
+    probe: Vec<Table>,
+    #[serde(default)]
+    capture: Vec<Table>,
 }
 
 #[derive(Deserialize)]
@@ -240,18 +254,62 @@ impl Spec {
                 ));
             }
         }
-        let expect_unsupported = match raw.expect.as_deref() {
-            None | Some("pass") => false,
-            Some("unsupported") => true,
-            Some(o) => return Err(SpecError::new("expect", format!("`{o}`: must be \"pass\" or \"unsupported\""))),
+        let (expect_unsupported, expect_rejected) = match raw.expect.as_deref() {
+            None | Some("pass") => (false, false),
+            Some("unsupported") => (true, false),
+            Some("rejected") if raw.pipeline.is_some() => (false, true),
+            Some(o) => {
+                return Err(SpecError::new(
+                    "expect",
+                    format!("`{o}`: must be \"pass\" or \"unsupported\" (pipeline specs: \"pass\" or \"rejected\")"),
+                ))
+            }
         };
-        if !["fixtures/", "vkd3d-proton/", "dxil-spirv/"].iter().any(|p| raw.shader.starts_with(p))
-            || raw.shader.split('/').any(|c| c == "..")
-        {
-            return Err(SpecError::new("shader", "must start with fixtures/, vkd3d-proton/ or dxil-spirv/ (no `..`)"));
-        }
-        if raw.dispatch.contains(&0) {
-            return Err(SpecError::new("dispatch", "every dimension must be at least 1"));
+        let (shader, dispatch, pipeline) = match (raw.shader, raw.dispatch, raw.pipeline) {
+            (Some(shader), Some(dispatch), None) => {
+                if raw.rule.is_some() || !raw.probe.is_empty() || !raw.capture.is_empty() {
+                    return Err(SpecError::new("rule", "rule/probe/capture belong to pipeline specs"));
+                }
+                (shader, dispatch, None)
+            }
+            (None, None, Some(p)) => {
+                if expect_unsupported || raw.entry.is_some() || raw.subgroup_size.is_some() {
+                    return Err(SpecError::new(
+                        "pipeline",
+                        "pipeline specs take no expect = \"unsupported\", entry or subgroup_size",
+                    ));
+                }
+                let out = RawOutcome {
+                    rejected: expect_rejected,
+                    rule: raw.rule,
+                    stage: raw.stage,
+                    semantic: raw.semantic,
+                    register: raw.register,
+                    rejections: raw.rejections,
+                    probes: raw.probe,
+                    captures: raw.capture,
+                };
+                let p = parse_pipeline(p, out)?;
+                (p.label(), [0, 0, 0], Some(Box::new(p)))
+            }
+            (_, _, Some(_)) => return Err(SpecError::new("pipeline", "a pipeline spec has no `shader` or `dispatch`")),
+            (None, _, None) => {
+                return Err(SpecError::new("shader", "missing: a spec has `shader` + `dispatch` or `[pipeline]`"))
+            }
+            (Some(_), None, None) => return Err(SpecError::new("dispatch", "missing")),
+        };
+        if pipeline.is_none() {
+            if !["fixtures/", "vkd3d-proton/", "dxil-spirv/"].iter().any(|p| shader.starts_with(p))
+                || shader.split('/').any(|c| c == "..")
+            {
+                return Err(SpecError::new(
+                    "shader",
+                    "must start with fixtures/, vkd3d-proton/ or dxil-spirv/ (no `..`)",
+                ));
+            }
+            if dispatch.contains(&0) {
+                return Err(SpecError::new("dispatch", "every dimension must be at least 1"));
+            }
         }
         if let Some(s) = raw.subgroup_size {
             if !s.is_power_of_two() || !(4..=128).contains(&s) {
@@ -273,13 +331,14 @@ impl Spec {
             name: name.to_string(),
             path: path.to_path_buf(),
             description: raw.description.unwrap_or_default(),
-            shader: raw.shader,
+            shader,
             entry: raw.entry,
-            dispatch: raw.dispatch,
+            dispatch,
             requires: raw.requires,
             expect_unsupported,
             subgroup_size: raw.subgroup_size,
             resources,
+            pipeline,
         })
     }
 }

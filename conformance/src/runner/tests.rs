@@ -71,6 +71,13 @@ impl Backend for Fake {
         assert!(entry.is_none() || entry == Some("main"));
         self.compiled.clone()
     }
+    fn link(
+        &self,
+        stages: &[super::gfx::LinkStage<'_>],
+        opts: &dxjit::link::LinkOptions,
+    ) -> Result<(), super::gfx::LinkFailure> {
+        super::link::link_containers(stages, opts).map(|_| ())
+    }
     fn run_compute(&self, job: &Job<'_>) -> Result<Outputs, String> {
         self.messages.borrow_mut().extend(self.dispatch_messages.iter().cloned());
         let owned: &'static [u32] = Box::leak(job.spirv.to_vec().into_boxed_slice());

@@ -3,6 +3,11 @@
 
 use super::backend as b;
 use super::backend::{Backend, CompileFailure, Compiled, DeviceCaps, Job, Outputs};
+use super::gfx::{CompiledPipeline, LinkFailure, LinkStage, PipelineFailure};
+#[cfg(feature = "graphics")]
+use super::gfx::{DrawJob, DrawOutputs};
+use super::link::link_containers;
+use dxjit::link::LinkOptions;
 use dxjit::{CompileError, CompileOptions, DescriptorKind, ResourceClass, ShaderKind};
 use dxjit_runtime::{ComputeJob, Context, ContextOptions, DeviceFeatures};
 
@@ -73,7 +78,7 @@ fn descriptor(d: DescriptorKind) -> b::DescriptorKind {
     }
 }
 
-fn format(f: b::Format) -> dxjit_runtime::Format {
+pub(crate) fn format(f: b::Format) -> dxjit_runtime::Format {
     use dxjit_runtime::Format as F;
     match f {
         b::Format::R32Uint => F::R32Uint,
@@ -151,7 +156,7 @@ fn sampler(s: &b::Sampler) -> dxjit_runtime::SamplerDesc {
     }
 }
 
-fn resource(r: &b::Resource) -> dxjit_runtime::ResourceDesc {
+pub(crate) fn resource(r: &b::Resource) -> dxjit_runtime::ResourceDesc {
     use dxjit_runtime::ResourceDesc as R;
     match r {
         b::Resource::UniformBuffer { data } => R::UniformBuffer { data: data.clone() },
@@ -168,6 +173,40 @@ fn resource(r: &b::Resource) -> dxjit_runtime::ResourceDesc {
     }
 }
 
+pub(crate) fn compile_failure(e: CompileError) -> CompileFailure {
+    match e {
+        CompileError::Unsupported { .. } => CompileFailure::Unsupported(e.to_string()),
+        CompileError::Malformed(_) => CompileFailure::Malformed(e.to_string()),
+        CompileError::Internal(_) => CompileFailure::Internal(e.to_string()),
+    }
+}
+
+pub(crate) fn compiled_of(c: dxjit::CompiledShader) -> Compiled {
+    Compiled {
+        is_compute: c.stage == ShaderKind::Compute,
+        workgroup_size: c.workgroup_size,
+        push_constant_size: c.push_constants.as_ref().map(|p| p.size),
+        bindings: c
+            .bindings
+            .iter()
+            .map(|r| b::Binding {
+                class: class(r.class),
+                space: r.space,
+                lower_bound: r.lower_bound,
+                count: r.count,
+                set: r.set,
+                binding: r.binding,
+                descriptor: descriptor(r.descriptor),
+                kind: r.kind.clone(),
+                has_counter: r.has_counter,
+                counter_binding: r.counter_binding,
+            })
+            .collect(),
+        spirv: c.spirv,
+        entry_point: c.entry_point,
+    }
+}
+
 impl Backend for VulkanBackend {
     fn device_name(&self) -> String {
         self.ctx.device_name().to_string()
@@ -179,34 +218,35 @@ impl Backend for VulkanBackend {
 
     fn compile(&self, container: &[u8], entry_point: Option<&str>) -> Result<Compiled, CompileFailure> {
         let opts = CompileOptions { entry_point: entry_point.map(str::to_string), ..CompileOptions::default() };
-        let c = dxjit::compile(container, &opts).map_err(|e| match e {
-            CompileError::Unsupported { .. } => CompileFailure::Unsupported(e.to_string()),
-            CompileError::Malformed(_) => CompileFailure::Malformed(e.to_string()),
-            CompileError::Internal(_) => CompileFailure::Internal(e.to_string()),
-        })?;
-        Ok(Compiled {
-            is_compute: c.stage == ShaderKind::Compute,
-            workgroup_size: c.workgroup_size,
-            push_constant_size: c.push_constants.as_ref().map(|p| p.size),
-            bindings: c
-                .bindings
-                .iter()
-                .map(|r| b::Binding {
-                    class: class(r.class),
-                    space: r.space,
-                    lower_bound: r.lower_bound,
-                    count: r.count,
-                    set: r.set,
-                    binding: r.binding,
-                    descriptor: descriptor(r.descriptor),
-                    kind: r.kind.clone(),
-                    has_counter: r.has_counter,
-                    counter_binding: r.counter_binding,
-                })
-                .collect(),
-            spirv: c.spirv,
-            entry_point: c.entry_point,
-        })
+        dxjit::compile(container, &opts).map(compiled_of).map_err(compile_failure)
+    }
+
+    fn link(&self, stages: &[LinkStage<'_>], opts: &LinkOptions) -> Result<(), LinkFailure> {
+        link_containers(stages, opts).map(|_| ())
+    }
+
+    #[cfg(feature = "graphics")]
+    fn compile_pipeline(
+        &self,
+        stages: &[LinkStage<'_>],
+        opts: &LinkOptions,
+    ) -> Result<CompiledPipeline, PipelineFailure> {
+        super::vulkan_gfx::compile_pipeline(stages, opts)
+    }
+
+    #[cfg(not(feature = "graphics"))]
+    fn compile_pipeline(
+        &self,
+        stages: &[LinkStage<'_>],
+        opts: &LinkOptions,
+    ) -> Result<CompiledPipeline, PipelineFailure> {
+        let _ = (stages, opts);
+        Err(PipelineFailure::Unavailable("graphics lowering is not built (feature `graphics`)".into()))
+    }
+
+    #[cfg(feature = "graphics")]
+    fn run_graphics(&self, job: &DrawJob<'_>) -> Result<DrawOutputs, String> {
+        super::vulkan_gfx::run_graphics(&self.ctx, job)
     }
 
     fn run_compute(&self, job: &Job<'_>) -> Result<Outputs, String> {
