@@ -1126,15 +1126,16 @@ impl<'m> Lowerer<'m> {
         self.b.execution_mode(fn_id, spirv::ExecutionMode::LocalSize, [x, y, z]);
         if self.derivatives {
             // D3D SM 6.6: 2D quads when X and Y are even, 1D quads (4 consecutive flattened
-            // indices) when X is a multiple of 4 and Y = Z = 1.
+            // indices) when X is a multiple of 4 and Y = Z = 1. Other sizes whose thread count is
+            // a multiple of 4 (D3D calls them invalid, DXC accepts them) get the 1D grouping too.
             let (mode, cap) = if x % 2 == 0 && y % 2 == 0 {
                 (spirv::ExecutionMode::DerivativeGroupQuadsKHR, Capability::ComputeDerivativeGroupQuadsKHR)
-            } else if x % 4 == 0 && y == 1 && z == 1 {
+            } else if (u64::from(x) * u64::from(y) * u64::from(z)) % 4 == 0 {
                 (spirv::ExecutionMode::DerivativeGroupLinearKHR, Capability::ComputeDerivativeGroupLinearKHR)
             } else {
                 return unsupported(format!(
-                    "derivatives in a compute shader with numthreads({x}, {y}, {z}) (D3D needs X and Y even, \
-                     or X a multiple of 4 with Y = Z = 1)"
+                    "derivatives in a compute shader with numthreads({x}, {y}, {z}) (quads need X and Y even, \
+                     or a thread count that is a multiple of 4)"
                 ));
             };
             self.cap(cap);
@@ -1264,9 +1265,9 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | CBufferLoad
         | BufferUpdateCounter
         | CheckAccessFullyMapped => resources::lower,
-        GetDimensions | TextureLoad | TextureStore | Sample | SampleBias | SampleLevel | SampleGrad | SampleCmp
-        | SampleCmpLevelZero | SampleCmpLevel | CalculateLOD | TextureGather | DerivCoarseX | DerivCoarseY
-        | DerivFineX | DerivFineY => sampling::lower,
+        GetDimensions | TextureLoad | TextureStore | TextureStoreSample | TextureGatherRaw | Sample | SampleBias
+        | SampleLevel | SampleGrad | SampleCmp | SampleCmpLevelZero | SampleCmpLevel | CalculateLOD | TextureGather
+        | DerivCoarseX | DerivCoarseY | DerivFineX | DerivFineY => sampling::lower,
         AtomicBinOp | AtomicCompareExchange => atomics::lower,
         WaveIsFirstLane
         | WaveGetLaneIndex

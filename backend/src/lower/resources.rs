@@ -487,6 +487,11 @@ impl Lowerer<'_> {
             CompType::Float => Scalar::F32,
             CompType::SInt => Scalar::I32,
             CompType::UInt => Scalar::U32,
+            // 16-bit texel types (min-precision or native): SPIR-V reads and writes the image with
+            // its 32-bit counterpart; the ops' 16-bit overloads convert.
+            CompType::Other(2) => Scalar::I32,
+            CompType::Other(3) => Scalar::U32,
+            CompType::Other(8 | 11 | 12) => Scalar::F32,
             CompType::Other(v) => {
                 return unsupported(format!("typed {} with element component type {v}", d.kind.name()))
             }

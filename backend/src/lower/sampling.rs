@@ -276,12 +276,13 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             };
             set_texel_parts(l, i, h, texel)
         }
-        DxilOp::TextureStore => {
-            if args.len() < 9 {
-                return malformed("TextureStore arguments");
+        DxilOp::TextureStore | DxilOp::TextureStoreSample => {
+            let sample = op == DxilOp::TextureStoreSample;
+            if args.len() < if sample { 10 } else { 9 } {
+                return malformed(format!("{} arguments", op.name()));
             }
-            if ms {
-                return unsupported("TextureStore to a multisampled texture");
+            if ms != sample {
+                return malformed(format!("{} on {}", op.name(), d.kind.name()));
             }
             let coord = gather_vec(l, u, &args[1..4], ncoord)?;
             let (img, info) = l.load_image(h)?;
@@ -298,9 +299,13 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
                 };
             }
             let texel = super::resources::build_texel(l, s, st, comps)?;
-            let write = move |l: &mut Lowerer<'_>| {
-                l.op_void(Op::ImageWrite, vec![Operand::IdRef(img), Operand::IdRef(coord), Operand::IdRef(texel)])
-            };
+            let mut ops = vec![Operand::IdRef(img), Operand::IdRef(coord), Operand::IdRef(texel)];
+            if sample {
+                let idx = l.value(args[9])?;
+                ops.push(Operand::ImageOperands(ImageOperands::SAMPLE));
+                ops.push(Operand::IdRef(idx));
+            }
+            let write = move |l: &mut Lowerer<'_>| l.op_void(Op::ImageWrite, ops);
             if l.robust_explicit() {
                 let inb = in_bounds(l, img, coord, ncoord, None)?;
                 l.guarded(inb, write)
@@ -453,10 +458,11 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             l.set_id(i, r);
             Ok(())
         }
-        DxilOp::TextureGather => {
+        DxilOp::TextureGather | DxilOp::TextureGatherRaw => {
             let Some(&sampler) = args.get(1) else { return malformed("gather without sampler") };
-            if args.len() < 9 {
-                return malformed("TextureGather arguments");
+            let raw = op == DxilOp::TextureGatherRaw;
+            if args.len() < if raw { 8 } else { 9 } {
+                return malformed(format!("{} arguments", op.name()));
             }
             if !matches!(
                 d.kind,
@@ -465,8 +471,18 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
                 return malformed("TextureGather on a texture that is not 2D or cube");
             }
             let coord = gather_vec(l, f, &args[2..6], ncoord)?;
-            let Some(channel) = l.m.const_uint(args[8]) else {
-                return unsupported("TextureGather with a dynamic channel");
+            // GatherRaw: the raw bits of the one channel of an integer texture (its view format's
+            // single component), so channel 0.
+            let channel = if raw {
+                if matches!(l.field_scalar(i)?, Scalar::U64 | Scalar::F64) {
+                    return unsupported("TextureGatherRaw of 64-bit texels (R32G32_UINT gathered as one value)");
+                }
+                0
+            } else {
+                let Some(c) = l.m.const_uint(args[8]) else {
+                    return unsupported("TextureGather with a dynamic channel");
+                };
+                c
             };
             let (si, _) = sampled_image(l, h, sampler)?;
             let st = l.res.info[h.res as usize].sampled.unwrap_or(Scalar::F32);
