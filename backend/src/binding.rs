@@ -157,6 +157,48 @@ pub struct BindingMap {
     pub entries: Vec<BindingEntry>,
     /// CBVs `(space, register)` that are root constants → push constants.
     pub push_constants: Vec<(u32, u32)>,
+    /// Where the SM 6.6 descriptor heaps go (`None`: [`HeapLayout::default`]).
+    pub heap: Option<HeapLayout>,
+}
+
+/// The descriptor sets of the SM 6.6 descriptor heaps (`ResourceDescriptorHeap`,
+/// `SamplerDescriptorHeap`). The CBV/SRV/UAV heap is one set with one runtime descriptor array
+/// per Vulkan descriptor type, all aliasing the heap: heap index `i` is element `i` of the
+/// binding of the descriptor's type ([`heap_binding`]). The sampler heap is one set with one
+/// runtime sampler array at binding 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeapLayout {
+    pub resource_set: u32,
+    pub sampler_set: u32,
+}
+
+impl Default for HeapLayout {
+    /// Sets 6 and 7: within the 8 descriptor sets every Vulkan device offers (register spaces 6
+    /// and 7 then cannot be used by the same shader unless the map moves the heaps).
+    fn default() -> Self {
+        HeapLayout { resource_set: 6, sampler_set: 7 }
+    }
+}
+
+/// The binding of a descriptor type inside the resource-heap set.
+pub fn heap_binding(descriptor: DescriptorKind) -> Option<u32> {
+    Some(match descriptor {
+        DescriptorKind::UniformBuffer => 0,
+        DescriptorKind::StorageBuffer => 1,
+        DescriptorKind::UniformTexelBuffer => 2,
+        DescriptorKind::StorageTexelBuffer => 3,
+        DescriptorKind::SampledImage => 4,
+        DescriptorKind::StorageImage => 5,
+        DescriptorKind::Sampler => 0,
+        DescriptorKind::PushConstant => return None,
+    })
+}
+
+/// Placement of heap descriptors of type `descriptor` under an optional user map.
+pub fn place_heap(map: Option<&BindingMap>, descriptor: DescriptorKind) -> Option<Placement> {
+    let layout = map.and_then(|m| m.heap).unwrap_or_default();
+    let set = if descriptor == DescriptorKind::Sampler { layout.sampler_set } else { layout.resource_set };
+    heap_binding(descriptor).map(|binding| Placement::Descriptor { set, binding })
 }
 
 /// An error reading a binding map.
@@ -171,6 +213,14 @@ struct TomlMap {
     binding: Vec<TomlEntry>,
     #[serde(default)]
     push_constants: Vec<TomlPush>,
+    heap: Option<TomlHeap>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TomlHeap {
+    resource_set: Option<u32>,
+    sampler_set: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -260,6 +310,17 @@ impl BindingMap {
         for p in t.push_constants {
             m.push_constants.push((p.space, p.register));
         }
+        if let Some(h) = t.heap {
+            let d = HeapLayout::default();
+            let layout = HeapLayout {
+                resource_set: h.resource_set.unwrap_or(d.resource_set),
+                sampler_set: h.sampler_set.unwrap_or(d.sampler_set),
+            };
+            if layout.resource_set == layout.sampler_set {
+                return Err(BindingMapError("heap: resource_set and sampler_set must differ".into()));
+            }
+            m.heap = Some(layout);
+        }
         Ok(m)
     }
 
@@ -342,5 +403,31 @@ mod tests {
         assert_eq!(place(Some(&m), ResourceClass::Cbv, 0, 1), Some(Placement::Descriptor { set: 0, binding: 5 }));
         assert!(BindingMap::from_toml_str("[[binding]]\nclass = \"x\"\nregister = 0\nset = 0\nbinding = 0").is_err());
         assert!(BindingMap::from_toml_str("bogus = 1").is_err());
+    }
+
+    #[test]
+    fn heap_layout() {
+        assert_eq!(place_heap(None, DescriptorKind::StorageImage), Some(Placement::Descriptor { set: 6, binding: 5 }));
+        assert_eq!(place_heap(None, DescriptorKind::Sampler), Some(Placement::Descriptor { set: 7, binding: 0 }));
+        assert_eq!(place_heap(None, DescriptorKind::PushConstant), None);
+        let m = BindingMap::from_toml_str("[heap]\nresource_set = 2\nsampler_set = 3").unwrap();
+        assert_eq!(
+            place_heap(Some(&m), DescriptorKind::UniformBuffer),
+            Some(Placement::Descriptor { set: 2, binding: 0 })
+        );
+        assert_eq!(place_heap(Some(&m), DescriptorKind::Sampler), Some(Placement::Descriptor { set: 3, binding: 0 }));
+        assert!(BindingMap::from_toml_str("[heap]\nresource_set = 2\nsampler_set = 2").is_err());
+        let kinds = [
+            DescriptorKind::UniformBuffer,
+            DescriptorKind::StorageBuffer,
+            DescriptorKind::UniformTexelBuffer,
+            DescriptorKind::StorageTexelBuffer,
+            DescriptorKind::SampledImage,
+            DescriptorKind::StorageImage,
+        ];
+        let mut seen = std::collections::HashSet::new();
+        for k in kinds {
+            assert!(seen.insert(heap_binding(k)), "{k:?} shares a heap binding");
+        }
     }
 }

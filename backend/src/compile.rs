@@ -60,6 +60,17 @@ pub struct ResourceBinding {
     pub counter_binding: Option<(u32, u32)>,
 }
 
+/// A descriptor-heap binding (SM 6.6 `ResourceDescriptorHeap` / `SamplerDescriptorHeap`) the
+/// shader uses: a runtime descriptor array indexed by heap index (see `docs/binding-model.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeapBinding {
+    /// The sampler heap (else the CBV/SRV/UAV heap).
+    pub sampler_heap: bool,
+    pub set: u32,
+    pub binding: u32,
+    pub descriptor: DescriptorKind,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompiledShader {
     pub spirv: Vec<u32>,
@@ -68,6 +79,8 @@ pub struct CompiledShader {
     pub workgroup_size: [u32; 3],
     pub bindings: Vec<ResourceBinding>,
     pub push_constants: Option<PushConstantRange>,
+    /// Descriptor-heap bindings (needs descriptor indexing: runtime descriptor arrays).
+    pub heap_bindings: Vec<HeapBinding>,
     /// SPIR-V capabilities the module declares (`"Shader"`, `"Int64"`, …).
     pub capabilities: Vec<String>,
 }

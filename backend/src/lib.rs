@@ -23,5 +23,5 @@ pub mod compile;
 pub mod lower;
 pub use binding::{BindingMap, DescriptorKind, ResourceClass};
 pub use compile::{
-    compile, CompileError, CompileOptions, CompiledShader, PushConstantRange, ResourceBinding, Robustness,
+    compile, CompileError, CompileOptions, CompiledShader, HeapBinding, PushConstantRange, ResourceBinding, Robustness,
 };

@@ -25,6 +25,14 @@ fn compute_suite() {
             println!("    {m}");
         }
     }
+    // Specs of real corpus shaders (not the project's fixtures).
+    let corpus = |s: &&runner::report::SpecResult| !s.shader.starts_with("fixtures/");
+    let corpus_ran = report.specs.iter().filter(corpus).any(|s| s.status != runner::report::Status::Skipped);
+    let corpus_passed = report.specs.iter().filter(corpus).filter(|s| s.status.is_pass()).count();
+    println!("corpus specs passing: {corpus_passed}");
     assert!(report.specs.len() >= 50, "the suite lost specs: {}", report.specs.len());
     assert_eq!(report.failed, 0, "{}", report.closing_line());
+    if corpus_ran {
+        assert!(corpus_passed >= 30, "only {corpus_passed} specs of corpus shaders pass");
+    }
 }

@@ -2,6 +2,12 @@
 //! buffer words) and on typed buffers and textures (image texel pointers).
 //! With explicit robustness an out-of-bounds atomic does nothing and
 //! returns 0.
+//!
+//! 64-bit atomics (SM 6.6, `i64` overloads): raw/structured buffers go through
+//! a `ulong[]` view of the binding (`Int64Atomics`); typed resources — D3D12
+//! `R32G32_UINT` resources — are declared `R64ui` images with a 64-bit sampled
+//! type (`Int64ImageEXT`, SPV_EXT_shader_image_int64; see
+//! [`super::resources`]). Signedness comes from the opcode (IMin vs UMin).
 
 use rspirv::dr::Operand;
 use rspirv::spirv::{Capability, Op, Scope, StorageClass, Word};
@@ -22,8 +28,13 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
     }
     let h = l.handle(args[0])?;
     let d = l.decl(h).clone();
-    if l.scalar_of(l.f.inst(i).ty) != Some(Scalar::U32) {
-        return unsupported(format!("64-bit {}", op.name()));
+    let wide = match l.scalar_of(l.f.inst(i).ty) {
+        Some(Scalar::U32) => false,
+        Some(Scalar::U64) => true,
+        _ => return unsupported(format!("{} of type {}", op.name(), l.m.types.display(l.f.inst(i).ty))),
+    };
+    if wide {
+        l.cap(Capability::Int64Atomics);
     }
     let (coords, aop) = if op == DxilOp::AtomicBinOp {
         let Some(a) = l.m.const_uint(args[1]) else { return malformed("atomic op is not a constant") };
@@ -44,7 +55,7 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
         Some(8) => Op::AtomicExchange,
         Some(x) => return malformed(format!("atomic op {x}")),
     };
-    let u = l.u32();
+    let u = if wide { l.scalar(Scalar::U64) } else { l.u32() };
     let (val, cmp) = if op == DxilOp::AtomicBinOp {
         (l.value(args[5])?, None)
     } else {
@@ -55,14 +66,16 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
     let r = match d.kind {
         ResKind::RawBuffer | ResKind::StructuredBuffer => {
             let addr = byte_address(l, h, coords[0], Some(coords[1]))?;
-            let two = l.const_u32(2);
-            let w = l.op(Op::ShiftRightLogical, u, &[addr, two])?;
+            let view = if wide { Scalar::U64 } else { Scalar::U32 };
+            let sh = l.const_u32(if wide { 3 } else { 2 });
+            let u32t = l.u32();
+            let w = l.op(Op::ShiftRightLogical, u32t, &[addr, sh])?;
             let body = move |l: &mut Lowerer<'_>| -> LResult<Word> {
-                let p = l.ssbo_elem_ptr(h, w, false)?;
+                let p = l.ssbo_view_ptr(h, w, view)?;
                 emit(l, sop, u, p, scope, sem, val, cmp)
             };
             if l.robust_explicit() {
-                let n = l.ssbo_len(h, false)?;
+                let n = l.ssbo_view_len(h, view)?;
                 let bt = l.bool();
                 let inb = l.op(Op::ULessThan, bt, &[w, n])?;
                 l.guarded_value(inb, u, body)?
@@ -81,17 +94,20 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             for &c in coords.iter().take(n) {
                 ids.push(if is_undef(l, c) { l.const_u32(0) } else { l.value(c)? });
             }
+            let u32t = l.u32();
             let coord = if n == 1 {
                 ids[0]
             } else {
-                let t = l.vector(u, n as u32);
+                let t = l.vector(u32t, n as u32);
                 l.op(Op::CompositeConstruct, t, &ids)?
             };
             l.ensure_var(h.res)?;
             let info = l.res.info[h.res as usize].clone();
             let st = info.sampled.unwrap_or(Scalar::U32);
-            if !matches!(st, Scalar::U32 | Scalar::I32) {
-                return unsupported("atomics on a float image");
+            match (st, wide) {
+                (Scalar::U32 | Scalar::I32, false) | (Scalar::U64, true) => {}
+                (Scalar::F32, _) => return unsupported("atomics on a float image"),
+                _ => return Err(super::Fail::Internal("64-bit atomic on an image not declared 64-bit".into())),
             }
             let stt = l.scalar(st);
             let body = move |l: &mut Lowerer<'_>| -> LResult<Word> {
@@ -106,7 +122,6 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
                 };
                 let r = emit(l, sop, stt, tp, scope, sem, val, cmp)?;
                 if st == Scalar::I32 {
-                    let u = l.u32();
                     l.op(Op::Bitcast, u, &[r])
                 } else {
                     Ok(r)

@@ -154,14 +154,42 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId) -> LResult<()> {
         InstKind::Fence { .. } => unsupported("LLVM instruction fence"),
         InstKind::Phi { .. } => Err(super::Fail::Internal("phi reached instruction lowering".into())),
         InstKind::Call { callee, .. } => {
-            let name = match callee {
-                Value::Function(fid) => l.m.functions.get(fid.index()).map(|f| f.name.as_str()).unwrap_or("?"),
-                _ => "<indirect>",
-            };
+            let name = callee_name(l, *callee);
+            if is_lifetime(name) {
+                // Lifetime markers carry no semantics for the SPIR-V (allocas are Function variables).
+                return Ok(());
+            }
             unsupported(format!("LLVM instruction call @{name}"))
         }
         k => unsupported(format!("LLVM instruction {}", k.opcode_name())),
     }
+}
+
+fn callee_name<'a>(l: &Lowerer<'a>, callee: Value) -> &'a str {
+    match callee {
+        Value::Function(fid) => l.m.functions.get(fid.index()).map(|f| f.name.as_str()).unwrap_or("?"),
+        _ => "<indirect>",
+    }
+}
+
+fn is_lifetime(name: &str) -> bool {
+    name.starts_with("llvm.lifetime.start") || name.starts_with("llvm.lifetime.end")
+}
+
+/// Whether every use of instruction `i` is an operand of an `llvm.lifetime.*` call.
+fn only_lifetime_uses(l: &Lowerer<'_>, i: InstId) -> bool {
+    let f = l.f;
+    let mut ok = true;
+    for (k, inst) in f.insts.iter().enumerate() {
+        let k = InstId(k as u32);
+        let mut uses = false;
+        f.for_each_operand(k, |v| uses |= v == Value::Inst(i));
+        if !uses {
+            continue;
+        }
+        ok &= matches!(&inst.kind, InstKind::Call { callee, .. } if is_lifetime(callee_name(l, *callee)));
+    }
+    ok
 }
 
 fn scope_of(sc: StorageClass) -> LResult<Scope> {
@@ -321,7 +349,11 @@ fn cast(l: &mut Lowerer<'_>, i: InstId, op: CastOp, value: Value) -> LResult<()>
                 }
             }
         }
-        return unsupported(format!("LLVM instruction {} on pointers", op.name()));
+        if op == CastOp::BitCast && only_lifetime_uses(l, i) {
+            // `bitcast T* to i8*` feeding llvm.lifetime.start/end only: nothing to lower.
+            return Ok(());
+        }
+        return unsupported(format!("LLVM instruction {} on pointers (memory reinterpretation)", op.name()));
     }
     let x = l.value(value)?;
     let t = l.ty(dst_ty)?;

@@ -234,6 +234,7 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             l.glsl(G::Fma, t, &[a, b, c])?
         }
         Ibfe | Ubfe => bfe(l, rt, op == Ibfe, args)?,
+        Msad => msad(l, args)?,
         Bfi => bfi(l, args)?,
         Dot2 | Dot3 | Dot4 => {
             let k = match op {
@@ -438,6 +439,30 @@ fn bfi(l: &mut Lowerer<'_>, args: &[Value]) -> LResult<Word> {
     l.op(Op::BitwiseOr, u, &[a, b])
 }
 
+/// `Msad(ref, src, accum)`: masked sum of absolute differences (D3D11 `msad`, the per-alignment
+/// step of HLSL `msad4`): `accum + Σ_{i: ref.byte[i] != 0} |ref.byte[i] - src.byte[i]|`, 32-bit
+/// wrapping.
+fn msad(l: &mut Lowerer<'_>, args: &[Value]) -> LResult<Word> {
+    let u = l.u32();
+    let bt = l.bool();
+    let r = l.value(args[0])?;
+    let s = l.value(args[1])?;
+    let mut acc = l.value(args[2])?;
+    let eight = l.const_u32(8);
+    let zero = l.const_u32(0);
+    for k in 0..4 {
+        let off = l.const_u32(8 * k);
+        let rb = l.op(Op::BitFieldUExtract, u, &[r, off, eight])?;
+        let sb = l.op(Op::BitFieldUExtract, u, &[s, off, eight])?;
+        let d = l.op(Op::ISub, u, &[rb, sb])?;
+        let d = l.glsl(G::SAbs, u, &[d])?;
+        let masked = l.op(Op::INotEqual, bt, &[rb, zero])?;
+        let d = l.op(Op::Select, u, &[masked, d, zero])?;
+        acc = l.op(Op::IAdd, u, &[acc, d])?;
+    }
+    Ok(acc)
+}
+
 /// `Pack4x8(mode, x, y, z, w)`: mode 0 truncates, 1 clamps to u8, 2 clamps to s8.
 fn pack4x8(l: &mut Lowerer<'_>, args: &[Value]) -> LResult<Word> {
     let Some(mode) = l.m.const_uint(args[0]) else { return malformed("Pack4x8 mode is not a constant") };
@@ -448,7 +473,9 @@ fn pack4x8(l: &mut Lowerer<'_>, args: &[Value]) -> LResult<Word> {
     let ff = l.const_u32(0xff);
     for j in 0..4 {
         let x = l.value(args[1 + j])?;
-        let x = if wide16 { l.op(if mode == 2 { Op::SConvert } else { Op::UConvert }, u, &[x])? } else { x };
+        // The clamping modes read signed inputs (pack_clamp_u8/pack_clamp_s8 take int16_t4/int32_t4):
+        // sign-extend 16-bit lanes before the signed clamp.
+        let x = if wide16 { l.op(if mode == 0 { Op::UConvert } else { Op::SConvert }, u, &[x])? } else { x };
         let x = match mode {
             1 => {
                 let zero = l.const_u32(0);

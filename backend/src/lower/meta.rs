@@ -134,6 +134,9 @@ pub struct ResDecl {
     pub cb_size: u32,
     pub has_counter: bool,
     pub globally_coherent: bool,
+    /// A descriptor reached through an SM 6.6 descriptor heap (`CreateHandleFromHeap`), not a
+    /// `dx.resources` range: placed by the heap layout of the binding model, indexed by heap index.
+    pub heap: bool,
 }
 
 /// What lowering needs from the metadata.
@@ -287,6 +290,7 @@ fn read_res(md: &Md<'_>, class: ResourceClass, rec: &[Option<MdId>]) -> Result<R
         cb_size: 0,
         has_counter: false,
         globally_coherent: false,
+        heap: false,
     };
     let tags_at = match class {
         ResourceClass::Srv => {

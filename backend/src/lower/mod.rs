@@ -128,6 +128,8 @@ pub(crate) struct Lowerer<'m> {
     /// Bitmask of the components of each instruction's aggregate result that `extractvalue` reads.
     pub used: Vec<u8>,
     pub res: resources::Resources,
+    /// Some op needs derivatives (implicit-LOD sampling, CalculateLOD, ddx/ddy).
+    derivatives: bool,
 }
 
 /// Lowers the entry point described by `meta`.
@@ -143,7 +145,25 @@ pub fn lower(m: &Module, meta: &EntryMeta, opts: &CompileOptions) -> Result<Comp
         Ok(sf) => sf,
         Err(e) => return Err(unsup(e, None)),
     };
+    // SM 6.6 descriptor-heap handles become extra (synthetic) ranges after the declared ones.
+    let (heap_decls, heap_handles) = match resources::heap_decls(m, f) {
+        Ok(x) => x,
+        Err(Fail::Unsupported(s)) => return Err(unsup(s, None)),
+        Err(Fail::Malformed(s)) => return Err(CompileError::Malformed(format!("{s} (function {})", f.name))),
+        Err(Fail::Internal(s)) => return Err(CompileError::Internal(s)),
+    };
+    let extended;
+    let (meta, heap_handles) = if heap_decls.is_empty() {
+        (meta, Vec::new())
+    } else {
+        let mut x = meta.clone();
+        let base = x.resources.len() as u32;
+        x.resources.extend(heap_decls);
+        extended = x;
+        (&extended, heap_handles.into_iter().map(|(h, r)| (h, base + r)).collect())
+    };
     let mut l = Lowerer::new(m, f, meta, opts);
+    l.res.heap_handles = heap_handles;
     match l.run(&sf) {
         Ok(()) => {}
         Err(Fail::Unsupported(s)) => return Err(unsup(s, l.cur_block)),
@@ -197,10 +217,16 @@ impl<'m> Lowerer<'m> {
             cur_block: None,
             used: vec![0; n],
             res: resources::Resources::default(),
+            derivatives: false,
         }
     }
 
     // ---- capabilities -------------------------------------------------
+
+    /// Marks the shader as using derivatives (the execution mode is chosen in [`Self::run`]).
+    pub fn need_derivatives(&mut self) {
+        self.derivatives = true;
+    }
 
     pub fn cap(&mut self, c: Capability) {
         if !self.caps.contains(&c) {
@@ -762,6 +788,24 @@ impl<'m> Lowerer<'m> {
         self.begin(merge)
     }
 
+    /// Emits `do { (done, r) = body() } while (!done)` inline and returns the `r` of the last
+    /// iteration (the body dominates the loop's merge block, where code continues).
+    pub fn do_until<R>(&mut self, body: impl FnOnce(&mut Self) -> LResult<(Word, R)>) -> LResult<R> {
+        let (header, bl, cont, merge) = (self.new_label(), self.new_label(), self.new_label(), self.new_label());
+        self.branch(header)?;
+        self.begin(header)?;
+        self.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []).map_err(internal)?;
+        self.branch(bl)?;
+        self.begin(bl)?;
+        let (done, r) = body(self)?;
+        self.branch(cont)?;
+        self.begin(cont)?;
+        self.b.branch_conditional(done, merge, header, []).map_err(internal)?;
+        self.open = false;
+        self.begin(merge)?;
+        Ok(r)
+    }
+
     /// Like [`Self::guarded`] for code with a result: `cond ? then() : zero of ty`.
     pub fn guarded_value(
         &mut self,
@@ -1080,6 +1124,24 @@ impl<'m> Lowerer<'m> {
             return malformed("numthreads has a zero dimension");
         }
         self.b.execution_mode(fn_id, spirv::ExecutionMode::LocalSize, [x, y, z]);
+        if self.derivatives {
+            // D3D SM 6.6: 2D quads when X and Y are even, 1D quads (4 consecutive flattened
+            // indices) when X is a multiple of 4 and Y = Z = 1. Other sizes whose thread count is
+            // a multiple of 4 (D3D calls them invalid, DXC accepts them) get the 1D grouping too.
+            let (mode, cap) = if x % 2 == 0 && y % 2 == 0 {
+                (spirv::ExecutionMode::DerivativeGroupQuadsKHR, Capability::ComputeDerivativeGroupQuadsKHR)
+            } else if (u64::from(x) * u64::from(y) * u64::from(z)) % 4 == 0 {
+                (spirv::ExecutionMode::DerivativeGroupLinearKHR, Capability::ComputeDerivativeGroupLinearKHR)
+            } else {
+                return unsupported(format!(
+                    "derivatives in a compute shader with numthreads({x}, {y}, {z}) (quads need X and Y even, \
+                     or a thread count that is a multiple of 4)"
+                ));
+            };
+            self.cap(cap);
+            self.ext("SPV_NV_compute_shader_derivatives");
+            self.b.execution_mode(fn_id, mode, []);
+        }
         Ok(())
     }
 
@@ -1156,7 +1218,7 @@ impl<'m> Lowerer<'m> {
         for &e in &self.exts {
             self.b.extension(e);
         }
-        let (bindings, push) = resources::bindings(&self);
+        let (bindings, push, heap_bindings) = resources::bindings(&self);
         let module = self.b.module();
         let spirv = rspirv::binary::Assemble::assemble(&module);
         Ok(CompiledShader {
@@ -1166,6 +1228,7 @@ impl<'m> Lowerer<'m> {
             workgroup_size: self.meta.numthreads,
             bindings,
             push_constants: push,
+            heap_bindings,
             capabilities: caps.iter().map(|c| format!("{c:?}")).collect(),
         })
     }
@@ -1186,7 +1249,7 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         FAbs | Saturate | IsNaN | IsInf | IsFinite | IsNormal | Cos | Sin | Tan | Acos | Asin | Atan | Hcos | Hsin
         | Htan | Exp | Frc | Log | Sqrt | Rsqrt | Round_ne | Round_ni | Round_pi | Round_z | Bfrev | Countbits
         | FirstbitLo | FirstbitHi | FirstbitSHi | FMax | FMin | IMax | IMin | UMax | UMin | UDiv | UAddc | USubb
-        | FMad | Fma | IMad | UMad | Ibfe | Ubfe | Bfi | Dot2 | Dot3 | Dot4 | MakeDouble | SplitDouble
+        | FMad | Fma | IMad | UMad | Ibfe | Ubfe | Msad | Bfi | Dot2 | Dot3 | Dot4 | MakeDouble | SplitDouble
         | BitcastI16toF16 | BitcastF16toI16 | BitcastI32toF32 | BitcastF32toI32 | BitcastI64toF64 | BitcastF64toI64
         | LegacyF32ToF16 | LegacyF16ToF32 | LegacyDoubleToFloat | LegacyDoubleToSInt32 | LegacyDoubleToUInt32
         | Dot2AddHalf | Dot4AddI8Packed | Dot4AddU8Packed | Pack4x8 | Unpack4x8 => math::lower,
@@ -1202,11 +1265,27 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | CBufferLoad
         | BufferUpdateCounter
         | CheckAccessFullyMapped => resources::lower,
-        GetDimensions | TextureLoad | TextureStore | SampleLevel | SampleGrad | TextureGather => sampling::lower,
+        GetDimensions | TextureLoad | TextureStore | TextureStoreSample | TextureGatherRaw | Sample | SampleBias
+        | SampleLevel | SampleGrad | SampleCmp | SampleCmpLevelZero | SampleCmpLevel | CalculateLOD | TextureGather
+        | DerivCoarseX | DerivCoarseY | DerivFineX | DerivFineY => sampling::lower,
         AtomicBinOp | AtomicCompareExchange => atomics::lower,
-        WaveIsFirstLane | WaveGetLaneIndex | WaveGetLaneCount | WaveAnyTrue | WaveAllTrue | WaveActiveAllEqual
-        | WaveActiveBallot | WaveReadLaneAt | WaveReadLaneFirst | WaveActiveOp | WaveActiveBit | WavePrefixOp
-        | WaveAllBitCount | WavePrefixBitCount => wave::lower,
+        WaveIsFirstLane
+        | WaveGetLaneIndex
+        | WaveGetLaneCount
+        | WaveAnyTrue
+        | WaveAllTrue
+        | WaveActiveAllEqual
+        | WaveActiveBallot
+        | WaveReadLaneAt
+        | WaveReadLaneFirst
+        | WaveActiveOp
+        | WaveActiveBit
+        | WavePrefixOp
+        | WaveAllBitCount
+        | WavePrefixBitCount
+        | WaveMatch
+        | WaveMultiPrefixOp
+        | WaveMultiPrefixBitCount => wave::lower,
         QuadReadLaneAt | QuadOp => quad::lower,
         _ => return None,
     })

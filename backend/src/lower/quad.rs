@@ -2,6 +2,7 @@
 
 use rspirv::spirv::{Capability, Op};
 
+use super::compute::Builtin;
 use super::{malformed, unsupported, LResult, Lowerer};
 use crate::dxil_op::DxilOp;
 use crate::ir::{InstId, Value};
@@ -17,11 +18,21 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
     let s = l.subgroup();
     let r = match op {
         DxilOp::QuadReadLaneAt => {
-            if l.m.const_uint(args[1]).is_none() && l.opts.spirv_version < (1, 5) {
-                return unsupported("QuadReadLaneAt with a dynamic lane before SPIR-V 1.5");
-            }
             let lane = l.value(args[1])?;
-            l.op(Op::GroupNonUniformQuadBroadcast, t, &[s, x, lane])?
+            if l.m.const_uint(args[1]).is_none() && l.opts.spirv_version < (1, 5) {
+                // A dynamic quad lane needs SPIR-V 1.5: shuffle from the quad's base lane + lane
+                // (quads are the subgroup invocations 4k..4k+3).
+                l.cap(Capability::GroupNonUniformShuffle);
+                let u = l.u32();
+                let id = l.load_builtin(Builtin::SubgroupLocalInvocationId, None)?;
+                let (mask, three) = (l.const_u32(!3), l.const_u32(3));
+                let base = l.op(Op::BitwiseAnd, u, &[id, mask])?;
+                let q = l.op(Op::BitwiseAnd, u, &[lane, three])?;
+                let src = l.op(Op::BitwiseOr, u, &[base, q])?;
+                l.op(Op::GroupNonUniformShuffle, t, &[s, x, src])?
+            } else {
+                l.op(Op::GroupNonUniformQuadBroadcast, t, &[s, x, lane])?
+            }
         }
         DxilOp::QuadOp => {
             let Some(dir) = l.m.const_uint(args[1]) else { return malformed("QuadOp kind is not a constant") };

@@ -12,18 +12,19 @@
 use rspirv::dr::Operand;
 use rspirv::spirv::{Capability, Decoration, Dim, ImageFormat, Op, Scope, StorageClass, Word};
 
-use super::meta::{CompType, ResKind};
+use super::meta::{CompType, ResDecl, ResKind};
 use super::{malformed, unsupported, Fail, LResult, Lowerer, Scalar, Val};
 use crate::binding::{self, DescriptorKind, Placement, ResourceClass};
-use crate::compile::{PushConstantRange, ResourceBinding};
+use crate::compile::{HeapBinding, PushConstantRange, ResourceBinding};
 use crate::dxil_op::DxilOp;
-use crate::ir::{ConstKind, InstId, InstKind, Type, Value};
+use crate::ir::{ConstKind, Function, InstId, InstKind, Module, Type, Value};
 
 pub(crate) const USE_READ: u8 = 1;
 pub(crate) const USE_WRITE: u8 = 2;
 pub(crate) const USE_ATOMIC: u8 = 4;
 pub(crate) const USE_COUNTER: u8 = 8;
 pub(crate) const USE_U16: u8 = 16;
+pub(crate) const USE_U64: u8 = 32;
 
 /// The lowered state of one `dx.resources` range.
 #[derive(Debug, Clone, Default)]
@@ -35,6 +36,8 @@ pub(crate) struct ResInfo {
     pub var: Word,
     /// The `ushort[]` view of a raw/structured buffer.
     pub var16: Word,
+    /// The `ulong[]` view of a raw/structured buffer (64-bit atomics).
+    pub var64: Word,
     pub counter_var: Word,
     /// Image type of typed buffers and textures.
     pub img_ty: Word,
@@ -65,6 +68,101 @@ pub(crate) struct Resources {
     pub sampled_image_types: Vec<(Word, Word)>,
     /// OpTypeImage operands (sampled type, dim, depth, arrayed, ms, sampled, format) → id.
     pub image_types: Vec<([u32; 7], Word)>,
+    /// `CreateHandleFromHeap` instructions and the (heap) range each one reaches.
+    pub heap_handles: Vec<(InstId, u32)>,
+}
+
+/// The Vulkan descriptor type of a range (push constants aside).
+pub(crate) fn descriptor_kind(d: &ResDecl) -> DescriptorKind {
+    match (d.kind, d.class) {
+        (ResKind::CBuffer, _) => DescriptorKind::UniformBuffer,
+        (ResKind::Sampler, _) => DescriptorKind::Sampler,
+        (ResKind::RawBuffer | ResKind::StructuredBuffer, _) => DescriptorKind::StorageBuffer,
+        (ResKind::TypedBuffer, ResourceClass::Uav) => DescriptorKind::StorageTexelBuffer,
+        (ResKind::TypedBuffer, _) => DescriptorKind::UniformTexelBuffer,
+        (_, ResourceClass::Uav) => DescriptorKind::StorageImage,
+        _ => DescriptorKind::SampledImage,
+    }
+}
+
+/// Heap ranges and, per handle-making instruction, the index of the range it reaches.
+pub(crate) type HeapDecls = (Vec<ResDecl>, Vec<(InstId, u32)>);
+
+/// SM 6.6 descriptor heaps: every `CreateHandleFromHeap` described by an `AnnotateHandle` reaches
+/// a synthetic unbounded range (`ResDecl::heap`), one per distinct description. Returns those
+/// ranges and, per heap handle, the index of its range in the returned list.
+pub(crate) fn heap_decls(m: &Module, f: &Function) -> LResult<HeapDecls> {
+    let mut decls: Vec<ResDecl> = Vec::new();
+    let mut handles = Vec::new();
+    for (k, inst) in f.insts.iter().enumerate() {
+        let InstKind::DxOp { op: DxilOp::AnnotateHandle, args, .. } = &inst.kind else { continue };
+        let args = f.values(*args);
+        let (Some(Value::Inst(h)), Some(&props)) = (args.first(), args.get(1)) else { continue };
+        let Some(src) = f.insts.get(h.index()) else { continue };
+        if !matches!(src.kind, InstKind::DxOp { op: DxilOp::CreateHandleFromHeap, .. }) {
+            continue;
+        }
+        let d = heap_decl(m, props)?;
+        let same = |e: &ResDecl| {
+            e.class == d.class
+                && e.kind == d.kind
+                && e.comp == d.comp
+                && e.stride == d.stride
+                && e.cb_size == d.cb_size
+                && e.has_counter == d.has_counter
+                && e.globally_coherent == d.globally_coherent
+        };
+        let r = match decls.iter().position(same) {
+            Some(p) => p,
+            None => {
+                decls.push(d);
+                decls.len() - 1
+            }
+        } as u32;
+        // The annotation reaches its own description; the heap handle the first one seen.
+        handles.push((InstId(k as u32), r));
+        if !handles.iter().any(|(p, _)| p == h) {
+            handles.push((*h, r));
+        }
+    }
+    Ok((decls, handles))
+}
+
+/// Decodes the `ResourceProperties` constant of `AnnotateHandle` (`{ i32, i32 }`): dword 0 =
+/// kind (bits 0-7), UAV (bit 12), globally coherent (bit 14), counter / comparison sampler (bit
+/// 15); dword 1 = component type (typed), structure stride, or CBV size in bytes.
+fn heap_decl(m: &Module, props: Value) -> LResult<ResDecl> {
+    let Value::Const(c) = props else { return malformed("AnnotateHandle: resource properties are not a constant") };
+    let (d0, d1) = match &m.konst(c).kind {
+        ConstKind::Null => (0, 0),
+        ConstKind::Aggregate(v) if v.len() == 2 => (m.const_uint(v[0]).unwrap_or(0), m.const_uint(v[1]).unwrap_or(0)),
+        _ => return malformed("AnnotateHandle: malformed resource properties"),
+    };
+    let Some(kind) = ResKind::from_u64(d0 & 0xff) else {
+        return malformed(format!("AnnotateHandle: resource kind {}", d0 & 0xff));
+    };
+    let uav = d0 >> 12 & 1 != 0;
+    let class = match kind {
+        ResKind::Sampler => ResourceClass::Sampler,
+        ResKind::CBuffer => ResourceClass::Cbv,
+        _ if uav => ResourceClass::Uav,
+        _ => ResourceClass::Srv,
+    };
+    let typed = kind == ResKind::TypedBuffer || kind.is_texture();
+    Ok(ResDecl {
+        class,
+        id: u32::MAX,
+        space: u32::MAX,
+        lower: 0,
+        size: None,
+        kind,
+        comp: if typed { CompType::from_u64(d1 & 0xff) } else { CompType::Other(0) },
+        stride: if kind == ResKind::StructuredBuffer { d1 as u32 } else { 0 },
+        cb_size: if kind == ResKind::CBuffer { d1 as u32 } else { 0 },
+        has_counter: uav && kind == ResKind::StructuredBuffer && d0 >> 15 & 1 != 0,
+        globally_coherent: uav && d0 >> 14 & 1 != 0,
+        heap: true,
+    })
 }
 
 /// Prepares resources: placements, which instruction makes a handle to
@@ -72,15 +170,34 @@ pub(crate) struct Resources {
 pub(super) fn scan(l: &mut Lowerer<'_>) -> LResult<()> {
     let map = l.opts.binding_map.as_ref();
     let mut push_seen = false;
+    let heap_sets = l.meta.resources.iter().any(|d| d.heap).then(|| {
+        let h = map.and_then(|m| m.heap).unwrap_or_default();
+        [h.resource_set, h.sampler_set]
+    });
     for d in &l.meta.resources {
-        let placement = binding::place(map, d.class, d.space, d.lower);
+        let placement = if d.heap {
+            binding::place_heap(map, descriptor_kind(d))
+        } else {
+            binding::place(map, d.class, d.space, d.lower)
+        };
+        if let (Some(sets), false, Some(Placement::Descriptor { set, .. })) = (heap_sets, d.heap, placement) {
+            if sets.contains(&set) {
+                return unsupported(format!(
+                    "register {}{} space{} lands in descriptor set {set}, which holds a descriptor heap \
+                     (move the heap with the binding map's [heap] table)",
+                    d.class.letter(),
+                    d.lower,
+                    d.space
+                ));
+            }
+        }
         if placement == Some(Placement::PushConstants) {
             if push_seen {
                 return unsupported("more than one root-constant range mapped to push constants");
             }
             push_seen = true;
         }
-        let counter = if d.has_counter { binding::place_counter(map, d.space, d.lower) } else { None };
+        let counter = if d.has_counter && !d.heap { binding::place_counter(map, d.space, d.lower) } else { None };
         l.res.info.push(ResInfo { placement, counter, ..Default::default() });
     }
     let f = l.f;
@@ -105,6 +222,12 @@ pub(super) fn scan(l: &mut Lowerer<'_>) -> LResult<()> {
             }
         }
     }
+    // Heap handles and their annotations (each annotation says what the descriptor is).
+    for &(h, r) in &l.res.heap_handles {
+        if let Some(slot) = l.res.handle_res.get_mut(h.index()) {
+            *slot = r + 1;
+        }
+    }
     for inst in f.insts.iter() {
         match &inst.kind {
             InstKind::ExtractValue { agg: Value::Inst(a), indices } => {
@@ -126,11 +249,12 @@ pub(super) fn scan(l: &mut Lowerer<'_>) -> LResult<()> {
                     _ => continue,
                 };
                 let wide16 = matches!(overload, crate::dxil_op::Overload::Half | crate::dxil_op::Overload::I16);
+                let atomic64 = flag == USE_ATOMIC && matches!(overload, crate::dxil_op::Overload::I64);
                 if let Some(Value::Inst(h)) = args.first() {
                     let r = l.res.handle_res.get(h.index()).copied().unwrap_or(0);
                     if r > 0 {
                         if let Some(info) = l.res.info.get_mut(r as usize - 1) {
-                            info.uses |= flag | if wide16 { USE_U16 } else { 0 };
+                            info.uses |= flag | if wide16 { USE_U16 } else { 0 } | if atomic64 { USE_U64 } else { 0 };
                         }
                     }
                 }
@@ -286,18 +410,32 @@ impl Lowerer<'_> {
             self.decorate(var, Decoration::Coherent, &[]);
         }
         self.res.info[ri].var = var;
-        if is_ssbo && info.uses & USE_U16 != 0 {
-            self.cap(Capability::StorageBuffer16BitAccess);
-            let inner16 = self.ssbo_struct(Scalar::U16);
-            let (ty16, _) = self.descriptor_array(inner16, d.size);
-            let pt16 = self.pointer(sc, ty16);
-            let v16 = self.global_var(pt16, sc, None);
-            self.decorate(v16, Decoration::DescriptorSet, &[set]);
-            self.decorate(v16, Decoration::Binding, &[binding]);
-            if d.class == ResourceClass::Srv {
-                self.decorate(v16, Decoration::NonWritable, &[]);
+        for (flag, view) in [(USE_U16, Scalar::U16), (USE_U64, Scalar::U64)] {
+            if !is_ssbo || info.uses & flag == 0 {
+                continue;
             }
-            self.res.info[ri].var16 = v16;
+            if view == Scalar::U16 {
+                self.cap(Capability::StorageBuffer16BitAccess);
+            } else {
+                self.cap(Capability::Int64Atomics);
+            }
+            let inner = self.ssbo_struct(view);
+            let (ty, _) = self.descriptor_array(inner, d.size);
+            let pt = self.pointer(sc, ty);
+            let v = self.global_var(pt, sc, None);
+            self.decorate(v, Decoration::DescriptorSet, &[set]);
+            self.decorate(v, Decoration::Binding, &[binding]);
+            if d.class == ResourceClass::Srv {
+                self.decorate(v, Decoration::NonWritable, &[]);
+            }
+            if d.globally_coherent && d.class == ResourceClass::Uav {
+                self.decorate(v, Decoration::Coherent, &[]);
+            }
+            if view == Scalar::U16 {
+                self.res.info[ri].var16 = v;
+            } else {
+                self.res.info[ri].var64 = v;
+            }
         }
         Ok(())
     }
@@ -305,7 +443,11 @@ impl Lowerer<'_> {
     /// `struct { T data[]; }` with Block layout, for storage buffers.
     fn ssbo_struct(&mut self, s: Scalar) -> Word {
         let e = self.scalar(s);
-        let stride = if s == Scalar::U16 { 2 } else { 4 };
+        let stride = match s {
+            Scalar::U16 => 2,
+            Scalar::U64 => 8,
+            _ => 4,
+        };
         let rt = self.new_type(Op::TypeRuntimeArray, vec![Operand::IdRef(e)]);
         self.decorate(rt, Decoration::ArrayStride, &[stride]);
         let st = self.new_type(Op::TypeStruct, vec![Operand::IdRef(rt)]);
@@ -333,10 +475,23 @@ impl Lowerer<'_> {
     fn image_type(&mut self, r: u32, d: &super::meta::ResDecl) -> LResult<Word> {
         let ri = r as usize;
         let uses = self.res.info[ri].uses;
+        let wide = uses & USE_U64 != 0;
         let sampled_s = match d.comp {
+            // 64-bit atomics on a typed UAV: D3D12 makes it an R32G32_UINT resource (component type
+            // u32); Vulkan sees it as R64_UINT.
+            CompType::UInt | CompType::SInt if wide => {
+                self.cap(Capability::Int64ImageEXT);
+                self.ext("SPV_EXT_shader_image_int64");
+                Scalar::U64
+            }
             CompType::Float => Scalar::F32,
             CompType::SInt => Scalar::I32,
             CompType::UInt => Scalar::U32,
+            // 16-bit texel types (min-precision or native): SPIR-V reads and writes the image with
+            // its 32-bit counterpart; the ops' 16-bit overloads convert.
+            CompType::Other(2) => Scalar::I32,
+            CompType::Other(3) => Scalar::U32,
+            CompType::Other(8 | 11 | 12) => Scalar::F32,
             CompType::Other(v) => {
                 return unsupported(format!("typed {} with element component type {v}", d.kind.name()))
             }
@@ -374,11 +529,12 @@ impl Lowerer<'_> {
         }
         let format = if !uav {
             ImageFormat::Unknown
-        } else if uses & USE_ATOMIC != 0 || (uses & USE_READ != 0 && self.meta.flags & 0x2000 == 0) {
+        } else if wide || uses & USE_ATOMIC != 0 || (uses & USE_READ != 0 && self.meta.flags & 0x2000 == 0) {
             // Atomics need an R32 format; loads without the "additional formats" flag are R32 by D3D's rules.
             match sampled_s {
                 Scalar::F32 => ImageFormat::R32f,
                 Scalar::I32 => ImageFormat::R32i,
+                Scalar::U64 => ImageFormat::R64ui,
                 _ => ImageFormat::R32ui,
             }
         } else {
@@ -425,11 +581,26 @@ impl Lowerer<'_> {
                 let pt = self.pointer(sc, pointee);
                 let p = self.access_chain(pt, var, &[idx])?;
                 if h.nonuniform {
+                    self.nonuniform_indexing(h);
                     self.nonuniform(p);
                 }
                 Ok(p)
             }
         }
+    }
+
+    /// The capability that allows non-uniform indexing of the descriptor array of handle `h`.
+    pub(crate) fn nonuniform_indexing(&mut self, h: HandleVal) {
+        let c = match descriptor_kind(self.decl(h)) {
+            DescriptorKind::UniformBuffer => Capability::UniformBufferArrayNonUniformIndexing,
+            DescriptorKind::StorageBuffer => Capability::StorageBufferArrayNonUniformIndexing,
+            DescriptorKind::UniformTexelBuffer => Capability::UniformTexelBufferArrayNonUniformIndexing,
+            DescriptorKind::StorageTexelBuffer => Capability::StorageTexelBufferArrayNonUniformIndexing,
+            DescriptorKind::SampledImage | DescriptorKind::Sampler => Capability::SampledImageArrayNonUniformIndexing,
+            DescriptorKind::StorageImage => Capability::StorageImageArrayNonUniformIndexing,
+            DescriptorKind::PushConstant => return,
+        };
+        self.cap(c);
     }
 
     pub(crate) fn nonuniform(&mut self, id: Word) {
@@ -455,13 +626,26 @@ impl Lowerer<'_> {
 
     /// Pointer to element `idx` of a storage buffer's word (or half-word) array.
     pub(crate) fn ssbo_elem_ptr(&mut self, h: HandleVal, idx: Word, half: bool) -> LResult<Word> {
-        self.ensure_var(h.res)?;
+        self.ssbo_view_ptr(h, idx, if half { Scalar::U16 } else { Scalar::U32 })
+    }
+
+    fn ssbo_view(&self, h: HandleVal, view: Scalar) -> Word {
         let info = &self.res.info[h.res as usize];
-        let var = if half { info.var16 } else { info.var };
+        match view {
+            Scalar::U16 => info.var16,
+            Scalar::U64 => info.var64,
+            _ => info.var,
+        }
+    }
+
+    /// Pointer to element `idx` of the `view` (u16, u32 or u64) array of a storage buffer.
+    pub(crate) fn ssbo_view_ptr(&mut self, h: HandleVal, idx: Word, view: Scalar) -> LResult<Word> {
+        self.ensure_var(h.res)?;
+        let var = self.ssbo_view(h, view);
         if var == 0 {
             return Err(Fail::Internal("storage buffer view missing".into()));
         }
-        let e = self.scalar(if half { Scalar::U16 } else { Scalar::U32 });
+        let e = self.scalar(view);
         let pt = self.pointer(StorageClass::StorageBuffer, e);
         let zero = self.const_u32(0);
         match h.index {
@@ -469,6 +653,7 @@ impl Lowerer<'_> {
             Some(a) => {
                 let p = self.access_chain(pt, var, &[a, zero, idx])?;
                 if h.nonuniform {
+                    self.nonuniform_indexing(h);
                     self.nonuniform(p);
                 }
                 Ok(p)
@@ -478,9 +663,13 @@ impl Lowerer<'_> {
 
     /// Number of words (or half-words) in a storage buffer.
     pub(crate) fn ssbo_len(&mut self, h: HandleVal, half: bool) -> LResult<Word> {
+        self.ssbo_view_len(h, if half { Scalar::U16 } else { Scalar::U32 })
+    }
+
+    /// Number of elements of the `view` array of a storage buffer.
+    pub(crate) fn ssbo_view_len(&mut self, h: HandleVal, view: Scalar) -> LResult<Word> {
         self.ensure_var(h.res)?;
-        let info = &self.res.info[h.res as usize];
-        let var = if half { info.var16 } else { info.var };
+        let var = self.ssbo_view(h, view);
         let u = self.u32();
         let base = match h.index {
             None => var,
@@ -560,17 +749,22 @@ impl Lowerer<'_> {
 
 pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
     match op {
-        DxilOp::CreateHandle | DxilOp::CreateHandleFromBinding => create_handle(l, i, op, args),
+        DxilOp::CreateHandle | DxilOp::CreateHandleFromBinding | DxilOp::CreateHandleFromHeap => {
+            create_handle(l, i, op, args)
+        }
         DxilOp::AnnotateHandle => {
             let Some(&h) = args.first() else { return malformed("AnnotateHandle without handle") };
-            let hv = l.handle(h)?;
+            let mut hv = l.handle(h)?;
+            // A heap descriptor is what its annotation says (one heap index, several views).
+            let r = l.res.handle_res.get(i.index()).copied().unwrap_or(0);
+            if r > 0 && r - 1 != hv.res {
+                hv.res = r - 1;
+                l.ensure_var(hv.res)?;
+            }
             let k = l.res.handles.len() as u32;
             l.res.handles.push(hv);
             l.set(i, Val::Handle(k));
             Ok(())
-        }
-        DxilOp::CreateHandleFromHeap => {
-            unsupported("DXIL op CreateHandleFromHeap (SM 6.6 descriptor heaps need descriptor indexing)")
         }
         DxilOp::CheckAccessFullyMapped => {
             let t = l.bool();
@@ -591,13 +785,19 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
 fn create_handle(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
     let r = l.res.handle_res.get(i.index()).copied().unwrap_or(0);
     if r == 0 {
+        if op == DxilOp::CreateHandleFromHeap {
+            return unsupported("CreateHandleFromHeap whose handle no AnnotateHandle describes");
+        }
         return Err(Fail::Internal("handle not resolved by the scan".into()));
     }
     let res = r - 1;
     let d = &l.meta.resources[res as usize];
     let (lower, size) = (d.lower, d.size);
-    let (idx_arg, nu_arg) =
-        if op == DxilOp::CreateHandle { (args.get(2), args.get(3)) } else { (args.get(1), args.get(2)) };
+    let (idx_arg, nu_arg) = match op {
+        DxilOp::CreateHandle => (args.get(2), args.get(3)),
+        DxilOp::CreateHandleFromHeap => (args.first(), args.get(2)),
+        _ => (args.get(1), args.get(2)),
+    };
     let Some(&idx) = idx_arg else { return malformed("handle creation without index") };
     let nonuniform = nu_arg.and_then(|v| l.m.const_uint(*v)).unwrap_or(0) != 0;
     let index = if size == Some(1) {
@@ -633,7 +833,14 @@ fn cbuffer_ptr(l: &mut Lowerer<'_>, h: HandleVal, row: Word) -> LResult<Word> {
     let zero = l.const_u32(0);
     match h.index {
         None => l.access_chain(pt, var, &[zero, row]),
-        Some(a) => l.access_chain(pt, var, &[a, zero, row]),
+        Some(a) => {
+            let p = l.access_chain(pt, var, &[a, zero, row])?;
+            if h.nonuniform {
+                l.nonuniform_indexing(h);
+                l.nonuniform(p);
+            }
+            Ok(p)
+        }
     }
 }
 
@@ -727,19 +934,53 @@ fn cbuffer_load(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()> {
     let (Some(&hv), Some(&off)) = (args.first(), args.get(1)) else { return malformed("CBufferLoad arguments") };
     let h = l.handle(hv)?;
     let Some(s) = l.scalar_of(l.f.inst(i).ty) else { return malformed("CBufferLoad result") };
-    if !matches!(s, Scalar::U32 | Scalar::F32) {
-        return unsupported(format!("CBufferLoad of {s:?}"));
-    }
     let u = l.u32();
     let o = l.value(off)?;
+    let r = match s {
+        Scalar::U32 | Scalar::F32 => {
+            let x = cbuffer_word(l, h, o)?;
+            l.word_as(s, x)?
+        }
+        Scalar::U64 | Scalar::F64 => {
+            let lo = cbuffer_word(l, h, o)?;
+            let o4 = add_const(l, o, 4)?;
+            let hi = cbuffer_word(l, h, o4)?;
+            let u2 = l.vector(u, 2);
+            let pair = l.op(Op::CompositeConstruct, u2, &[lo, hi])?;
+            let t = l.scalar(s);
+            l.op(Op::Bitcast, t, &[pair])?
+        }
+        Scalar::U16 | Scalar::F16 => {
+            let w = cbuffer_word(l, h, o)?;
+            let two = l.const_u32(2);
+            let eight = l.const_u32(8);
+            let half = l.op(Op::BitwiseAnd, u, &[o, two])?;
+            let sh = l.op(Op::IMul, u, &[half, eight])?;
+            let x = l.op(Op::ShiftRightLogical, u, &[w, sh])?;
+            let u16t = l.scalar(Scalar::U16);
+            let x = l.op(Op::UConvert, u16t, &[x])?;
+            if s == Scalar::F16 {
+                let t = l.scalar(Scalar::F16);
+                l.op(Op::Bitcast, t, &[x])?
+            } else {
+                x
+            }
+        }
+        _ => return unsupported(format!("CBufferLoad of {s:?}")),
+    };
+    l.set_id(i, r);
+    Ok(())
+}
+
+/// The 32-bit word of a constant buffer containing byte offset `o` (0 when out of bounds).
+fn cbuffer_word(l: &mut Lowerer<'_>, h: HandleVal, o: Word) -> LResult<Word> {
+    let u = l.u32();
     let c4 = l.const_u32(4);
     let c2 = l.const_u32(2);
     let c3 = l.const_u32(3);
     let row = l.op(Op::ShiftRightLogical, u, &[o, c4])?;
     let w = l.op(Op::ShiftRightLogical, u, &[o, c2])?;
     let comp = l.op(Op::BitwiseAnd, u, &[w, c3])?;
-    let rows = l.res.info[h.res as usize].rows.max(1);
-    let _ = rows;
     l.ensure_var(h.res)?;
     let rows = l.res.info[h.res as usize].rows;
     let bt = l.bool();
@@ -757,13 +998,17 @@ fn cbuffer_load(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()> {
     let pt = l.pointer(sc, u);
     let p = match h.index {
         None => l.access_chain(pt, var, &[zero, safe, comp])?,
-        Some(a) => l.access_chain(pt, var, &[a, zero, safe, comp])?,
+        Some(a) => {
+            let p = l.access_chain(pt, var, &[a, zero, safe, comp])?;
+            if h.nonuniform {
+                l.nonuniform_indexing(h);
+                l.nonuniform(p);
+            }
+            p
+        }
     };
     let x = l.load(u, p)?;
-    let x = l.zero_if_not(Some(inb), u, x)?;
-    let r = l.word_as(s, x)?;
-    l.set_id(i, r);
-    Ok(())
+    l.zero_if_not(Some(inb), u, x)
 }
 
 fn update_counter(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()> {
@@ -773,6 +1018,9 @@ fn update_counter(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()>
     let h = l.handle(hv)?;
     let d = l.decl(h).clone();
     let Some((set, binding)) = l.res.info[h.res as usize].counter else {
+        if d.heap {
+            return unsupported("UAV counter of a descriptor-heap resource");
+        }
         return malformed("BufferUpdateCounter on a UAV without counter");
     };
     let u = l.u32();
@@ -894,14 +1142,11 @@ fn buffer_load(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LR
         let texel = typed_buffer_load(l, h, coord)?;
         let (_, info) = (0, l.res.info[h.res as usize].clone());
         let st = info.sampled.unwrap_or(Scalar::F32);
-        let stt = l.scalar(st);
         for (k, part) in parts.iter_mut().enumerate().take(4) {
             if used & (1 << k) == 0 {
                 continue;
             }
-            let c =
-                l.op_with(Op::CompositeExtract, stt, vec![Operand::IdRef(texel), Operand::LiteralBit32(k as u32)])?;
-            *part = convert_texel(l, st, s, c)?;
+            *part = texel_part(l, st, s, texel, k as u32)?;
         }
         l.set_parts(i, &parts);
         return Ok(());
@@ -977,12 +1222,9 @@ fn buffer_store(l: &mut Lowerer<'_>, op: DxilOp, args: &[Value]) -> LResult<()> 
         let st = l.res.info[h.res as usize].sampled.unwrap_or(Scalar::F32);
         let mut comps = [0; 4];
         for (k, c) in comps.iter_mut().enumerate() {
-            let v = l.value(vals[k])?;
-            *c = convert_texel(l, s, st, v)?;
+            *c = l.value(vals[k])?;
         }
-        let stt = l.scalar(st);
-        let v4 = l.vector(stt, 4);
-        let texel = l.op(Op::CompositeConstruct, v4, &comps)?;
+        let texel = build_texel(l, s, st, comps)?;
         return typed_buffer_store(l, h, coord, texel);
     }
     if !matches!(kind, ResKind::RawBuffer | ResKind::StructuredBuffer) {
@@ -1029,6 +1271,43 @@ fn buffer_store(l: &mut Lowerer<'_>, op: DxilOp, args: &[Value]) -> LResult<()> 
         }
     }
     Ok(())
+}
+
+/// Component `k` of a loaded texel (of sampled type `st`) as scalar `s`. A 64-bit image
+/// (`R64ui`, D3D12's R32G32_UINT) reads as the two words (lo, hi) of its one 64-bit component.
+pub(crate) fn texel_part(l: &mut Lowerer<'_>, st: Scalar, s: Scalar, texel: Word, k: u32) -> LResult<Word> {
+    let stt = l.scalar(st);
+    if st == Scalar::U64 {
+        let x = l.op_with(Op::CompositeExtract, stt, vec![Operand::IdRef(texel), Operand::LiteralBit32(0)])?;
+        let u = l.u32();
+        let u2 = l.vector(u, 2);
+        let pair = l.op(Op::Bitcast, u2, &[x])?;
+        let w = l.op_with(Op::CompositeExtract, u, vec![Operand::IdRef(pair), Operand::LiteralBit32(k % 2)])?;
+        return convert_texel(l, Scalar::U32, s, w);
+    }
+    let c = l.op_with(Op::CompositeExtract, stt, vec![Operand::IdRef(texel), Operand::LiteralBit32(k)])?;
+    convert_texel(l, st, s, c)
+}
+
+/// A texel of sampled type `st` from four values of scalar `s` (64-bit images: components
+/// 0 and 1 are the low and high words).
+pub(crate) fn build_texel(l: &mut Lowerer<'_>, s: Scalar, st: Scalar, vals: [Word; 4]) -> LResult<Word> {
+    let stt = l.scalar(st);
+    let v4 = l.vector(stt, 4);
+    if st == Scalar::U64 {
+        let lo = convert_texel(l, s, Scalar::U32, vals[0])?;
+        let hi = convert_texel(l, s, Scalar::U32, vals[1])?;
+        let u = l.u32();
+        let u2 = l.vector(u, 2);
+        let pair = l.op(Op::CompositeConstruct, u2, &[lo, hi])?;
+        let x = l.op(Op::Bitcast, stt, &[pair])?;
+        return l.op(Op::CompositeConstruct, v4, &[x, x, x, x]);
+    }
+    let mut comps = [0; 4];
+    for (c, &v) in comps.iter_mut().zip(vals.iter()) {
+        *c = convert_texel(l, s, st, v)?;
+    }
+    l.op(Op::CompositeConstruct, v4, &comps)
 }
 
 /// Converts a texel component between the image's sampled type and the op's overload type.
@@ -1090,20 +1369,30 @@ fn typed_buffer_store(l: &mut Lowerer<'_>, h: HandleVal, coord: Word, texel: Wor
     })
 }
 
-/// The binding list and push-constant range of a lowered shader.
-pub(super) fn bindings(l: &Lowerer<'_>) -> (Vec<ResourceBinding>, Option<PushConstantRange>) {
+/// The binding list, push-constant range and descriptor-heap bindings of a lowered shader.
+pub(super) fn bindings(l: &Lowerer<'_>) -> (Vec<ResourceBinding>, Option<PushConstantRange>, Vec<HeapBinding>) {
     let mut out = Vec::with_capacity(l.meta.resources.len());
     let mut push = None;
+    let mut heap: Vec<HeapBinding> = Vec::new();
     for (d, info) in l.meta.resources.iter().zip(&l.res.info) {
-        let descriptor = match (d.kind, d.class) {
-            (_, _) if info.placement == Some(Placement::PushConstants) => DescriptorKind::PushConstant,
-            (ResKind::CBuffer, _) => DescriptorKind::UniformBuffer,
-            (ResKind::Sampler, _) => DescriptorKind::Sampler,
-            (ResKind::RawBuffer | ResKind::StructuredBuffer, _) => DescriptorKind::StorageBuffer,
-            (ResKind::TypedBuffer, ResourceClass::Uav) => DescriptorKind::StorageTexelBuffer,
-            (ResKind::TypedBuffer, _) => DescriptorKind::UniformTexelBuffer,
-            (_, ResourceClass::Uav) => DescriptorKind::StorageImage,
-            _ => DescriptorKind::SampledImage,
+        if d.heap {
+            if let (Some(Placement::Descriptor { set, binding }), true) = (info.placement, info.var != 0) {
+                let hb = HeapBinding {
+                    sampler_heap: d.kind == ResKind::Sampler,
+                    set,
+                    binding,
+                    descriptor: descriptor_kind(d),
+                };
+                if !heap.contains(&hb) {
+                    heap.push(hb);
+                }
+            }
+            continue;
+        }
+        let descriptor = if info.placement == Some(Placement::PushConstants) {
+            DescriptorKind::PushConstant
+        } else {
+            descriptor_kind(d)
         };
         let (set, binding) = match info.placement {
             Some(Placement::Descriptor { set, binding }) => (set, binding),
@@ -1127,5 +1416,6 @@ pub(super) fn bindings(l: &Lowerer<'_>) -> (Vec<ResourceBinding>, Option<PushCon
             counter_binding: info.counter,
         });
     }
-    (out, push)
+    heap.sort_by_key(|h| (h.set, h.binding));
+    (out, push, heap)
 }

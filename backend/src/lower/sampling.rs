@@ -1,7 +1,10 @@
-//! Textures in compute: TextureLoad, TextureStore, SampleLevel, SampleGrad,
-//! TextureGather and GetDimensions (buffers and textures). Implicit-LOD
-//! sampling and derivatives have no meaning in compute without the
-//! compute-derivatives extension and are reported unsupported.
+//! Textures in compute: TextureLoad, TextureStore, Sample* (all variants),
+//! CalculateLOD, TextureGather and GetDimensions (buffers and textures), and
+//! the derivative ops. Implicit-LOD sampling and derivatives in compute use the
+//! compute-derivatives execution modes (SPV_NV_compute_shader_derivatives),
+//! chosen from numthreads as D3D's SM 6.6 rules form quads: 2x2 in thread-ID
+//! space when X and Y are even (DerivativeGroupQuads), else groups of four
+//! consecutive flattened indices (DerivativeGroupLinear).
 
 use rspirv::dr::Operand;
 use rspirv::spirv::{Capability, ImageOperands, Op, StorageClass, Word};
@@ -50,6 +53,106 @@ fn gather_vec(l: &mut Lowerer<'_>, elem: Word, vals: &[Value], n: u32) -> LResul
     l.op(Op::CompositeConstruct, t, &ids)
 }
 
+/// Texel offsets of an op.
+enum TexOffset {
+    None,
+    /// A `ConstOffset` operand.
+    Const(Word),
+    /// SM 6.7 programmable offsets: per spatial component, the low 4 bits of the value sign-extended
+    /// (D3D's offset range [-8, 7]), as i32.
+    Dynamic(Vec<Word>),
+}
+
+fn tex_offset(l: &mut Lowerer<'_>, vals: &[Value], n: u32) -> LResult<TexOffset> {
+    let dynamic = vals.iter().take(n as usize).any(|&v| !is_undef(l, v) && l.m.const_int(v).is_none());
+    if !dynamic {
+        return Ok(const_offset(l, vals, n)?.map_or(TexOffset::None, TexOffset::Const));
+    }
+    let i = l.scalar(Scalar::I32);
+    let u = l.u32();
+    let (zero, four) = (l.const_u32(0), l.const_u32(4));
+    let mut ids = Vec::with_capacity(n as usize);
+    for &v in vals.iter().take(n as usize) {
+        if is_undef(l, v) {
+            ids.push(l.const_bits(i, false, 0));
+            continue;
+        }
+        let x = l.value(v)?;
+        let x = l.op(Op::BitFieldSExtract, u, &[x, zero, four])?;
+        ids.push(l.op(Op::Bitcast, i, &[x])?);
+    }
+    if ids.len() != n as usize {
+        return malformed("too few texel offsets");
+    }
+    Ok(TexOffset::Dynamic(ids))
+}
+
+/// A vector (or scalar) of `ids` of element type `elem`.
+fn compose(l: &mut Lowerer<'_>, elem: Word, ids: &[Word]) -> LResult<Word> {
+    if ids.len() == 1 {
+        return Ok(ids[0]);
+    }
+    let t = l.vector(elem, ids.len() as u32);
+    l.op(Op::CompositeConstruct, t, ids)
+}
+
+/// The components of a vector (or the scalar itself, n = 1).
+fn components(l: &mut Lowerer<'_>, elem: Word, v: Word, n: u32) -> LResult<Vec<Word>> {
+    if n == 1 {
+        return Ok(vec![v]);
+    }
+    (0..n).map(|k| l.op_with(Op::CompositeExtract, elem, vec![Operand::IdRef(v), Operand::LiteralBit32(k)])).collect()
+}
+
+/// Integer coordinates moved by dynamic offsets (`TextureLoad`: address = coord + offset).
+fn shift_int_coord(l: &mut Lowerer<'_>, coord: Word, ncoord: u32, offs: &[Word]) -> LResult<Word> {
+    let u = l.u32();
+    let mut c = components(l, u, coord, ncoord)?;
+    for (ck, &o) in c.iter_mut().zip(offs) {
+        let ou = l.op(Op::Bitcast, u, &[o])?;
+        *ck = l.op(Op::IAdd, u, &[*ck, ou])?;
+    }
+    compose(l, u, &c)
+}
+
+/// Normalized coordinates moved by dynamic offsets: `coord += offset / size(level)`, with the
+/// level nearest to `lod` (clamped to the image's levels). Exact for a single level (point or
+/// bilinear filtering at an integral LOD); between two levels both are shifted by the nearer one's
+/// texel size, where D3D shifts each level by its own.
+fn shift_float_coord(
+    l: &mut Lowerer<'_>,
+    si: Word,
+    img_ty: Word,
+    coord: Word,
+    ncoord: u32,
+    lod: Word,
+    offs: &[Word],
+) -> LResult<Word> {
+    l.cap(Capability::ImageQuery);
+    let (u, f) = (l.u32(), l.f32());
+    let img = l.op(Op::Image, img_ty, &[si])?;
+    let zero = l.const_f32(0.0);
+    let half = l.const_f32(0.5);
+    let lod = l.glsl(rspirv::spirv::GlslStd450Op::NMax, f, &[lod, zero])?;
+    let lod = l.op(Op::FAdd, f, &[lod, half])?;
+    let level = l.op(Op::ConvertFToU, u, &[lod])?;
+    let levels = l.op(Op::ImageQueryLevels, u, &[img])?;
+    let one = l.const_u32(1);
+    let last = l.op(Op::ISub, u, &[levels, one])?;
+    let level = l.glsl(rspirv::spirv::GlslStd450Op::UMin, u, &[level, last])?;
+    let st = if ncoord == 1 { u } else { l.vector(u, ncoord) };
+    let size = l.op(Op::ImageQuerySizeLod, st, &[img, level])?;
+    let sizes = components(l, u, size, ncoord)?;
+    let mut c = components(l, f, coord, ncoord)?;
+    for ((ck, &o), &sz) in c.iter_mut().zip(offs).zip(&sizes) {
+        let of = l.op(Op::ConvertSToF, f, &[o])?;
+        let sf = l.op(Op::ConvertUToF, f, &[sz])?;
+        let d = l.op(Op::FDiv, f, &[of, sf])?;
+        *ck = l.op(Op::FAdd, f, &[*ck, d])?;
+    }
+    compose(l, f, &c)
+}
+
 /// Constant texel offsets as a ConstOffset operand, `None` if all zero/undef.
 fn const_offset(l: &mut Lowerer<'_>, vals: &[Value], n: u32) -> LResult<Option<Word>> {
     let mut lits = Vec::new();
@@ -85,7 +188,6 @@ fn const_offset(l: &mut Lowerer<'_>, vals: &[Value], n: u32) -> LResult<Option<W
 fn set_texel_parts(l: &mut Lowerer<'_>, i: InstId, h: HandleVal, texel: Word) -> LResult<()> {
     let st = l.res.info[h.res as usize].sampled.unwrap_or(Scalar::F32);
     let s = l.field_scalar(i)?;
-    let stt = l.scalar(st);
     let used = l.used.get(i.index()).copied().unwrap_or(0);
     let mut parts = [0; 5];
     parts[4] = l.const_u32(0);
@@ -93,8 +195,7 @@ fn set_texel_parts(l: &mut Lowerer<'_>, i: InstId, h: HandleVal, texel: Word) ->
         if used & (1 << k) == 0 {
             continue;
         }
-        let c = l.op_with(Op::CompositeExtract, stt, vec![Operand::IdRef(texel), Operand::LiteralBit32(k as u32)])?;
-        *p = super::resources::convert_texel(l, st, s, c)?;
+        *p = super::resources::texel_part(l, st, s, texel, k as u32)?;
     }
     l.set_parts(i, &parts);
     Ok(())
@@ -117,6 +218,9 @@ fn sampled_image(l: &mut Lowerer<'_>, h: HandleVal, sampler: Value) -> LResult<(
 }
 
 pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
+    if matches!(op, DxilOp::DerivCoarseX | DxilOp::DerivCoarseY | DxilOp::DerivFineX | DxilOp::DerivFineY) {
+        return derivative(l, i, op, args);
+    }
     let Some(&hv) = args.first() else { return malformed(format!("{} without handle", op.name())) };
     let h = l.handle(hv)?;
     let d = l.decl(h).clone();
@@ -131,7 +235,7 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             if args.len() < 8 {
                 return malformed("TextureLoad arguments");
             }
-            let coord = gather_vec(l, u, &args[2..5], ncoord)?;
+            let mut coord = gather_vec(l, u, &args[2..5], ncoord)?;
             let (img, info) = l.load_image(h)?;
             let st = info.sampled.unwrap_or(Scalar::F32);
             let stt = l.scalar(st);
@@ -144,12 +248,14 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
                 let lod = if is_undef(l, args[1]) { l.const_u32(0) } else { l.value(args[1])? };
                 extra.push(lod);
             }
-            if let Some(off) = const_offset(l, &args[5..8], nspatial)? {
-                if uav {
-                    return unsupported("texel offset on a UAV load");
+            match tex_offset(l, &args[5..8], nspatial)? {
+                TexOffset::None => {}
+                _ if uav => return unsupported("texel offset on a UAV load"),
+                TexOffset::Const(off) => {
+                    mask |= ImageOperands::CONST_OFFSET;
+                    extra.push(off);
                 }
-                mask |= ImageOperands::CONST_OFFSET;
-                extra.push(off);
+                TexOffset::Dynamic(offs) => coord = shift_int_coord(l, coord, ncoord, &offs)?,
             }
             if ms {
                 mask |= ImageOperands::SAMPLE;
@@ -170,12 +276,13 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             };
             set_texel_parts(l, i, h, texel)
         }
-        DxilOp::TextureStore => {
-            if args.len() < 9 {
-                return malformed("TextureStore arguments");
+        DxilOp::TextureStore | DxilOp::TextureStoreSample => {
+            let sample = op == DxilOp::TextureStoreSample;
+            if args.len() < if sample { 10 } else { 9 } {
+                return malformed(format!("{} arguments", op.name()));
             }
-            if ms {
-                return unsupported("TextureStore to a multisampled texture");
+            if ms != sample {
+                return malformed(format!("{} on {}", op.name(), d.kind.name()));
             }
             let coord = gather_vec(l, u, &args[1..4], ncoord)?;
             let (img, info) = l.load_image(h)?;
@@ -184,20 +291,21 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             let Some(s) = l.scalar_of(vt) else { return malformed("TextureStore value type") };
             let mut comps = [0; 4];
             for (k, c) in comps.iter_mut().enumerate() {
-                let v = if is_undef(l, args[4 + k]) {
+                *c = if is_undef(l, args[4 + k]) {
                     let t = l.scalar(s);
                     l.null(t)
                 } else {
                     l.value(args[4 + k])?
                 };
-                *c = super::resources::convert_texel(l, s, st, v)?;
             }
-            let stt = l.scalar(st);
-            let v4 = l.vector(stt, 4);
-            let texel = l.op(Op::CompositeConstruct, v4, &comps)?;
-            let write = move |l: &mut Lowerer<'_>| {
-                l.op_void(Op::ImageWrite, vec![Operand::IdRef(img), Operand::IdRef(coord), Operand::IdRef(texel)])
-            };
+            let texel = super::resources::build_texel(l, s, st, comps)?;
+            let mut ops = vec![Operand::IdRef(img), Operand::IdRef(coord), Operand::IdRef(texel)];
+            if sample {
+                let idx = l.value(args[9])?;
+                ops.push(Operand::ImageOperands(ImageOperands::SAMPLE));
+                ops.push(Operand::IdRef(idx));
+            }
+            let write = move |l: &mut Lowerer<'_>| l.op_void(Op::ImageWrite, ops);
             if l.robust_explicit() {
                 let inb = in_bounds(l, img, coord, ncoord, None)?;
                 l.guarded(inb, write)
@@ -205,49 +313,156 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
                 write(l)
             }
         }
-        DxilOp::SampleLevel | DxilOp::SampleGrad => {
+        DxilOp::Sample
+        | DxilOp::SampleBias
+        | DxilOp::SampleLevel
+        | DxilOp::SampleGrad
+        | DxilOp::SampleCmp
+        | DxilOp::SampleCmpLevelZero
+        | DxilOp::SampleCmpLevel => {
             let Some(&sampler) = args.get(1) else { return malformed("sample without sampler") };
             if ms || d.kind == ResKind::TypedBuffer {
                 return malformed("sampling a multisampled texture or buffer");
             }
-            if args.len() < 10 {
-                return malformed("sample arguments");
+            let need = match op {
+                DxilOp::Sample | DxilOp::SampleLevel | DxilOp::SampleCmpLevelZero => 10,
+                DxilOp::SampleGrad => 16,
+                _ => 11,
+            };
+            if args.len() < need {
+                return malformed(format!("{} arguments", op.name()));
             }
-            let coord = gather_vec(l, f, &args[2..6], ncoord)?;
-            let (si, _) = sampled_image(l, h, sampler)?;
+            let mut coord = gather_vec(l, f, &args[2..6], ncoord)?;
+            let (si, img_ty) = sampled_image(l, h, sampler)?;
             let st = l.res.info[h.res as usize].sampled.unwrap_or(Scalar::F32);
             let stt = l.scalar(st);
             let v4 = l.vector(stt, 4);
+            let cmp = matches!(op, DxilOp::SampleCmp | DxilOp::SampleCmpLevelZero | DxilOp::SampleCmpLevel);
+            let implicit = matches!(op, DxilOp::Sample | DxilOp::SampleBias | DxilOp::SampleCmp);
+            if implicit {
+                l.need_derivatives();
+            }
+            // Image operands in mask-bit order: Bias, Lod, Grad, (Const)Offset, MinLod.
             let mut mask = ImageOperands::empty();
             let mut extra = Vec::new();
-            if op == DxilOp::SampleLevel {
-                let Some(&lod) = args.get(9) else { return malformed("SampleLevel without LOD") };
-                mask |= ImageOperands::LOD;
-                extra.push(l.value(lod)?);
-            } else {
-                if args.len() < 16 {
-                    return malformed("SampleGrad arguments");
+            let clamp = match op {
+                DxilOp::Sample => args.get(9),
+                DxilOp::SampleBias | DxilOp::SampleCmp => args.get(10),
+                DxilOp::SampleGrad => args.get(15),
+                _ => None,
+            };
+            match op {
+                DxilOp::SampleBias => {
+                    mask |= ImageOperands::BIAS;
+                    extra.push(l.value(args[9])?);
                 }
-                mask |= ImageOperands::GRAD;
-                extra.push(gather_vec(l, f, &args[9..12], nspatial)?);
-                extra.push(gather_vec(l, f, &args[12..15], nspatial)?);
-                if !is_undef(l, args[15]) {
-                    return unsupported("SampleGrad with a LOD clamp");
+                DxilOp::SampleLevel => {
+                    mask |= ImageOperands::LOD;
+                    extra.push(l.value(args[9])?);
+                }
+                DxilOp::SampleCmpLevelZero => {
+                    mask |= ImageOperands::LOD;
+                    extra.push(l.const_f32(0.0));
+                }
+                DxilOp::SampleCmpLevel => {
+                    mask |= ImageOperands::LOD;
+                    extra.push(l.value(args[10])?);
+                }
+                DxilOp::SampleGrad => {
+                    mask |= ImageOperands::GRAD;
+                    extra.push(gather_vec(l, f, &args[9..12], nspatial)?);
+                    extra.push(gather_vec(l, f, &args[12..15], nspatial)?);
+                }
+                _ => {}
+            }
+            match tex_offset(l, &args[6..9], nspatial)? {
+                TexOffset::None => {}
+                TexOffset::Const(off) => {
+                    mask |= ImageOperands::CONST_OFFSET;
+                    extra.push(off);
+                }
+                TexOffset::Dynamic(offs) => {
+                    // Vulkan allows a non-constant Offset only on gathers: move the coordinates.
+                    if matches!(d.kind, ResKind::TextureCube | ResKind::TextureCubeArray) {
+                        return malformed("texel offset on a cube texture");
+                    }
+                    let lod = match op {
+                        DxilOp::SampleLevel => l.value(args[9])?,
+                        DxilOp::SampleCmpLevel => l.value(args[10])?,
+                        DxilOp::SampleCmpLevelZero => l.const_f32(0.0),
+                        DxilOp::SampleGrad => return unsupported("non-constant texel offset with SampleGrad"),
+                        _ => {
+                            let v2 = l.vector(f, 2);
+                            l.cap(Capability::ImageQuery);
+                            let q = l.op(Op::ImageQueryLod, v2, &[si, coord])?;
+                            let x =
+                                l.op_with(Op::CompositeExtract, f, vec![Operand::IdRef(q), Operand::LiteralBit32(0)])?;
+                            if op == DxilOp::SampleBias {
+                                let b = l.value(args[9])?;
+                                l.op(Op::FAdd, f, &[x, b])?
+                            } else {
+                                x
+                            }
+                        }
+                    };
+                    coord = shift_float_coord(l, si, img_ty, coord, ncoord, lod, &offs)?;
                 }
             }
-            if let Some(off) = const_offset(l, &args[6..9], nspatial)? {
-                mask |= ImageOperands::CONST_OFFSET;
-                extra.push(off);
+            if let Some(&c) = clamp {
+                if !is_undef(l, c) {
+                    l.cap(Capability::MinLod);
+                    mask |= ImageOperands::MIN_LOD;
+                    extra.push(l.value(c)?);
+                }
             }
-            let mut ops = vec![Operand::IdRef(si), Operand::IdRef(coord), Operand::ImageOperands(mask)];
-            ops.extend(extra.iter().map(|&x| Operand::IdRef(x)));
-            let texel = l.op_with(Op::ImageSampleExplicitLod, v4, ops)?;
+            let mut ops = vec![Operand::IdRef(si), Operand::IdRef(coord)];
+            if cmp {
+                let dref = l.value(args[9])?;
+                ops.push(Operand::IdRef(dref));
+            }
+            if !mask.is_empty() {
+                ops.push(Operand::ImageOperands(mask));
+                ops.extend(extra.iter().map(|&x| Operand::IdRef(x)));
+            }
+            if cmp {
+                let sop = if implicit { Op::ImageSampleDrefImplicitLod } else { Op::ImageSampleDrefExplicitLod };
+                let r = l.op_with(sop, stt, ops)?;
+                let s = l.field_scalar(i)?;
+                let r = super::resources::convert_texel(l, st, s, r)?;
+                let zero = l.const_u32(0);
+                l.set_parts(i, &[r, r, r, r, zero]);
+                return Ok(());
+            }
+            let sop = if implicit { Op::ImageSampleImplicitLod } else { Op::ImageSampleExplicitLod };
+            let texel = l.op_with(sop, v4, ops)?;
             set_texel_parts(l, i, h, texel)
         }
-        DxilOp::TextureGather => {
+        DxilOp::CalculateLOD => {
+            let Some(&sampler) = args.get(1) else { return malformed("CalculateLOD without sampler") };
+            if args.len() < 6 {
+                return malformed("CalculateLOD arguments");
+            }
+            l.need_derivatives();
+            l.cap(Capability::ImageQuery);
+            let coord = gather_vec(l, f, &args[2..5], nspatial)?;
+            let (si, _) = sampled_image(l, h, sampler)?;
+            let v2 = l.vector(f, 2);
+            let lod = l.op(Op::ImageQueryLod, v2, &[si, coord])?;
+            // x: the LOD after clamping (CalculateLevelOfDetail), y: unclamped.
+            let clamped = l.m.const_uint(args[5]).unwrap_or(1) != 0;
+            let r = l.op_with(
+                Op::CompositeExtract,
+                f,
+                vec![Operand::IdRef(lod), Operand::LiteralBit32(if clamped { 0 } else { 1 })],
+            )?;
+            l.set_id(i, r);
+            Ok(())
+        }
+        DxilOp::TextureGather | DxilOp::TextureGatherRaw => {
             let Some(&sampler) = args.get(1) else { return malformed("gather without sampler") };
-            if args.len() < 9 {
-                return malformed("TextureGather arguments");
+            let raw = op == DxilOp::TextureGatherRaw;
+            if args.len() < if raw { 8 } else { 9 } {
+                return malformed(format!("{} arguments", op.name()));
             }
             if !matches!(
                 d.kind,
@@ -256,8 +471,18 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
                 return malformed("TextureGather on a texture that is not 2D or cube");
             }
             let coord = gather_vec(l, f, &args[2..6], ncoord)?;
-            let Some(channel) = l.m.const_uint(args[8]) else {
-                return unsupported("TextureGather with a dynamic channel");
+            // GatherRaw: the raw bits of the one channel of an integer texture (its view format's
+            // single component), so channel 0.
+            let channel = if raw {
+                if matches!(l.field_scalar(i)?, Scalar::U64 | Scalar::F64) {
+                    return unsupported("TextureGatherRaw of 64-bit texels (R32G32_UINT gathered as one value)");
+                }
+                0
+            } else {
+                let Some(c) = l.m.const_uint(args[8]) else {
+                    return unsupported("TextureGather with a dynamic channel");
+                };
+                c
             };
             let (si, _) = sampled_image(l, h, sampler)?;
             let st = l.res.info[h.res as usize].sampled.unwrap_or(Scalar::F32);
@@ -265,15 +490,46 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             let v4 = l.vector(stt, 4);
             let comp = l.const_u32(channel as u32);
             let mut ops = vec![Operand::IdRef(si), Operand::IdRef(coord), Operand::IdRef(comp)];
-            if let Some(off) = const_offset(l, &args[6..8], 2)? {
-                ops.push(Operand::ImageOperands(ImageOperands::CONST_OFFSET));
-                ops.push(Operand::IdRef(off));
+            match tex_offset(l, &args[6..8], 2)? {
+                TexOffset::None => {}
+                TexOffset::Const(off) => {
+                    ops.push(Operand::ImageOperands(ImageOperands::CONST_OFFSET));
+                    ops.push(Operand::IdRef(off));
+                }
+                TexOffset::Dynamic(offs) => {
+                    l.cap(Capability::ImageGatherExtended);
+                    let it = l.scalar(Scalar::I32);
+                    let off = compose(l, it, &offs)?;
+                    ops.push(Operand::ImageOperands(ImageOperands::OFFSET));
+                    ops.push(Operand::IdRef(off));
+                }
             }
             let texel = l.op_with(Op::ImageGather, v4, ops)?;
             set_texel_parts(l, i, h, texel)
         }
         _ => Err(Fail::Internal(format!("sampling::lower got {}", op.name()))),
     }
+}
+
+/// `ddx`/`ddy` (coarse and fine) over the compute derivative groups.
+fn derivative(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
+    let Some(&v) = args.first() else { return malformed(format!("{} without value", op.name())) };
+    let t = l.result_ty(i)?;
+    if l.scalar_of(l.f.inst(i).ty) != Some(Scalar::F32) {
+        return unsupported(format!("{} of type {}", op.name(), l.m.types.display(l.f.inst(i).ty)));
+    }
+    l.need_derivatives();
+    l.cap(Capability::DerivativeControl);
+    let x = l.value(v)?;
+    let sop = match op {
+        DxilOp::DerivCoarseX => Op::DPdxCoarse,
+        DxilOp::DerivCoarseY => Op::DPdyCoarse,
+        DxilOp::DerivFineX => Op::DPdxFine,
+        _ => Op::DPdyFine,
+    };
+    let r = l.op(sop, t, &[x])?;
+    l.set_id(i, r);
+    Ok(())
 }
 
 /// `coord < size` on every component (and `lod < levels` when given).

@@ -122,8 +122,100 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             let g = if op == WaveAllBitCount { GroupOperation::Reduce } else { GroupOperation::ExclusiveScan };
             l.group_op(Op::GroupNonUniformBallotBitCount, u, g, b)?
         }
+        WaveMatch => {
+            // Loop: the lanes holding the first active lane's value take their ballot and leave.
+            l.cap(Capability::GroupNonUniformBallot);
+            let x = l.value(args[0])?;
+            let (x, xt) = bits_of(l, args[0], x)?;
+            let u4 = l.vector(u, 4);
+            let b = l.do_until(|l| {
+                let s = l.subgroup();
+                let first = l.op(Op::GroupNonUniformBroadcastFirst, xt, &[s, x])?;
+                let bt = l.bool();
+                let cmp = if xt == l.scalar(Scalar::Bool) { Op::LogicalEqual } else { Op::IEqual };
+                let eq = l.op(cmp, bt, &[x, first])?;
+                let b = l.op(Op::GroupNonUniformBallot, u4, &[s, eq])?;
+                Ok((eq, b))
+            })?;
+            let mut parts = [0; 4];
+            for (k, p) in parts.iter_mut().enumerate() {
+                *p = l.op_with(Op::CompositeExtract, u, vec![Operand::IdRef(b), Operand::LiteralBit32(k as u32)])?;
+            }
+            l.set_parts(i, &parts);
+            return Ok(());
+        }
+        WaveMultiPrefixOp | WaveMultiPrefixBitCount => multi_prefix(l, i, op, args)?,
         _ => return unsupported(format!("DXIL op {}", op.name())),
     };
     l.set_id(i, r);
     Ok(())
+}
+
+/// The value of a WaveMatch operand as an integer (floats compare by bit pattern).
+fn bits_of(l: &mut Lowerer<'_>, v: Value, x: Word) -> LResult<(Word, Word)> {
+    let vt = l.m.value_type(l.f, v);
+    let int = match l.scalar_of(vt) {
+        Some(Scalar::F16) => Scalar::U16,
+        Some(Scalar::F32) => Scalar::U32,
+        Some(Scalar::F64) => Scalar::U64,
+        Some(s) => return Ok((x, l.scalar(s))),
+        None => return unsupported("WaveMatch of a non-scalar value"),
+    };
+    let t = l.scalar(int);
+    Ok((l.op(Op::Bitcast, t, &[x])?, t))
+}
+
+/// WaveMultiPrefixOp / WaveMultiPrefixBitCount: an exclusive scan over the lanes sharing the
+/// lane's partition mask. Loop: the lanes whose mask equals the first active lane's run an
+/// ordinary exclusive scan inside a branch only they take (so only they are active), then leave.
+fn multi_prefix(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<Word> {
+    l.cap(Capability::GroupNonUniformBallot);
+    let u = l.u32();
+    let u4 = l.vector(u, 4);
+    let bt = l.bool();
+    let mut m = [0; 4];
+    for (k, w) in m.iter_mut().enumerate() {
+        *w = l.value(args[1 + k])?;
+    }
+    let mask = l.op(Op::CompositeConstruct, u4, &m)?;
+    let x = l.value(args[0])?;
+    let rt = l.result_ty(i)?;
+    let sop = if op == DxilOp::WaveMultiPrefixOp {
+        let (Some(kind), Some(sign)) = (l.m.const_uint(args[5]), l.m.const_uint(args[6])) else {
+            return malformed("WaveMultiPrefixOp kind is not a constant");
+        };
+        let Some(sc) = l.scalar_of(l.f.inst(i).ty) else { return unsupported("WaveMultiPrefixOp on a non-scalar") };
+        let float = matches!(sc, Scalar::F16 | Scalar::F32 | Scalar::F64);
+        let _ = sign;
+        let sop = match (kind, float) {
+            (0, true) => Op::GroupNonUniformFAdd,
+            (0, false) => Op::GroupNonUniformIAdd,
+            (1, false) => Op::GroupNonUniformBitwiseAnd,
+            (2, false) => Op::GroupNonUniformBitwiseOr,
+            (3, false) => Op::GroupNonUniformBitwiseXor,
+            (4, true) => Op::GroupNonUniformFMul,
+            (4, false) => Op::GroupNonUniformIMul,
+            _ => return malformed(format!("WaveMultiPrefixOp kind {kind} on {sc:?}")),
+        };
+        l.cap(Capability::GroupNonUniformArithmetic);
+        Some(sop)
+    } else {
+        None
+    };
+    l.do_until(|l| {
+        let s = l.subgroup();
+        let first = l.op(Op::GroupNonUniformBroadcastFirst, u4, &[s, mask])?;
+        let bv = l.vector(bt, 4);
+        let eqv = l.op(Op::IEqual, bv, &[mask, first])?;
+        let eq = l.op(Op::All, bt, &[eqv])?;
+        let r = l.guarded_value(eq, rt, |l| match sop {
+            Some(sop) => l.group_op(sop, rt, GroupOperation::ExclusiveScan, x),
+            None => {
+                let s = l.subgroup();
+                let b = l.op(Op::GroupNonUniformBallot, u4, &[s, x])?;
+                l.group_op(Op::GroupNonUniformBallotBitCount, rt, GroupOperation::ExclusiveScan, b)
+            }
+        })?;
+        Ok((eq, r))
+    })
 }

@@ -79,6 +79,8 @@ pub struct Compiled {
     pub workgroup_size: [u32; 3],
     pub bindings: Vec<Binding>,
     pub push_constant_size: Option<u32>,
+    /// The shader indexes SM 6.6 descriptor heaps (`heap_bindings`), which specs cannot describe.
+    pub uses_descriptor_heaps: bool,
 }
 
 /// Why a compile failed; `Unsupported` is the only kind a spec may expect.
@@ -285,7 +287,7 @@ pub struct DeviceCaps {
 }
 
 /// The feature names a spec may require.
-pub const FEATURES: [&str; 17] = [
+pub const FEATURES: [&str; 18] = [
     "int64",
     "float64",
     "int16",
@@ -303,6 +305,7 @@ pub const FEATURES: [&str; 17] = [
     "compute_derivatives",
     "denorm_preserve_32",
     "denorm_ftz_32",
+    "descriptor_indexing",
 ];
 
 /// A compiler plus a device.

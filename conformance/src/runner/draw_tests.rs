@@ -74,6 +74,7 @@ fn shader(entry: &str) -> Compiled {
         workgroup_size: [0; 3],
         bindings: Vec::new(),
         push_constant_size: None,
+        uses_descriptor_heaps: false,
     }
 }
 

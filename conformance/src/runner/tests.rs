@@ -41,6 +41,7 @@ fn compiled(bindings: Vec<Binding>) -> Compiled {
         workgroup_size: [1, 1, 1],
         bindings,
         push_constant_size: None,
+        uses_descriptor_heaps: false,
     }
 }
 

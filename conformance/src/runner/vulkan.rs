@@ -52,6 +52,7 @@ fn caps_of(f: &DeviceFeatures) -> DeviceCaps {
     add("compute_derivatives", ext("VK_NV_compute_shader_derivatives") || ext("VK_KHR_compute_shader_derivatives"));
     add("denorm_preserve_32", f.shader_denorm_preserve_float32);
     add("denorm_ftz_32", f.shader_denorm_flush_to_zero_float32);
+    add("descriptor_indexing", f.runtime_descriptor_array);
     caps.subgroup_size = Some(f.subgroup_size);
     caps
 }
@@ -202,6 +203,7 @@ pub(crate) fn compiled_of(c: dxjit::CompiledShader) -> Compiled {
                 counter_binding: r.counter_binding,
             })
             .collect(),
+        uses_descriptor_heaps: !c.heap_bindings.is_empty(),
         spirv: c.spirv,
         entry_point: c.entry_point,
     }
