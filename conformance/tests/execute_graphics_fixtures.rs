@@ -25,9 +25,13 @@ fn fixture(name: &str) -> Vec<u8> {
 
 /// Links and compiles the fixtures `names` (`area/file.dxil`); every module must pass spirv-val.
 fn build(names: &[&str], link: &LinkOptions) -> CompiledPipeline {
+    build_with(names, link, &CompileOptions::default())
+}
+
+fn build_with(names: &[&str], link: &LinkOptions, opts: &CompileOptions) -> CompiledPipeline {
     let bytes: Vec<Vec<u8>> = names.iter().map(|n| fixture(n)).collect();
     let refs: Vec<&[u8]> = bytes.iter().map(|b| b.as_slice()).collect();
-    let p = compile_pipeline(&refs, link, &CompileOptions::default()).unwrap_or_else(|e| panic!("{names:?}: {e}"));
+    let p = compile_pipeline(&refs, link, opts).unwrap_or_else(|e| panic!("{names:?}: {e}"));
     for s in &p.shaders {
         if let Err(e) = spirv_val::validate(&s.spirv) {
             panic!("{names:?}: {:?} fails spirv-val: {e}", s.stage);
@@ -227,14 +231,26 @@ fn multiple_render_targets() {
 #[test]
 fn discard() {
     let Some(ctx) = ctx("discard") else { return };
-    let r = draw_fullscreen(&ctx, "graphics/fullscreen.vs_6_0.dxil", "graphics/discard.ps_6_0.dxil");
-    check_f32("discard", &r.color[0], 4, 0.0, |x, y| {
-        if (x + y) % 2 == 0 {
-            vec![1.0, x as f32, y as f32, 1.0]
-        } else {
-            vec![0.0; 4]
-        }
-    });
+    // Demote to helper (default, D3D semantics) and OpKill give the same pixels.
+    for demote_to_helper in [true, false] {
+        let opts = CompileOptions { demote_to_helper, ..Default::default() };
+        let p = build_with(
+            &["graphics/fullscreen.vs_6_0.dxil", "graphics/discard.ps_6_0.dxil"],
+            &LinkOptions::default(),
+            &opts,
+        );
+        let demotes = p.shaders[1].capabilities.iter().any(|c| c == "DemoteToHelperInvocation");
+        assert_eq!(demotes, demote_to_helper, "discard lowering: {:?}", p.shaders[1].capabilities);
+        let job = GraphicsJob::new(stages(&p), vec![rgba32f()], 3);
+        let r = run(&ctx, "discard", &job);
+        check_f32("discard", &r.color[0], 4, 0.0, |x, y| {
+            if (x + y) % 2 == 0 {
+                vec![1.0, x as f32, y as f32, 1.0]
+            } else {
+                vec![0.0; 4]
+            }
+        });
+    }
 }
 
 #[test]
