@@ -37,7 +37,7 @@ fn linked_pipeline_writes_plan_json() {
 /// A SPIR-V module: the magic number, then a header.
 fn assert_spirv(path: &std::path::Path) {
     let b = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    assert!(b.len() > 20 && b.len() % 4 == 0, "{}: {} bytes", path.display(), b.len());
+    assert!(b.len() > 20 && b.len().is_multiple_of(4), "{}: {} bytes", path.display(), b.len());
     assert_eq!(u32::from_le_bytes([b[0], b[1], b[2], b[3]]), 0x0723_0203, "{}", path.display());
 }
 
