@@ -509,7 +509,8 @@ pub(crate) fn pipeline(p: &Pipeline<'_>, layout: Option<&InputLayout>) -> Result
     for (io, w) in stages.iter().zip(work.iter_mut()) {
         let s = io.stage;
         if w.outputs.iter().any(Option::is_none) {
-            let consumed = (ps_linked || s != last) && s != Stage::Pixel;
+            // Pixel outputs always reach the output merger (render targets, depth, stencil).
+            let consumed = s == Stage::Pixel || ps_linked || s != last;
             let (out, clip, cull) =
                 lone_side(s, SignatureKind::Output, &io.outputs, s == last || s == Stage::Pixel, 0, !consumed)?;
             if s == last && !ps_linked {

@@ -42,6 +42,10 @@ impl Lowerer<'_> {
         self.b.decorate(var, Decoration::BuiltIn, [Operand::BuiltIn(bi)]);
         if matches!(b, Builtin::SubgroupSize | Builtin::SubgroupLocalInvocationId) {
             self.cap(rspirv::spirv::Capability::GroupNonUniform);
+            // Integer fragment inputs, builtins included, must be Flat.
+            if self.stage() == Some(crate::link::Stage::Pixel) {
+                self.b.decorate(var, Decoration::Flat, []);
+            }
         }
         self.builtins[slot] = var;
         (var, vec3)

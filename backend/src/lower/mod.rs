@@ -16,8 +16,12 @@ pub mod meta;
 
 mod atomics;
 mod compute;
+mod entry;
+mod geometry;
+pub(crate) mod io;
 mod llvm;
 mod math;
+mod pixel;
 mod quad;
 mod resources;
 mod sampling;
@@ -54,7 +58,7 @@ pub(crate) fn malformed<T>(what: impl Into<String>) -> LResult<T> {
     Err(Fail::Malformed(what.into()))
 }
 
-fn internal(e: impl std::fmt::Display) -> Fail {
+pub(crate) fn internal(e: impl std::fmt::Display) -> Fail {
     Fail::Internal(e.to_string())
 }
 
@@ -130,10 +134,18 @@ pub(crate) struct Lowerer<'m> {
     pub res: resources::Resources,
     /// Some op needs derivatives (implicit-LOD sampling, CalculateLOD, ddx/ddy).
     derivatives: bool,
+    /// Graphics stages: the link plan and the stage's I/O variables.
+    pub gfx: Option<io::Gfx<'m>>,
 }
 
-/// Lowers the entry point described by `meta`.
-pub fn lower(m: &Module, meta: &EntryMeta, opts: &CompileOptions) -> Result<CompiledShader, CompileError> {
+/// Lowers the entry point described by `meta`; graphics stages take their
+/// interface from stage `plan.1` of the link plan `plan.0`.
+pub fn lower(
+    m: &Module,
+    meta: &EntryMeta,
+    opts: &CompileOptions,
+    plan: Option<(&crate::link::LinkPlan, usize)>,
+) -> Result<CompiledShader, CompileError> {
     let f = &m.functions[meta.func.index()];
     let unsup = |feature: String, block: Option<BlockId>| CompileError::Unsupported {
         feature,
@@ -164,6 +176,12 @@ pub fn lower(m: &Module, meta: &EntryMeta, opts: &CompileOptions) -> Result<Comp
     };
     let mut l = Lowerer::new(m, f, meta, opts);
     l.res.heap_handles = heap_handles;
+    if let Some((plan, index)) = plan {
+        match io::Gfx::new(plan, index) {
+            Some(g) => l.gfx = Some(g),
+            None => return Err(CompileError::Internal(format!("link plan has no stage {index}"))),
+        }
+    }
     match l.run(&sf) {
         Ok(()) => {}
         Err(Fail::Unsupported(s)) => return Err(unsup(s, l.cur_block)),
@@ -218,6 +236,7 @@ impl<'m> Lowerer<'m> {
             used: vec![0; n],
             res: resources::Resources::default(),
             derivatives: false,
+            gfx: None,
         }
     }
 
@@ -523,6 +542,11 @@ impl<'m> Lowerer<'m> {
                 self.const_bits(t, false, bits & 0xffff_ffff)
             }
         }
+    }
+
+    /// A (never deduplicated) composite constant.
+    pub fn const_composite(&mut self, ty: Word, elems: &[Word]) -> Word {
+        self.global_inst(Op::ConstantComposite, Some(ty), elems.iter().map(|&e| Operand::IdRef(e)).collect())
     }
 
     pub fn null(&mut self, ty: Word) -> Word {
@@ -1102,6 +1126,8 @@ impl<'m> Lowerer<'m> {
 
     fn run(&mut self, sf: &StructuredFunction) -> LResult<()> {
         resources::scan(self)?;
+        let model = self.execution_model()?;
+        self.declare_io()?;
         let void = self.scalar(Scalar::Void);
         let fn_ty = self.new_type(Op::TypeFunction, vec![Operand::IdRef(void)]);
         let fn_id = self.b.id();
@@ -1112,13 +1138,19 @@ impl<'m> Lowerer<'m> {
         let first = self.new_label();
         self.branch(first)?;
         self.begin(first)?;
+        if model == spirv::ExecutionModel::Vertex {
+            self.write_point_size()?;
+        }
         if self.node(&sf.root)? {
             self.b.ret().map_err(internal)?;
             self.open = false;
         }
         self.b.end_function().map_err(internal)?;
         let interface = std::mem::take(&mut self.interface);
-        self.b.entry_point(spirv::ExecutionModel::GLCompute, fn_id, self.meta.name.as_str(), interface);
+        self.b.entry_point(model, fn_id, self.meta.name.as_str(), interface);
+        if model != spirv::ExecutionModel::GLCompute {
+            return self.execution_modes(fn_id);
+        }
         let [x, y, z] = self.meta.numthreads;
         if x == 0 || y == 0 || z == 0 {
             return malformed("numthreads has a zero dimension");
@@ -1224,8 +1256,8 @@ impl<'m> Lowerer<'m> {
         Ok(CompiledShader {
             spirv,
             entry_point: self.meta.name.clone(),
-            stage: crate::ShaderKind::Compute,
-            workgroup_size: self.meta.numthreads,
+            stage: self.meta.kind,
+            workgroup_size: if self.meta.kind == crate::ShaderKind::Compute { self.meta.numthreads } else { [0; 3] },
             bindings,
             push_constants: push,
             heap_bindings,
@@ -1265,9 +1297,24 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | CBufferLoad
         | BufferUpdateCounter
         | CheckAccessFullyMapped => resources::lower,
-        GetDimensions | TextureLoad | TextureStore | TextureStoreSample | TextureGatherRaw | Sample | SampleBias
-        | SampleLevel | SampleGrad | SampleCmp | SampleCmpLevelZero | SampleCmpLevel | CalculateLOD | TextureGather
-        | DerivCoarseX | DerivCoarseY | DerivFineX | DerivFineY => sampling::lower,
+        GetDimensions
+        | TextureLoad
+        | TextureStore
+        | SampleLevel
+        | SampleGrad
+        | TextureGather
+        | Sample
+        | SampleBias
+        | SampleCmp
+        | SampleCmpLevelZero
+        | SampleCmpLevel
+        | SampleCmpGrad
+        | SampleCmpBias
+        | TextureGatherCmp
+        | CalculateLOD
+        | Texture2DMSGetSamplePosition
+        | TextureStoreSample
+        | TextureGatherRaw => sampling::lower,
         AtomicBinOp | AtomicCompareExchange => atomics::lower,
         WaveIsFirstLane
         | WaveGetLaneIndex
@@ -1287,6 +1334,29 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | WaveMultiPrefixOp
         | WaveMultiPrefixBitCount => wave::lower,
         QuadReadLaneAt | QuadOp => quad::lower,
+        LoadInput
+        | StoreOutput
+        | PrimitiveID
+        | ViewID
+        | StartVertexLocation
+        | StartInstanceLocation
+        | GSInstanceID
+        | SampleIndex
+        | Coverage
+        | InnerCoverage => io::lower,
+        Discard
+        | DerivCoarseX
+        | DerivCoarseY
+        | DerivFineX
+        | DerivFineY
+        | IsHelperLane
+        | EvalSnapped
+        | EvalSampleIndex
+        | EvalCentroid
+        | RenderTargetGetSampleCount
+        | RenderTargetGetSamplePosition
+        | AttributeAtVertex => pixel::lower,
+        EmitStream | CutStream | EmitThenCutStream => geometry::lower,
         _ => return None,
     })
 }

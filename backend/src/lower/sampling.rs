@@ -218,9 +218,6 @@ fn sampled_image(l: &mut Lowerer<'_>, h: HandleVal, sampler: Value) -> LResult<(
 }
 
 pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
-    if matches!(op, DxilOp::DerivCoarseX | DxilOp::DerivCoarseY | DxilOp::DerivFineX | DxilOp::DerivFineY) {
-        return derivative(l, i, op, args);
-    }
     let Some(&hv) = args.first() else { return malformed(format!("{} without handle", op.name())) };
     let h = l.handle(hv)?;
     let d = l.decl(h).clone();
@@ -313,128 +310,48 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
                 write(l)
             }
         }
-        DxilOp::Sample
-        | DxilOp::SampleBias
-        | DxilOp::SampleLevel
+        DxilOp::SampleLevel
         | DxilOp::SampleGrad
+        | DxilOp::Sample
+        | DxilOp::SampleBias
         | DxilOp::SampleCmp
         | DxilOp::SampleCmpLevelZero
-        | DxilOp::SampleCmpLevel => {
-            let Some(&sampler) = args.get(1) else { return malformed("sample without sampler") };
+        | DxilOp::SampleCmpLevel
+        | DxilOp::SampleCmpGrad
+        | DxilOp::SampleCmpBias => {
             if ms || d.kind == ResKind::TypedBuffer {
                 return malformed("sampling a multisampled texture or buffer");
             }
-            let need = match op {
-                DxilOp::Sample | DxilOp::SampleLevel | DxilOp::SampleCmpLevelZero => 10,
-                DxilOp::SampleGrad => 16,
-                _ => 11,
-            };
-            if args.len() < need {
-                return malformed(format!("{} arguments", op.name()));
+            let cube = matches!(d.kind, ResKind::TextureCube | ResKind::TextureCubeArray);
+            sample(l, i, op, args, h, (ncoord, nspatial, cube))
+        }
+        DxilOp::Texture2DMSGetSamplePosition => {
+            if !ms {
+                return malformed("GetSamplePosition on a texture that is not multisampled");
             }
-            let mut coord = gather_vec(l, f, &args[2..6], ncoord)?;
-            let (si, img_ty) = sampled_image(l, h, sampler)?;
-            let st = l.res.info[h.res as usize].sampled.unwrap_or(Scalar::F32);
-            let stt = l.scalar(st);
-            let v4 = l.vector(stt, 4);
-            let cmp = matches!(op, DxilOp::SampleCmp | DxilOp::SampleCmpLevelZero | DxilOp::SampleCmpLevel);
-            let implicit = matches!(op, DxilOp::Sample | DxilOp::SampleBias | DxilOp::SampleCmp);
-            if implicit {
-                l.need_derivatives();
+            sample_position(l, i, h, args)
+        }
+        DxilOp::TextureGatherCmp => {
+            let Some(&sampler) = args.get(1) else { return malformed("gather without sampler") };
+            if args.len() < 10 {
+                return malformed("TextureGatherCmp arguments");
             }
-            // Image operands in mask-bit order: Bias, Lod, Grad, (Const)Offset, MinLod.
-            let mut mask = ImageOperands::empty();
-            let mut extra = Vec::new();
-            let clamp = match op {
-                DxilOp::Sample => args.get(9),
-                DxilOp::SampleBias | DxilOp::SampleCmp => args.get(10),
-                DxilOp::SampleGrad => args.get(15),
-                _ => None,
-            };
-            match op {
-                DxilOp::SampleBias => {
-                    mask |= ImageOperands::BIAS;
-                    extra.push(l.value(args[9])?);
-                }
-                DxilOp::SampleLevel => {
-                    mask |= ImageOperands::LOD;
-                    extra.push(l.value(args[9])?);
-                }
-                DxilOp::SampleCmpLevelZero => {
-                    mask |= ImageOperands::LOD;
-                    extra.push(l.const_f32(0.0));
-                }
-                DxilOp::SampleCmpLevel => {
-                    mask |= ImageOperands::LOD;
-                    extra.push(l.value(args[10])?);
-                }
-                DxilOp::SampleGrad => {
-                    mask |= ImageOperands::GRAD;
-                    extra.push(gather_vec(l, f, &args[9..12], nspatial)?);
-                    extra.push(gather_vec(l, f, &args[12..15], nspatial)?);
-                }
-                _ => {}
+            if !matches!(
+                d.kind,
+                ResKind::Texture2D | ResKind::Texture2DArray | ResKind::TextureCube | ResKind::TextureCubeArray
+            ) {
+                return malformed("TextureGatherCmp on a texture that is not 2D or cube");
             }
-            match tex_offset(l, &args[6..9], nspatial)? {
-                TexOffset::None => {}
-                TexOffset::Const(off) => {
-                    mask |= ImageOperands::CONST_OFFSET;
-                    extra.push(off);
-                }
-                TexOffset::Dynamic(offs) => {
-                    // Vulkan allows a non-constant Offset only on gathers: move the coordinates.
-                    if matches!(d.kind, ResKind::TextureCube | ResKind::TextureCubeArray) {
-                        return malformed("texel offset on a cube texture");
-                    }
-                    let lod = match op {
-                        DxilOp::SampleLevel => l.value(args[9])?,
-                        DxilOp::SampleCmpLevel => l.value(args[10])?,
-                        DxilOp::SampleCmpLevelZero => l.const_f32(0.0),
-                        DxilOp::SampleGrad => return unsupported("non-constant texel offset with SampleGrad"),
-                        _ => {
-                            let v2 = l.vector(f, 2);
-                            l.cap(Capability::ImageQuery);
-                            let q = l.op(Op::ImageQueryLod, v2, &[si, coord])?;
-                            let x =
-                                l.op_with(Op::CompositeExtract, f, vec![Operand::IdRef(q), Operand::LiteralBit32(0)])?;
-                            if op == DxilOp::SampleBias {
-                                let b = l.value(args[9])?;
-                                l.op(Op::FAdd, f, &[x, b])?
-                            } else {
-                                x
-                            }
-                        }
-                    };
-                    coord = shift_float_coord(l, si, img_ty, coord, ncoord, lod, &offs)?;
-                }
-            }
-            if let Some(&c) = clamp {
-                if !is_undef(l, c) {
-                    l.cap(Capability::MinLod);
-                    mask |= ImageOperands::MIN_LOD;
-                    extra.push(l.value(c)?);
-                }
-            }
-            let mut ops = vec![Operand::IdRef(si), Operand::IdRef(coord)];
-            if cmp {
-                let dref = l.value(args[9])?;
-                ops.push(Operand::IdRef(dref));
-            }
-            if !mask.is_empty() {
+            let coord = gather_vec(l, f, &args[2..6], ncoord)?;
+            let (si, _) = sampled_image(l, h, sampler)?;
+            let dref = float_operand(l, args[9])?;
+            let v4 = l.vector(f, 4);
+            let mut ops = vec![Operand::IdRef(si), Operand::IdRef(coord), Operand::IdRef(dref)];
+            if let Some((mask, off)) = gather_offset(l, &args[6..8])? {
                 ops.push(Operand::ImageOperands(mask));
-                ops.extend(extra.iter().map(|&x| Operand::IdRef(x)));
+                ops.push(Operand::IdRef(off));
             }
-            if cmp {
-                let sop = if implicit { Op::ImageSampleDrefImplicitLod } else { Op::ImageSampleDrefExplicitLod };
-                let r = l.op_with(sop, stt, ops)?;
-                let s = l.field_scalar(i)?;
-                let r = super::resources::convert_texel(l, st, s, r)?;
-                let zero = l.const_u32(0);
-                l.set_parts(i, &[r, r, r, r, zero]);
-                return Ok(());
-            }
-            let sop = if implicit { Op::ImageSampleImplicitLod } else { Op::ImageSampleExplicitLod };
-            let texel = l.op_with(sop, v4, ops)?;
+            let texel = l.op_with(Op::ImageDrefGather, v4, ops)?;
             set_texel_parts(l, i, h, texel)
         }
         DxilOp::CalculateLOD => {
@@ -442,7 +359,14 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             if args.len() < 6 {
                 return malformed("CalculateLOD arguments");
             }
-            l.need_derivatives();
+            if ms || d.kind == ResKind::TypedBuffer {
+                return malformed("CalculateLOD on a multisampled texture or buffer");
+            }
+            match l.stage() {
+                None => l.need_derivatives(),
+                Some(crate::link::Stage::Pixel) => {}
+                Some(_) => return unsupported("CalculateLOD outside a pixel or compute shader"),
+            }
             l.cap(Capability::ImageQuery);
             let coord = gather_vec(l, f, &args[2..5], nspatial)?;
             let (si, _) = sampled_image(l, h, sampler)?;
@@ -511,25 +435,262 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
     }
 }
 
-/// `ddx`/`ddy` (coarse and fine) over the compute derivative groups.
-fn derivative(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
-    let Some(&v) = args.first() else { return malformed(format!("{} without value", op.name())) };
-    let t = l.result_ty(i)?;
-    if l.scalar_of(l.f.inst(i).ty) != Some(Scalar::F32) {
-        return unsupported(format!("{} of type {}", op.name(), l.m.types.display(l.f.inst(i).ty)));
+/// D3D's standard sample positions (1/16 pixel) for 1, 2, 4, 8 and 16 samples, back to back.
+const SAMPLE_POSITIONS: [(i8, i8); 31] = [
+    (0, 0),
+    (4, 4),
+    (-4, -4),
+    (-2, -6),
+    (6, -2),
+    (-6, 2),
+    (2, 6),
+    (1, -3),
+    (-1, 3),
+    (5, 1),
+    (-3, -5),
+    (-5, 5),
+    (-7, -1),
+    (3, 7),
+    (7, -7),
+    (1, 1),
+    (-1, -3),
+    (-3, 2),
+    (4, -1),
+    (-5, -2),
+    (2, 5),
+    (5, 3),
+    (3, -5),
+    (-2, 6),
+    (0, -7),
+    (-4, -6),
+    (-6, 4),
+    (-8, 0),
+    (7, -4),
+    (6, 7),
+    (-7, -8),
+];
+
+/// `Texture2DMSGetSamplePosition(srv, index)`: the standard pattern of the texture's sample
+/// count (entries for n samples start at n - 1); (0, 0) for an index out of range.
+fn sample_position(l: &mut Lowerer<'_>, i: InstId, h: HandleVal, args: &[Value]) -> LResult<()> {
+    let Some(&index) = args.get(1) else { return malformed("GetSamplePosition without index") };
+    let (img, _) = l.load_image(h)?;
+    l.cap(Capability::ImageQuery);
+    let f = l.f32();
+    let u = l.u32();
+    let bt = l.bool();
+    let v2 = l.vector(f, 2);
+    let mut elems = Vec::with_capacity(SAMPLE_POSITIONS.len());
+    for (x, y) in SAMPLE_POSITIONS {
+        let cx = l.const_f32(f32::from(x) / 16.0);
+        let cy = l.const_f32(f32::from(y) / 16.0);
+        elems.push(l.const_composite(v2, &[cx, cy]));
     }
-    l.need_derivatives();
-    l.cap(Capability::DerivativeControl);
-    let x = l.value(v)?;
-    let sop = match op {
-        DxilOp::DerivCoarseX => Op::DPdxCoarse,
-        DxilOp::DerivCoarseY => Op::DPdyCoarse,
-        DxilOp::DerivFineX => Op::DPdxFine,
-        _ => Op::DPdyFine,
-    };
-    let r = l.op(sop, t, &[x])?;
-    l.set_id(i, r);
+    let n = l.const_u32(SAMPLE_POSITIONS.len() as u32);
+    let arr = l.new_type(Op::TypeArray, vec![Operand::IdRef(v2), Operand::IdRef(n)]);
+    let table = l.const_composite(arr, &elems);
+    let pt = l.pointer(StorageClass::Private, arr);
+    let var = l.global_var(pt, StorageClass::Private, Some(table));
+    let count = l.op(Op::ImageQuerySamples, u, &[img])?;
+    let idx = l.value(index)?;
+    let in_range = l.op(Op::ULessThan, bt, &[idx, count])?;
+    let c16 = l.const_u32(16);
+    let small = l.op(Op::ULessThanEqual, bt, &[count, c16])?;
+    let ok = l.op(Op::LogicalAnd, bt, &[in_range, small])?;
+    let one = l.const_u32(1);
+    let base = l.op(Op::ISub, u, &[count, one])?;
+    let at = l.op(Op::IAdd, u, &[base, idx])?;
+    let zero = l.const_u32(0);
+    let at = l.op(Op::Select, u, &[ok, at, zero])?;
+    let ep = l.pointer(StorageClass::Private, v2);
+    let p = l.access_chain(ep, var, &[at])?;
+    let pos = l.load(v2, p)?;
+    let z2 = l.null(v2);
+    let pos = l.select(ok, v2, pos, z2)?;
+    let mut parts = [0; 2];
+    for (k, part) in parts.iter_mut().enumerate() {
+        *part = l.op_with(Op::CompositeExtract, f, vec![Operand::IdRef(pos), Operand::LiteralBit32(k as u32)])?;
+    }
+    l.set_parts(i, &parts);
     Ok(())
+}
+
+/// Gather offsets: ConstOffset when constant, else a programmable Offset
+/// (`ImageGatherExtended`, which Vulkan allows on gathers only).
+fn gather_offset(l: &mut Lowerer<'_>, vals: &[Value]) -> LResult<Option<(ImageOperands, Word)>> {
+    if vals.iter().all(|v| is_undef(l, *v) || l.m.const_int(*v).is_some()) {
+        return Ok(const_offset(l, vals, 2)?.map(|o| (ImageOperands::CONST_OFFSET, o)));
+    }
+    l.cap(Capability::ImageGatherExtended);
+    let i = l.scalar(Scalar::I32);
+    let mut ids = Vec::with_capacity(2);
+    for &v in vals.iter().take(2) {
+        ids.push(if is_undef(l, v) {
+            l.null(i)
+        } else {
+            let x = l.value(v)?;
+            l.op(Op::Bitcast, i, &[x])?
+        });
+    }
+    if ids.len() != 2 {
+        return malformed("gather offsets");
+    }
+    let v2 = l.vector(i, 2);
+    let off = l.op(Op::CompositeConstruct, v2, &ids)?;
+    Ok(Some((ImageOperands::OFFSET, off)))
+}
+
+/// A float operand as f32 (half operands are widened).
+fn float_operand(l: &mut Lowerer<'_>, v: Value) -> LResult<Word> {
+    let x = l.value(v)?;
+    let t = l.m.value_type(l.f, v);
+    match l.scalar_of(t) {
+        Some(Scalar::F32) => Ok(x),
+        Some(Scalar::F16) => l.convert_scalar(Scalar::F16, Scalar::F32, x),
+        _ => malformed("sampling operand is not a float"),
+    }
+}
+
+/// The Sample* family: implicit LOD (pixel shaders), explicit LOD, gradients,
+/// bias, LOD clamp, depth comparison.
+fn sample(
+    l: &mut Lowerer<'_>,
+    i: InstId,
+    op: DxilOp,
+    args: &[Value],
+    h: HandleVal,
+    // Coordinate components, spatial (offset/gradient) components, cube texture.
+    (ncoord, nspatial, cube): (u32, u32, bool),
+) -> LResult<()> {
+    use DxilOp::*;
+    let need = match op {
+        Sample | SampleLevel | SampleCmpLevelZero => 10,
+        SampleBias | SampleCmp | SampleCmpLevel => 11,
+        SampleCmpBias => 12,
+        SampleGrad => 16,
+        SampleCmpGrad => 17,
+        _ => return Err(Fail::Internal(format!("sample got {}", op.name()))),
+    };
+    if args.len() < need {
+        return malformed(format!("{} arguments", op.name()));
+    }
+    let implicit = matches!(op, Sample | SampleBias | SampleCmp | SampleCmpBias);
+    if implicit {
+        match l.stage() {
+            // Compute: implicit LOD over the compute derivative groups.
+            None => l.need_derivatives(),
+            Some(crate::link::Stage::Pixel) => {}
+            Some(_) => return unsupported(format!("{} (implicit LOD) outside a pixel or compute shader", op.name())),
+        }
+    }
+    let f = l.f32();
+    let sampler = args[1];
+    let mut coord = gather_vec(l, f, &args[2..6], ncoord)?;
+    let (si, img_ty) = sampled_image(l, h, sampler)?;
+    let cmp = matches!(op, SampleCmp | SampleCmpLevelZero | SampleCmpLevel | SampleCmpGrad | SampleCmpBias);
+    let dref = if cmp { Some(float_operand(l, args[9])?) } else { None };
+    let after = if cmp { 10 } else { 9 };
+    // Image operands in SPIR-V bit order: Bias, Lod, Grad, ConstOffset, MinLod.
+    let (mut bias, mut lod, mut grad, mut clamp) = (None, None, None, None);
+    match op {
+        Sample => clamp = Some(args[9]),
+        SampleBias | SampleCmpBias => {
+            bias = Some(float_operand(l, args[after])?);
+            clamp = Some(args[after + 1]);
+        }
+        SampleCmp => clamp = Some(args[10]),
+        SampleLevel => lod = Some(float_operand(l, args[9])?),
+        SampleCmpLevelZero => lod = Some(l.const_f32(0.0)),
+        SampleCmpLevel => lod = Some(float_operand(l, args[10])?),
+        SampleGrad | SampleCmpGrad => {
+            let dx = gather_vec(l, f, &args[after..after + 3], nspatial)?;
+            let dy = gather_vec(l, f, &args[after + 3..after + 6], nspatial)?;
+            grad = Some((dx, dy));
+            clamp = Some(args[after + 6]);
+        }
+        _ => {}
+    }
+    let mut mask = ImageOperands::empty();
+    let mut extra = Vec::new();
+    if let Some(b) = bias {
+        mask |= ImageOperands::BIAS;
+        extra.push(b);
+    }
+    if let Some(x) = lod {
+        mask |= ImageOperands::LOD;
+        extra.push(x);
+    }
+    if let Some((dx, dy)) = grad {
+        mask |= ImageOperands::GRAD;
+        extra.push(dx);
+        extra.push(dy);
+    }
+    match tex_offset(l, &args[6..9], nspatial)? {
+        TexOffset::None => {}
+        TexOffset::Const(off) => {
+            mask |= ImageOperands::CONST_OFFSET;
+            extra.push(off);
+        }
+        TexOffset::Dynamic(offs) => {
+            // Vulkan allows a non-constant Offset only on gathers: move the coordinates by
+            // offset / size of the level sampled (exact for one level; approximate when
+            // filtering blends two).
+            if cube {
+                return malformed("texel offset on a cube texture");
+            }
+            let level = match (lod, grad) {
+                (Some(x), _) => x,
+                (None, Some(_)) => return unsupported("non-constant texel offset with gradients"),
+                (None, None) => {
+                    let v2 = l.vector(f, 2);
+                    l.cap(Capability::ImageQuery);
+                    let q = l.op(Op::ImageQueryLod, v2, &[si, coord])?;
+                    let x = l.op_with(Op::CompositeExtract, f, vec![Operand::IdRef(q), Operand::LiteralBit32(0)])?;
+                    match bias {
+                        Some(b) => l.op(Op::FAdd, f, &[x, b])?,
+                        None => x,
+                    }
+                }
+            };
+            coord = shift_float_coord(l, si, img_ty, coord, ncoord, level, &offs)?;
+        }
+    }
+    if let Some(c) = clamp.filter(|c| !is_undef(l, *c)) {
+        l.cap(Capability::MinLod);
+        mask |= ImageOperands::MIN_LOD;
+        extra.push(float_operand(l, c)?);
+    }
+    let mut ops = vec![Operand::IdRef(si), Operand::IdRef(coord)];
+    if let Some(d) = dref {
+        ops.push(Operand::IdRef(d));
+    }
+    if !mask.is_empty() {
+        ops.push(Operand::ImageOperands(mask));
+        ops.extend(extra.iter().map(|&x| Operand::IdRef(x)));
+    }
+    let sop = match (cmp, implicit) {
+        (false, true) => Op::ImageSampleImplicitLod,
+        (false, false) => Op::ImageSampleExplicitLod,
+        (true, true) => Op::ImageSampleDrefImplicitLod,
+        (true, false) => Op::ImageSampleDrefExplicitLod,
+    };
+    if cmp {
+        let r = l.op_with(sop, f, ops)?;
+        let s = l.field_scalar(i)?;
+        let mut parts = [0; 5];
+        parts[0] = l.convert_scalar(Scalar::F32, s, r)?;
+        let st = l.scalar(s);
+        let z = l.null(st);
+        parts[1..4].fill(z);
+        parts[4] = l.const_u32(0);
+        l.set_parts(i, &parts);
+        return Ok(());
+    }
+    let st = l.res.info[h.res as usize].sampled.unwrap_or(Scalar::F32);
+    let stt = l.scalar(st);
+    let v4 = l.vector(stt, 4);
+    let texel = l.op_with(sop, v4, ops)?;
+    set_texel_parts(l, i, h, texel)
 }
 
 /// `coord < size` on every component (and `lod < levels` when given).
