@@ -132,6 +132,16 @@ pub(crate) struct Lowerer<'m> {
 
 /// Lowers the entry point described by `meta`.
 pub fn lower(m: &Module, meta: &EntryMeta, opts: &CompileOptions) -> Result<CompiledShader, CompileError> {
+    lower_timed(m, meta, opts, &mut ())
+}
+
+/// [`lower`], reporting the end of the structurize, lowering and assembly phases to `clock`.
+pub(crate) fn lower_timed(
+    m: &Module,
+    meta: &EntryMeta,
+    opts: &CompileOptions,
+    clock: &mut impl crate::compile::PhaseClock,
+) -> Result<CompiledShader, CompileError> {
     let f = &m.functions[meta.func.index()];
     let unsup = |feature: String, block: Option<BlockId>| CompileError::Unsupported {
         feature,
@@ -143,6 +153,7 @@ pub fn lower(m: &Module, meta: &EntryMeta, opts: &CompileOptions) -> Result<Comp
         Ok(sf) => sf,
         Err(e) => return Err(unsup(e, None)),
     };
+    clock.lap(crate::compile::Phase::Structurize);
     let mut l = Lowerer::new(m, f, meta, opts);
     match l.run(&sf) {
         Ok(()) => {}
@@ -153,7 +164,10 @@ pub fn lower(m: &Module, meta: &EntryMeta, opts: &CompileOptions) -> Result<Comp
         }
         Err(Fail::Internal(s)) => return Err(CompileError::Internal(s)),
     }
-    l.finish()
+    clock.lap(crate::compile::Phase::Lowering);
+    let out = l.finish();
+    clock.lap(crate::compile::Phase::Assembly);
+    out
 }
 
 /// The structured form of `f`.
