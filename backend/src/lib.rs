@@ -19,9 +19,11 @@ pub mod link;
 pub mod structurize;
 
 pub mod binding;
+pub mod cache;
 pub mod compile;
 pub mod lower;
 pub use binding::{BindingMap, DescriptorKind, ResourceClass};
 pub use compile::{
-    compile, CompileError, CompileOptions, CompiledShader, PushConstantRange, ResourceBinding, Robustness,
+    compile, compile_with_stats, CompileError, CompileOptions, CompiledShader, Phase, PhaseTimes, PushConstantRange,
+    ResourceBinding, Robustness,
 };
