@@ -441,13 +441,13 @@ impl<'a> Cursor<'a> {
         }
         // Borrow the abbreviation and the bit reader as disjoint fields.
         let bits = &mut self.bits;
-        let scope = self.scopes.last().ok_or_else(|| ErrorKind::InvalidAbbrevId(id))?;
+        let scope = self.scopes.last().ok_or(ErrorKind::InvalidAbbrevId(id))?;
         let idx = (id - 4) as usize;
         let info: &[Abbrev] = scope.info.and_then(|i| self.blockinfo.get(i)).map_or(&[], |b| &b.1[..]);
         let abbrev = if idx < info.len() {
             &info[idx]
         } else {
-            scope.abbrevs.get(idx - info.len()).ok_or_else(|| ErrorKind::InvalidAbbrevId(id))?
+            scope.abbrevs.get(idx - info.len()).ok_or(ErrorKind::InvalidAbbrevId(id))?
         };
         decode_abbreviated(bits, &abbrev.ops, rec)
     }

@@ -78,10 +78,8 @@ pub struct Types {
 }
 
 fn type_hash(t: &Type) -> u64 {
-    use std::hash::{BuildHasher, Hash, Hasher};
-    let mut h = crate::fxhash::FxBuildHasher::default().build_hasher();
-    t.hash(&mut h);
-    h.finish()
+    use std::hash::BuildHasher;
+    crate::fxhash::FxBuildHasher::default().hash_one(t)
 }
 
 impl PartialEq for Types {
