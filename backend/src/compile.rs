@@ -114,10 +114,109 @@ pub enum CompileError {
     Internal(String),
 }
 
+/// The phases of one compile, in pipeline order (see [`compile_with_stats`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// DXBC container parse and DXIL part lookup.
+    Container,
+    /// Bitcode reader and IR build.
+    Bitcode,
+    /// DXIL metadata the compile needs (entry point, resources, properties).
+    Metadata,
+    /// Control-flow analysis and structurization.
+    Structurize,
+    /// Lowering of the structured IR to SPIR-V instructions.
+    Lowering,
+    /// Module assembly into SPIR-V words and the shader's interface.
+    Assembly,
+}
+
+impl Phase {
+    pub const COUNT: usize = 6;
+    pub const ALL: [Phase; Phase::COUNT] =
+        [Phase::Container, Phase::Bitcode, Phase::Metadata, Phase::Structurize, Phase::Lowering, Phase::Assembly];
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Container => "container",
+            Phase::Bitcode => "bitcode",
+            Phase::Metadata => "metadata",
+            Phase::Structurize => "structurize",
+            Phase::Lowering => "lowering",
+            Phase::Assembly => "assembly",
+        }
+    }
+}
+
+/// Wall time spent in each [`Phase`] by [`compile_with_stats`] (accumulated:
+/// the same value can be passed to several compiles).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PhaseTimes {
+    pub nanos: [u64; Phase::COUNT],
+}
+
+impl PhaseTimes {
+    pub fn get(&self, p: Phase) -> std::time::Duration {
+        std::time::Duration::from_nanos(self.nanos[p as usize])
+    }
+    pub fn total(&self) -> std::time::Duration {
+        std::time::Duration::from_nanos(self.nanos.iter().sum())
+    }
+}
+
+/// Receives the end of each phase; `()` ignores them, so [`compile`] pays nothing.
+pub(crate) trait PhaseClock {
+    fn lap(&mut self, phase: Phase);
+}
+
+impl PhaseClock for () {
+    #[inline(always)]
+    fn lap(&mut self, _: Phase) {}
+}
+
+struct Stopwatch<'a> {
+    times: &'a mut PhaseTimes,
+    last: std::time::Instant,
+}
+
+impl PhaseClock for Stopwatch<'_> {
+    #[inline]
+    fn lap(&mut self, phase: Phase) {
+        let now = std::time::Instant::now();
+        let d = now.saturating_duration_since(self.last).as_nanos();
+        self.times.nanos[phase as usize] += u64::try_from(d).unwrap_or(u64::MAX);
+        self.last = now;
+    }
+}
+
 /// Compiles one entry point of a DXIL container to SPIR-V (graphics stages
 /// with the default plan, as if alone in their pipeline).
 pub fn compile(container: &[u8], opts: &CompileOptions) -> Result<CompiledShader, CompileError> {
-    compile_module(&read_container(container)?, opts)
+    compile_timed(container, opts, &mut ())
+}
+
+/// [`compile`], adding the wall time of each phase to `times` (phases after
+/// an error are not timed).
+pub fn compile_with_stats(
+    container: &[u8],
+    opts: &CompileOptions,
+    times: &mut PhaseTimes,
+) -> Result<CompiledShader, CompileError> {
+    let mut clock = Stopwatch { times, last: std::time::Instant::now() };
+    compile_timed(container, opts, &mut clock)
+}
+
+fn compile_timed(
+    container: &[u8],
+    opts: &CompileOptions,
+    clock: &mut impl PhaseClock,
+) -> Result<CompiledShader, CompileError> {
+    let c = Container::parse(container).map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
+    let prog = c.dxil_program().map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
+    clock.lap(Phase::Container);
+    let module =
+        crate::bitcode::read_module(prog.bitcode).map_err(|e| CompileError::Malformed(format!("bitcode: {e}")))?;
+    clock.lap(Phase::Bitcode);
+    compile_module_timed(&module, opts, clock)
 }
 
 /// A linked and compiled graphics pipeline.
@@ -175,10 +274,19 @@ pub fn compile_pipeline(
 /// geometry shaders get the default plan ([`LinkPlan::single`]): every
 /// element at its own register, system values as built-ins.
 pub fn compile_module(module: &crate::ir::Module, opts: &CompileOptions) -> Result<CompiledShader, CompileError> {
+    compile_module_timed(module, opts, &mut ())
+}
+
+fn compile_module_timed(
+    module: &crate::ir::Module,
+    opts: &CompileOptions,
+    clock: &mut impl PhaseClock,
+) -> Result<CompiledShader, CompileError> {
     let meta = read_meta(module, opts)?;
     if meta.kind == ShaderKind::Compute {
         check_version(&meta, opts)?;
-        return crate::lower::lower(module, &meta, opts, None);
+        clock.lap(Phase::Metadata);
+        return crate::lower::lower_timed(module, &meta, opts, None, clock);
     }
     let io = stage_io(module, &meta)?;
     let plan = LinkPlan::single(&io).map_err(|e| unsupported(&meta, format!("signature: {e}")))?;

@@ -19,10 +19,11 @@ pub mod link;
 pub mod structurize;
 
 pub mod binding;
+pub mod cache;
 pub mod compile;
 pub mod lower;
 pub use binding::{BindingMap, DescriptorKind, ResourceClass};
 pub use compile::{
-    compile, compile_pipeline, compile_stage, CompileError, CompileOptions, CompiledPipeline, CompiledShader,
-    HeapBinding, PipelineError, PushConstantRange, ResourceBinding, Robustness,
+    compile, compile_pipeline, compile_stage, compile_with_stats, CompileError, CompileOptions, CompiledPipeline,
+    CompiledShader, HeapBinding, Phase, PhaseTimes, PipelineError, PushConstantRange, ResourceBinding, Robustness,
 };

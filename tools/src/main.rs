@@ -1,5 +1,6 @@
 //! The `dxjit` command line.
 
+mod cmd_bench;
 mod cmd_compile;
 mod cmd_conform;
 mod cmd_corpus;
@@ -30,6 +31,8 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Compile-time benchmark: per shader and per phase, throughput, memory, cache.
+    Bench(cmd_bench::Args),
     /// Compile a DXIL shader to SPIR-V (compute; vertex, pixel and geometry with the default link plan).
     Compile(cmd_compile::Args),
     /// Read (and compile) every DXIL container of a corpus and report.
@@ -56,6 +59,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Cmd::Bench(a) => cmd_bench::main(a),
         Cmd::Compile(a) => cmd_compile::main(a),
         Cmd::Corpus(a) => cmd_corpus::main(a),
         Cmd::Link(a) => cmd_link::main(&a),

@@ -454,36 +454,39 @@ impl<'a> Cursor<'a> {
 }
 
 /// Decodes one abbreviated record's operands.
+///
+/// The first scalar operand is the record code; the rest go to `rec.ops`.
+/// Array elements are decoded by a loop per element kind, so the per-element
+/// work is one bit read and one push into reserved storage.
 fn decode_abbreviated(bits: &mut Bits<'_>, ops: &[Op], rec: &mut Record) -> Result<()> {
-    let mut first = true;
-    let mut k = 0;
-    let push = |v: u64, rec: &mut Record, first: &mut bool| -> Result<()> {
-        if *first {
-            rec.code = u32::try_from(v).map_err(|_| ErrorKind::Malformed("record code too large"))?;
-            *first = false;
-        } else {
-            rec.ops.push(v);
-        }
-        Ok(())
+    let (code_op, rest) = match ops.split_first() {
+        Some((&op, rest)) => (op, rest),
+        None => return Err(ErrorKind::InvalidAbbrev("record without code")),
     };
-    while k < ops.len() {
-        match ops[k] {
+    let (code, rest) = match code_op {
+        Op::Array => {
+            // The code is the array's first element; the rest of the array are operands.
+            let elt = *rest.first().ok_or(ErrorKind::InvalidAbbrev("array without element"))?;
+            let n = read_array_len(bits, elt)?;
+            if n == 0 {
+                return Err(ErrorKind::InvalidAbbrev("record without code"));
+            }
+            let code = read_scalar(bits, elt)?;
+            read_array(bits, elt, n - 1, rec)?;
+            (code, &rest[1..])
+        }
+        Op::Blob => return Err(ErrorKind::InvalidAbbrev("blob as record code")),
+        op => (read_scalar(bits, op)?, rest),
+    };
+    rec.code = u32::try_from(code).map_err(|_| ErrorKind::Malformed("record code too large"))?;
+    rec.ops.reserve(rest.len());
+    let mut k = 0;
+    while k < rest.len() {
+        match rest[k] {
             Op::Array => {
-                let n = bits.read_vbr(6)?;
-                let elt = *ops.get(k + 1).ok_or(ErrorKind::InvalidAbbrev("array without element"))?;
-                let min_bits = match elt {
-                    Op::Fixed(w) | Op::Vbr(w) => u64::from(w),
-                    Op::Char6 => 6,
-                    _ => 0,
-                };
-                if (min_bits == 0 && n > MAX_ZERO_WIDTH_ARRAY) || (min_bits > 0 && n > bits.remaining() / min_bits) {
-                    return Err(ErrorKind::UnexpectedEof);
-                }
-                rec.ops.reserve(n as usize);
-                for _ in 0..n {
-                    let v = read_scalar(bits, elt)?;
-                    push(v, rec, &mut first)?;
-                }
+                let elt = *rest.get(k + 1).ok_or(ErrorKind::InvalidAbbrev("array without element"))?;
+                let n = read_array_len(bits, elt)?;
+                read_array(bits, elt, n, rec)?;
                 k += 2;
                 continue;
             }
@@ -494,22 +497,71 @@ fn decode_abbreviated(bits: &mut Bits<'_>, ops: &[Op], rec: &mut Record) -> Resu
                 let nbits = n.checked_mul(8).ok_or(ErrorKind::UnexpectedEof)?;
                 bits.skip_bits(nbits)?;
                 bits.align32()?;
-                if first {
-                    return Err(ErrorKind::InvalidAbbrev("blob as record code"));
-                }
                 rec.blob = Some((start, start + n as usize));
             }
-            op => {
-                let v = read_scalar(bits, op)?;
-                push(v, rec, &mut first)?;
-            }
+            op => rec.ops.push(read_scalar(bits, op)?),
         }
         k += 1;
     }
-    if first {
-        return Err(ErrorKind::InvalidAbbrev("record without code"));
+    Ok(())
+}
+
+/// Reads an array operand's length, bounded by the bits left (each element
+/// takes at least its width) or by [`MAX_ZERO_WIDTH_ARRAY`].
+#[inline]
+fn read_array_len(bits: &mut Bits<'_>, elt: Op) -> Result<u64> {
+    let n = bits.read_vbr(6)?;
+    let min_bits = match elt {
+        Op::Fixed(w) | Op::Vbr(w) => u64::from(w),
+        Op::Char6 => 6,
+        _ => 0,
+    };
+    if (min_bits == 0 && n > MAX_ZERO_WIDTH_ARRAY) || (min_bits > 0 && n > bits.remaining() / min_bits) {
+        return Err(ErrorKind::UnexpectedEof);
+    }
+    Ok(n)
+}
+
+/// Appends `n` array elements of kind `elt` to `rec.ops`.
+#[inline]
+fn read_array(bits: &mut Bits<'_>, elt: Op, n: u64, rec: &mut Record) -> Result<()> {
+    let n = n as usize;
+    rec.ops.reserve(n);
+    match elt {
+        Op::Fixed(w) => {
+            for _ in 0..n {
+                rec.ops.push(bits.read(u32::from(w))?);
+            }
+        }
+        Op::Vbr(w) => {
+            for _ in 0..n {
+                rec.ops.push(bits.read_vbr(u32::from(w))?);
+            }
+        }
+        Op::Char6 => {
+            for _ in 0..n {
+                rec.ops.push(u64::from(char6(bits.read(6)? as u8)));
+            }
+        }
+        Op::Literal(v) => {
+            for _ in 0..n {
+                rec.ops.push(v);
+            }
+        }
+        Op::Array | Op::Blob => return Err(ErrorKind::InvalidAbbrev("nested array or blob")),
     }
     Ok(())
+}
+
+#[inline]
+fn char6(v: u8) -> u8 {
+    match v {
+        0..=25 => b'a' + v,
+        26..=51 => b'A' + (v - 26),
+        52..=61 => b'0' + (v - 52),
+        62 => b'.',
+        _ => b'_',
+    }
 }
 
 #[inline]
@@ -518,16 +570,7 @@ fn read_scalar(bits: &mut Bits<'_>, op: Op) -> Result<u64> {
         Op::Literal(v) => Ok(v),
         Op::Fixed(w) => bits.read(u32::from(w)),
         Op::Vbr(w) => bits.read_vbr(u32::from(w)),
-        Op::Char6 => {
-            let v = bits.read(6)? as u8;
-            Ok(u64::from(match v {
-                0..=25 => b'a' + v,
-                26..=51 => b'A' + (v - 26),
-                52..=61 => b'0' + (v - 52),
-                62 => b'.',
-                _ => b'_',
-            }))
-        }
+        Op::Char6 => Ok(u64::from(char6(bits.read(6)? as u8))),
         Op::Array | Op::Blob => Err(ErrorKind::InvalidAbbrev("nested array or blob")),
     }
 }

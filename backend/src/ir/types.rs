@@ -68,9 +68,18 @@ impl Type {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Types {
     pub list: Vec<Type>,
-    /// First id of each distinct type.
+    /// First id of each distinct type, by the type's hash (so the index
+    /// holds no copy of the type). Types whose hash is taken by another type
+    /// go to `collisions`.
     #[serde(skip)]
-    index: crate::fxhash::FxHashMap<Type, TypeId>,
+    index: crate::fxhash::FxHashMap<u64, TypeId>,
+    #[serde(skip)]
+    collisions: crate::fxhash::FxHashMap<u64, Vec<TypeId>>,
+}
+
+fn type_hash(t: &Type) -> u64 {
+    use std::hash::BuildHasher;
+    crate::fxhash::FxBuildHasher::default().hash_one(t)
 }
 
 impl PartialEq for Types {
@@ -98,18 +107,41 @@ impl Types {
     }
     /// Finds an existing type equal to `t`.
     pub fn find(&self, t: &Type) -> Option<TypeId> {
-        self.index.get(t).copied()
+        self.find_hashed(t, type_hash(t))
+    }
+    fn find_hashed(&self, t: &Type, h: u64) -> Option<TypeId> {
+        let first = *self.index.get(&h)?;
+        if self.list.get(first.0 as usize) == Some(t) {
+            return Some(first);
+        }
+        self.collisions.get(&h)?.iter().copied().find(|id| self.list.get(id.0 as usize) == Some(t))
     }
     /// Appends `t` (even if an equal type exists: bitcode ids must stay stable).
     pub fn push(&mut self, t: Type) -> TypeId {
         let id = TypeId(self.list.len() as u32);
-        self.index.entry(t.clone()).or_insert(id);
+        let h = type_hash(&t);
+        match self.index.entry(h) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(id);
+            }
+            std::collections::hash_map::Entry::Occupied(e) => {
+                let first = *e.get();
+                let equal_exists = self.list.get(first.0 as usize) == Some(&t)
+                    || self
+                        .collisions
+                        .get(&h)
+                        .is_some_and(|v| v.iter().any(|x| self.list.get(x.0 as usize) == Some(&t)));
+                if !equal_exists {
+                    self.collisions.entry(h).or_default().push(id);
+                }
+            }
+        }
         self.list.push(t);
         id
     }
     /// Returns the id of `t`, adding it when absent (used for derived types).
     pub fn intern(&mut self, t: Type) -> TypeId {
-        match self.find(&t) {
+        match self.find_hashed(&t, type_hash(&t)) {
             Some(id) => id,
             None => self.push(t),
         }

@@ -146,6 +146,17 @@ pub fn lower(
     opts: &CompileOptions,
     plan: Option<(&crate::link::LinkPlan, usize)>,
 ) -> Result<CompiledShader, CompileError> {
+    lower_timed(m, meta, opts, plan, &mut ())
+}
+
+/// [`lower`], reporting the end of the structurize, lowering and assembly phases to `clock`.
+pub(crate) fn lower_timed(
+    m: &Module,
+    meta: &EntryMeta,
+    opts: &CompileOptions,
+    plan: Option<(&crate::link::LinkPlan, usize)>,
+    clock: &mut impl crate::compile::PhaseClock,
+) -> Result<CompiledShader, CompileError> {
     let f = &m.functions[meta.func.index()];
     let unsup = |feature: String, block: Option<BlockId>| CompileError::Unsupported {
         feature,
@@ -157,6 +168,7 @@ pub fn lower(
         Ok(sf) => sf,
         Err(e) => return Err(unsup(e, None)),
     };
+    clock.lap(crate::compile::Phase::Structurize);
     // SM 6.6 descriptor-heap handles become extra (synthetic) ranges after the declared ones.
     let (heap_decls, heap_handles) = match resources::heap_decls(m, f) {
         Ok(x) => x,
@@ -191,7 +203,10 @@ pub fn lower(
         }
         Err(Fail::Internal(s)) => return Err(CompileError::Internal(s)),
     }
-    l.finish()
+    clock.lap(crate::compile::Phase::Lowering);
+    let out = l.finish();
+    clock.lap(crate::compile::Phase::Assembly);
+    out
 }
 
 /// The structured form of `f`.
