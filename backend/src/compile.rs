@@ -3,6 +3,7 @@
 
 use crate::binding::{BindingMap, DescriptorKind, ResourceClass};
 use crate::container::Container;
+use crate::link::{LinkError, LinkOptions, LinkPlan, Stage, StageIo};
 use crate::ShaderKind;
 
 /// How out-of-bounds buffer accesses get D3D12 semantics.
@@ -26,11 +27,30 @@ pub struct CompileOptions {
     pub robustness: Robustness,
     /// SPIR-V version of the output (at least 1.3).
     pub spirv_version: (u8, u8),
+    /// Hull shaders: which tessellation-control invocations run the patch-constant function.
+    pub hull_patch_constants: PatchConstantInvocations,
+}
+
+/// Which invocations of the Vulkan tessellation control shader run a hull
+/// shader's patch-constant function (see `lower::tessellation`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PatchConstantInvocations {
+    /// Invocation 0 only, after a barrier (the default).
+    #[default]
+    First,
+    /// Every invocation computes and writes the same patch constants.
+    All,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { entry_point: None, binding_map: None, robustness: Robustness::Explicit, spirv_version: (1, 3) }
+        CompileOptions {
+            entry_point: None,
+            binding_map: None,
+            robustness: Robustness::Explicit,
+            spirv_version: (1, 3),
+            hull_patch_constants: PatchConstantInvocations::First,
+        }
     }
 }
 
@@ -85,27 +105,152 @@ pub enum CompileError {
     Internal(String),
 }
 
-/// Compiles one entry point of a DXIL container to SPIR-V.
+/// Compiles one entry point of a DXIL container to SPIR-V (graphics stages
+/// with the default plan, as if alone in their pipeline).
 pub fn compile(container: &[u8], opts: &CompileOptions) -> Result<CompiledShader, CompileError> {
-    let c = Container::parse(container).map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
-    let prog = c.dxil_program().map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
-    let module =
-        crate::bitcode::read_module(prog.bitcode).map_err(|e| CompileError::Malformed(format!("bitcode: {e}")))?;
-    compile_module(&module, opts)
+    compile_module(&read_container(container)?, opts)
 }
 
-/// Compiles one entry point of an already-read module.
-pub fn compile_module(module: &crate::ir::Module, opts: &CompileOptions) -> Result<CompiledShader, CompileError> {
-    let meta = crate::lower::meta::read(module, opts.entry_point.as_deref())
-        .map_err(|e| CompileError::Malformed(format!("metadata: {e}")))?;
-    if meta.kind != ShaderKind::Compute {
-        return Err(CompileError::Unsupported {
-            feature: format!("{} shaders (only compute is lowered)", meta.kind.name()),
-            function: meta.name.clone(),
-            block: None,
-            shader_model: meta.sm_string(),
-        });
+/// A linked and compiled graphics pipeline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompiledPipeline {
+    pub plan: LinkPlan,
+    /// One per plan stage, in pipeline order.
+    pub shaders: Vec<CompiledShader>,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PipelineError {
+    /// D3D12 rejects the pipeline, or a stage's signatures are unusable.
+    #[error("link: {0}")]
+    Link(#[from] LinkError),
+    /// Stage `stage` (index into the given shaders) failed to compile.
+    #[error("shader {stage}: {error}")]
+    Compile { stage: usize, error: CompileError },
+}
+
+/// Links the shaders of one graphics pipeline (VS [HS DS] [GS] [PS], any
+/// order) as D3D12 does at PSO creation and compiles each against the plan.
+/// With tessellation, `plan.tessellation.input_control_points` is the
+/// pipeline's `patchControlPoints`.
+pub fn compile_pipeline(
+    stages: &[&[u8]],
+    link_opts: &LinkOptions,
+    opts: &CompileOptions,
+) -> Result<CompiledPipeline, PipelineError> {
+    let mut modules = Vec::with_capacity(stages.len());
+    let mut ios = Vec::with_capacity(stages.len());
+    for (k, bytes) in stages.iter().enumerate() {
+        let err = |error| PipelineError::Compile { stage: k, error };
+        let module = read_container(bytes).map_err(err)?;
+        let meta = read_meta(&module, opts).map_err(err)?;
+        ios.push(stage_io(&module, &meta).map_err(err)?);
+        modules.push((module, meta));
     }
+    let plan = crate::link::link(&ios, link_opts)?;
+    let mut shaders = Vec::with_capacity(plan.stages.len());
+    for (index, sp) in plan.stages.iter().enumerate() {
+        let Some(k) = ios.iter().position(|io| io.stage == sp.stage) else {
+            return Err(PipelineError::Compile {
+                stage: index,
+                error: CompileError::Internal(format!("plan stage {} has no shader", sp.stage)),
+            });
+        };
+        let Some((module, meta)) = modules.get(k) else {
+            return Err(PipelineError::Compile { stage: k, error: CompileError::Internal("stage index".into()) });
+        };
+        let cs = compile_module_stage(module, meta, &plan, index, opts)
+            .map_err(|error| PipelineError::Compile { stage: k, error })?;
+        shaders.push(cs);
+    }
+    Ok(CompiledPipeline { plan, shaders })
+}
+
+/// Compiles one entry point of an already-read module. Graphics stages get
+/// the default plan ([`LinkPlan::single`]): every element at its own
+/// register, system values as built-ins.
+pub fn compile_module(module: &crate::ir::Module, opts: &CompileOptions) -> Result<CompiledShader, CompileError> {
+    let meta = read_meta(module, opts)?;
+    if meta.kind == ShaderKind::Compute {
+        check_version(&meta, opts)?;
+        return crate::lower::lower(module, &meta, opts, None);
+    }
+    let io = stage_io(module, &meta)?;
+    let plan = LinkPlan::single(&io).map_err(|e| unsupported(&meta, format!("signature: {e}")))?;
+    compile_module_stage(module, &meta, &plan, 0, opts)
+}
+
+/// Compiles stage `stage_index` of a link plan (from [`crate::link::link`]); the
+/// container must hold that stage's shader.
+pub fn compile_stage(
+    container: &[u8],
+    plan: &LinkPlan,
+    stage_index: usize,
+    opts: &CompileOptions,
+) -> Result<CompiledShader, CompileError> {
+    let module = read_container(container)?;
+    let meta = read_meta(&module, opts)?;
+    compile_module_stage(&module, &meta, plan, stage_index, opts)
+}
+
+pub(crate) fn compile_module_stage(
+    module: &crate::ir::Module,
+    meta: &crate::lower::meta::EntryMeta,
+    plan: &LinkPlan,
+    stage_index: usize,
+    opts: &CompileOptions,
+) -> Result<CompiledShader, CompileError> {
+    let Some(sp) = plan.stages.get(stage_index) else {
+        return Err(CompileError::Malformed(format!(
+            "link plan: no stage {stage_index} (the plan has {})",
+            plan.stages.len()
+        )));
+    };
+    match Stage::from_kind(meta.kind) {
+        Some(s) if s == sp.stage => {}
+        _ => {
+            return Err(CompileError::Malformed(format!(
+                "link plan stage {stage_index} is a {} but the container holds a {} shader",
+                sp.stage,
+                meta.kind.name()
+            )))
+        }
+    }
+    if !matches!(sp.stage, Stage::Hull | Stage::Domain) {
+        return Err(unsupported(meta, format!("{} shaders (not lowered on this branch)", meta.kind.name())));
+    }
+    check_version(meta, opts)?;
+    crate::lower::lower(module, meta, opts, Some((plan, stage_index)))
+}
+
+fn read_container(container: &[u8]) -> Result<crate::ir::Module, CompileError> {
+    let c = Container::parse(container).map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
+    let prog = c.dxil_program().map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
+    crate::bitcode::read_module(prog.bitcode).map_err(|e| CompileError::Malformed(format!("bitcode: {e}")))
+}
+
+fn read_meta(module: &crate::ir::Module, opts: &CompileOptions) -> Result<crate::lower::meta::EntryMeta, CompileError> {
+    crate::lower::meta::read(module, opts.entry_point.as_deref())
+        .map_err(|e| CompileError::Malformed(format!("metadata: {e}")))
+}
+
+fn unsupported(meta: &crate::lower::meta::EntryMeta, feature: String) -> CompileError {
+    CompileError::Unsupported { feature, function: meta.name.clone(), block: None, shader_model: meta.sm_string() }
+}
+
+/// The signatures and state of a graphics stage.
+pub(crate) fn stage_io(
+    module: &crate::ir::Module,
+    meta: &crate::lower::meta::EntryMeta,
+) -> Result<StageIo, CompileError> {
+    if Stage::from_kind(meta.kind).is_none() {
+        return Err(unsupported(meta, format!("{} shaders", meta.kind.name())));
+    }
+    let info = crate::dxil::decode(module).map_err(|e| CompileError::Malformed(format!("metadata: {e}")))?;
+    StageIo::from_module(&info, module).map_err(|e| CompileError::Malformed(format!("signatures: {e}")))
+}
+
+fn check_version(meta: &crate::lower::meta::EntryMeta, opts: &CompileOptions) -> Result<(), CompileError> {
     if opts.spirv_version < (1, 3) || opts.spirv_version > (1, 6) {
         return Err(CompileError::Unsupported {
             feature: format!("SPIR-V version {}.{} (1.3 to 1.6)", opts.spirv_version.0, opts.spirv_version.1),
@@ -114,5 +259,5 @@ pub fn compile_module(module: &crate::ir::Module, opts: &CompileOptions) -> Resu
             shader_model: meta.sm_string(),
         });
     }
-    crate::lower::lower(module, &meta, opts)
+    Ok(())
 }

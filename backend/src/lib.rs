@@ -23,5 +23,6 @@ pub mod compile;
 pub mod lower;
 pub use binding::{BindingMap, DescriptorKind, ResourceClass};
 pub use compile::{
-    compile, CompileError, CompileOptions, CompiledShader, PushConstantRange, ResourceBinding, Robustness,
+    compile, compile_pipeline, compile_stage, CompileError, CompileOptions, CompiledPipeline, CompiledShader,
+    PatchConstantInvocations, PipelineError, PushConstantRange, ResourceBinding, Robustness,
 };

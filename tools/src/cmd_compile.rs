@@ -66,6 +66,7 @@ pub fn main(a: Args) -> ExitCode {
         binding_map,
         robustness: if a.robustness2 { Robustness::DeviceRobustness2 } else { Robustness::Explicit },
         spirv_version,
+        ..CompileOptions::default()
     };
     let shader = match compile(&bytes, &opts) {
         Ok(s) => s,

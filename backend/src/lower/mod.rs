@@ -21,6 +21,7 @@ mod math;
 mod quad;
 mod resources;
 mod sampling;
+mod tessellation;
 mod wave;
 
 use std::collections::HashMap;
@@ -128,10 +129,21 @@ pub(crate) struct Lowerer<'m> {
     /// Bitmask of the components of each instruction's aggregate result that `extractvalue` reads.
     pub used: Vec<u8>,
     pub res: resources::Resources,
+    /// Hull and domain shaders: the link plan and the stage's I/O variables.
+    pub tess: Option<tessellation::Tess<'m>>,
 }
 
-/// Lowers the entry point described by `meta`.
-pub fn lower(m: &Module, meta: &EntryMeta, opts: &CompileOptions) -> Result<CompiledShader, CompileError> {
+/// Lowers the entry point described by `meta`; graphics stages take their
+/// interface from stage `plan.1` of the link plan `plan.0`.
+pub fn lower(
+    m: &Module,
+    meta: &EntryMeta,
+    opts: &CompileOptions,
+    plan: Option<(&crate::link::LinkPlan, usize)>,
+) -> Result<CompiledShader, CompileError> {
+    if matches!(meta.kind, crate::ShaderKind::Hull | crate::ShaderKind::Domain) {
+        return tessellation::lower(m, meta, opts, plan);
+    }
     let f = &m.functions[meta.func.index()];
     let unsup = |feature: String, block: Option<BlockId>| CompileError::Unsupported {
         feature,
@@ -197,6 +209,7 @@ impl<'m> Lowerer<'m> {
             cur_block: None,
             used: vec![0; n],
             res: resources::Resources::default(),
+            tess: None,
         }
     }
 
@@ -1162,8 +1175,8 @@ impl<'m> Lowerer<'m> {
         Ok(CompiledShader {
             spirv,
             entry_point: self.meta.name.clone(),
-            stage: crate::ShaderKind::Compute,
-            workgroup_size: self.meta.numthreads,
+            stage: self.meta.kind,
+            workgroup_size: if self.meta.kind == crate::ShaderKind::Compute { self.meta.numthreads } else { [0; 3] },
             bindings,
             push_constants: push,
             capabilities: caps.iter().map(|c| format!("{c:?}")).collect(),
@@ -1208,6 +1221,15 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | WaveActiveBallot | WaveReadLaneAt | WaveReadLaneFirst | WaveActiveOp | WaveActiveBit | WavePrefixOp
         | WaveAllBitCount | WavePrefixBitCount => wave::lower,
         QuadReadLaneAt | QuadOp => quad::lower,
+        LoadInput
+        | StoreOutput
+        | PrimitiveID
+        | ViewID
+        | DomainLocation
+        | OutputControlPointID
+        | LoadOutputControlPoint
+        | StorePatchConstant
+        | LoadPatchConstant => tessellation::lower_op,
         _ => return None,
     })
 }
