@@ -27,6 +27,13 @@ pub struct CompileOptions {
     pub robustness: Robustness,
     /// SPIR-V version of the output (at least 1.3).
     pub spirv_version: (u8, u8),
+    /// Pixel shaders: `discard` demotes to a helper invocation
+    /// (`OpDemoteToHelperInvocation`; SPIR-V 1.6 or `SPV_EXT_demote_to_helper_invocation`),
+    /// which keeps derivatives of the discarded lanes defined as D3D does. `false`: `OpKill`.
+    pub demote_to_helper: bool,
+    /// The device has `VK_KHR_fragment_shader_barycentric`: `SV_Barycentrics` is lowered
+    /// (otherwise it is reported unsupported).
+    pub fragment_barycentrics: bool,
     /// Hull shaders: which tessellation-control invocations run the patch-constant function.
     pub hull_patch_constants: PatchConstantInvocations,
 }
@@ -49,6 +56,8 @@ impl Default for CompileOptions {
             binding_map: None,
             robustness: Robustness::Explicit,
             spirv_version: (1, 3),
+            demote_to_helper: true,
+            fragment_barycentrics: false,
             hull_patch_constants: PatchConstantInvocations::First,
         }
     }
@@ -85,6 +94,7 @@ pub struct CompiledShader {
     pub spirv: Vec<u32>,
     pub entry_point: String,
     pub stage: ShaderKind,
+    /// Compute shaders' thread-group size (`[0; 3]` for graphics stages).
     pub workgroup_size: [u32; 3],
     pub bindings: Vec<ResourceBinding>,
     pub push_constants: Option<PushConstantRange>,
@@ -215,9 +225,6 @@ pub(crate) fn compile_module_stage(
                 meta.kind.name()
             )))
         }
-    }
-    if !matches!(sp.stage, Stage::Hull | Stage::Domain) {
-        return Err(unsupported(meta, format!("{} shaders (not lowered on this branch)", meta.kind.name())));
     }
     check_version(meta, opts)?;
     crate::lower::lower(module, meta, opts, Some((plan, stage_index)))

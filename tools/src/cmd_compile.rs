@@ -27,6 +27,9 @@ pub struct Args {
     /// SPIR-V version of the output, e.g. 1.3 (default) or 1.5.
     #[arg(long = "spirv-version")]
     spirv_version: Option<String>,
+    /// Pixel shaders: lower `discard` to OpKill instead of demote-to-helper.
+    #[arg(long)]
+    kill: bool,
     /// Run spirv-val ($DXJIT_SPIRV_VAL or spirv-val on PATH) on the result; failure exits 1.
     #[arg(long)]
     validate: bool,
@@ -66,6 +69,7 @@ pub fn main(a: Args) -> ExitCode {
         binding_map,
         robustness: if a.robustness2 { Robustness::DeviceRobustness2 } else { Robustness::Explicit },
         spirv_version,
+        demote_to_helper: !a.kill,
         ..CompileOptions::default()
     };
     let shader = match compile(&bytes, &opts) {

@@ -16,8 +16,12 @@ pub mod meta;
 
 mod atomics;
 mod compute;
+mod entry;
+mod geometry;
+pub(crate) mod io;
 mod llvm;
 mod math;
+mod pixel;
 mod quad;
 mod resources;
 mod sampling;
@@ -55,7 +59,7 @@ pub(crate) fn malformed<T>(what: impl Into<String>) -> LResult<T> {
     Err(Fail::Malformed(what.into()))
 }
 
-fn internal(e: impl std::fmt::Display) -> Fail {
+pub(crate) fn internal(e: impl std::fmt::Display) -> Fail {
     Fail::Internal(e.to_string())
 }
 
@@ -131,6 +135,8 @@ pub(crate) struct Lowerer<'m> {
     pub res: resources::Resources,
     /// Hull and domain shaders: the link plan and the stage's I/O variables.
     pub tess: Option<tessellation::Tess<'m>>,
+    /// Graphics stages: the link plan and the stage's I/O variables.
+    pub gfx: Option<io::Gfx<'m>>,
 }
 
 /// Lowers the entry point described by `meta`; graphics stages take their
@@ -156,6 +162,12 @@ pub fn lower(
         Err(e) => return Err(unsup(e, None)),
     };
     let mut l = Lowerer::new(m, f, meta, opts);
+    if let Some((plan, index)) = plan {
+        match io::Gfx::new(plan, index) {
+            Some(g) => l.gfx = Some(g),
+            None => return Err(CompileError::Internal(format!("link plan has no stage {index}"))),
+        }
+    }
     match l.run(&sf) {
         Ok(()) => {}
         Err(Fail::Unsupported(s)) => return Err(unsup(s, l.cur_block)),
@@ -210,6 +222,7 @@ impl<'m> Lowerer<'m> {
             used: vec![0; n],
             res: resources::Resources::default(),
             tess: None,
+            gfx: None,
         }
     }
 
@@ -1071,6 +1084,8 @@ impl<'m> Lowerer<'m> {
 
     fn run(&mut self, sf: &StructuredFunction) -> LResult<()> {
         resources::scan(self)?;
+        let model = self.execution_model()?;
+        self.declare_io()?;
         let void = self.scalar(Scalar::Void);
         let fn_ty = self.new_type(Op::TypeFunction, vec![Operand::IdRef(void)]);
         let fn_id = self.b.id();
@@ -1081,13 +1096,19 @@ impl<'m> Lowerer<'m> {
         let first = self.new_label();
         self.branch(first)?;
         self.begin(first)?;
+        if model == spirv::ExecutionModel::Vertex {
+            self.write_point_size()?;
+        }
         if self.node(&sf.root)? {
             self.b.ret().map_err(internal)?;
             self.open = false;
         }
         self.b.end_function().map_err(internal)?;
         let interface = std::mem::take(&mut self.interface);
-        self.b.entry_point(spirv::ExecutionModel::GLCompute, fn_id, self.meta.name.as_str(), interface);
+        self.b.entry_point(model, fn_id, self.meta.name.as_str(), interface);
+        if model != spirv::ExecutionModel::GLCompute {
+            return self.execution_modes(fn_id);
+        }
         let [x, y, z] = self.meta.numthreads;
         if x == 0 || y == 0 || z == 0 {
             return malformed("numthreads has a zero dimension");
@@ -1215,7 +1236,9 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | CBufferLoad
         | BufferUpdateCounter
         | CheckAccessFullyMapped => resources::lower,
-        GetDimensions | TextureLoad | TextureStore | SampleLevel | SampleGrad | TextureGather => sampling::lower,
+        GetDimensions | TextureLoad | TextureStore | SampleLevel | SampleGrad | TextureGather | Sample | SampleBias
+        | SampleCmp | SampleCmpLevelZero | SampleCmpLevel | SampleCmpGrad | SampleCmpBias | TextureGatherCmp
+        | CalculateLOD => sampling::lower,
         AtomicBinOp | AtomicCompareExchange => atomics::lower,
         WaveIsFirstLane | WaveGetLaneIndex | WaveGetLaneCount | WaveAnyTrue | WaveAllTrue | WaveActiveAllEqual
         | WaveActiveBallot | WaveReadLaneAt | WaveReadLaneFirst | WaveActiveOp | WaveActiveBit | WavePrefixOp
@@ -1225,11 +1248,28 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | StoreOutput
         | PrimitiveID
         | ViewID
-        | DomainLocation
-        | OutputControlPointID
-        | LoadOutputControlPoint
-        | StorePatchConstant
-        | LoadPatchConstant => tessellation::lower_op,
+        | StartVertexLocation
+        | StartInstanceLocation
+        | GSInstanceID
+        | SampleIndex
+        | Coverage
+        | InnerCoverage => io::lower,
+        Discard
+        | DerivCoarseX
+        | DerivCoarseY
+        | DerivFineX
+        | DerivFineY
+        | IsHelperLane
+        | EvalSnapped
+        | EvalSampleIndex
+        | EvalCentroid
+        | RenderTargetGetSampleCount
+        | RenderTargetGetSamplePosition
+        | AttributeAtVertex => pixel::lower,
+        EmitStream | CutStream | EmitThenCutStream => geometry::lower,
+        DomainLocation | OutputControlPointID | LoadOutputControlPoint | StorePatchConstant | LoadPatchConstant => {
+            tessellation::lower_op
+        }
         _ => return None,
     })
 }

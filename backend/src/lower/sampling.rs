@@ -205,43 +205,62 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
                 write(l)
             }
         }
-        DxilOp::SampleLevel | DxilOp::SampleGrad => {
-            let Some(&sampler) = args.get(1) else { return malformed("sample without sampler") };
+        DxilOp::SampleLevel
+        | DxilOp::SampleGrad
+        | DxilOp::Sample
+        | DxilOp::SampleBias
+        | DxilOp::SampleCmp
+        | DxilOp::SampleCmpLevelZero
+        | DxilOp::SampleCmpLevel
+        | DxilOp::SampleCmpGrad
+        | DxilOp::SampleCmpBias => {
             if ms || d.kind == ResKind::TypedBuffer {
                 return malformed("sampling a multisampled texture or buffer");
             }
+            sample(l, i, op, args, h, ncoord, nspatial)
+        }
+        DxilOp::CalculateLOD => {
+            if l.stage() != Some(crate::link::Stage::Pixel) {
+                return unsupported("CalculateLOD outside a pixel shader");
+            }
+            if ms || d.kind == ResKind::TypedBuffer {
+                return malformed("CalculateLOD on a multisampled texture or buffer");
+            }
+            let Some(&sampler) = args.get(1) else { return malformed("CalculateLOD without sampler") };
+            let Some(clamped) = args.get(5).and_then(|c| l.m.const_uint(*c)) else {
+                return malformed("CalculateLOD: clamped is not a constant");
+            };
+            let coord = gather_vec(l, f, &args[2..5], nspatial)?;
+            let (si, _) = sampled_image(l, h, sampler)?;
+            l.cap(Capability::ImageQuery);
+            let v2 = l.vector(f, 2);
+            let q = l.op(Op::ImageQueryLod, v2, &[si, coord])?;
+            let k = if clamped != 0 { 0 } else { 1 };
+            let r = l.op_with(Op::CompositeExtract, f, vec![Operand::IdRef(q), Operand::LiteralBit32(k)])?;
+            l.set_id(i, r);
+            Ok(())
+        }
+        DxilOp::TextureGatherCmp => {
+            let Some(&sampler) = args.get(1) else { return malformed("gather without sampler") };
             if args.len() < 10 {
-                return malformed("sample arguments");
+                return malformed("TextureGatherCmp arguments");
+            }
+            if !matches!(
+                d.kind,
+                ResKind::Texture2D | ResKind::Texture2DArray | ResKind::TextureCube | ResKind::TextureCubeArray
+            ) {
+                return malformed("TextureGatherCmp on a texture that is not 2D or cube");
             }
             let coord = gather_vec(l, f, &args[2..6], ncoord)?;
             let (si, _) = sampled_image(l, h, sampler)?;
-            let st = l.res.info[h.res as usize].sampled.unwrap_or(Scalar::F32);
-            let stt = l.scalar(st);
-            let v4 = l.vector(stt, 4);
-            let mut mask = ImageOperands::empty();
-            let mut extra = Vec::new();
-            if op == DxilOp::SampleLevel {
-                let Some(&lod) = args.get(9) else { return malformed("SampleLevel without LOD") };
-                mask |= ImageOperands::LOD;
-                extra.push(l.value(lod)?);
-            } else {
-                if args.len() < 16 {
-                    return malformed("SampleGrad arguments");
-                }
-                mask |= ImageOperands::GRAD;
-                extra.push(gather_vec(l, f, &args[9..12], nspatial)?);
-                extra.push(gather_vec(l, f, &args[12..15], nspatial)?);
-                if !is_undef(l, args[15]) {
-                    return unsupported("SampleGrad with a LOD clamp");
-                }
+            let dref = float_operand(l, args[9])?;
+            let v4 = l.vector(f, 4);
+            let mut ops = vec![Operand::IdRef(si), Operand::IdRef(coord), Operand::IdRef(dref)];
+            if let Some(off) = const_offset(l, &args[6..8], 2)? {
+                ops.push(Operand::ImageOperands(ImageOperands::CONST_OFFSET));
+                ops.push(Operand::IdRef(off));
             }
-            if let Some(off) = const_offset(l, &args[6..9], nspatial)? {
-                mask |= ImageOperands::CONST_OFFSET;
-                extra.push(off);
-            }
-            let mut ops = vec![Operand::IdRef(si), Operand::IdRef(coord), Operand::ImageOperands(mask)];
-            ops.extend(extra.iter().map(|&x| Operand::IdRef(x)));
-            let texel = l.op_with(Op::ImageSampleExplicitLod, v4, ops)?;
+            let texel = l.op_with(Op::ImageDrefGather, v4, ops)?;
             set_texel_parts(l, i, h, texel)
         }
         DxilOp::TextureGather => {
@@ -274,6 +293,128 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
         }
         _ => Err(Fail::Internal(format!("sampling::lower got {}", op.name()))),
     }
+}
+
+/// A float operand as f32 (half operands are widened).
+fn float_operand(l: &mut Lowerer<'_>, v: Value) -> LResult<Word> {
+    let x = l.value(v)?;
+    let t = l.m.value_type(l.f, v);
+    match l.scalar_of(t) {
+        Some(Scalar::F32) => Ok(x),
+        Some(Scalar::F16) => l.convert_scalar(Scalar::F16, Scalar::F32, x),
+        _ => malformed("sampling operand is not a float"),
+    }
+}
+
+/// The Sample* family: implicit LOD (pixel shaders), explicit LOD, gradients,
+/// bias, LOD clamp, depth comparison.
+fn sample(
+    l: &mut Lowerer<'_>,
+    i: InstId,
+    op: DxilOp,
+    args: &[Value],
+    h: HandleVal,
+    ncoord: u32,
+    nspatial: u32,
+) -> LResult<()> {
+    use DxilOp::*;
+    let need = match op {
+        Sample | SampleLevel | SampleCmpLevelZero => 10,
+        SampleBias | SampleCmp | SampleCmpLevel => 11,
+        SampleCmpBias => 12,
+        SampleGrad => 16,
+        SampleCmpGrad => 17,
+        _ => return Err(Fail::Internal(format!("sample got {}", op.name()))),
+    };
+    if args.len() < need {
+        return malformed(format!("{} arguments", op.name()));
+    }
+    let implicit = matches!(op, Sample | SampleBias | SampleCmp | SampleCmpBias);
+    if implicit && l.stage() != Some(crate::link::Stage::Pixel) {
+        return unsupported(format!("{} (implicit LOD) outside a pixel shader", op.name()));
+    }
+    let f = l.f32();
+    let sampler = args[1];
+    let coord = gather_vec(l, f, &args[2..6], ncoord)?;
+    let (si, _) = sampled_image(l, h, sampler)?;
+    let cmp = matches!(op, SampleCmp | SampleCmpLevelZero | SampleCmpLevel | SampleCmpGrad | SampleCmpBias);
+    let dref = if cmp { Some(float_operand(l, args[9])?) } else { None };
+    let after = if cmp { 10 } else { 9 };
+    // Image operands in SPIR-V bit order: Bias, Lod, Grad, ConstOffset, MinLod.
+    let (mut bias, mut lod, mut grad, mut clamp) = (None, None, None, None);
+    match op {
+        Sample => clamp = Some(args[9]),
+        SampleBias | SampleCmpBias => {
+            bias = Some(float_operand(l, args[after])?);
+            clamp = Some(args[after + 1]);
+        }
+        SampleCmp => clamp = Some(args[10]),
+        SampleLevel => lod = Some(float_operand(l, args[9])?),
+        SampleCmpLevelZero => lod = Some(l.const_f32(0.0)),
+        SampleCmpLevel => lod = Some(float_operand(l, args[10])?),
+        SampleGrad | SampleCmpGrad => {
+            let dx = gather_vec(l, f, &args[after..after + 3], nspatial)?;
+            let dy = gather_vec(l, f, &args[after + 3..after + 6], nspatial)?;
+            grad = Some((dx, dy));
+            clamp = Some(args[after + 6]);
+        }
+        _ => {}
+    }
+    let mut mask = ImageOperands::empty();
+    let mut extra = Vec::new();
+    if let Some(b) = bias {
+        mask |= ImageOperands::BIAS;
+        extra.push(b);
+    }
+    if let Some(x) = lod {
+        mask |= ImageOperands::LOD;
+        extra.push(x);
+    }
+    if let Some((dx, dy)) = grad {
+        mask |= ImageOperands::GRAD;
+        extra.push(dx);
+        extra.push(dy);
+    }
+    if let Some(off) = const_offset(l, &args[6..9], nspatial)? {
+        mask |= ImageOperands::CONST_OFFSET;
+        extra.push(off);
+    }
+    if let Some(c) = clamp.filter(|c| !is_undef(l, *c)) {
+        l.cap(Capability::MinLod);
+        mask |= ImageOperands::MIN_LOD;
+        extra.push(float_operand(l, c)?);
+    }
+    let mut ops = vec![Operand::IdRef(si), Operand::IdRef(coord)];
+    if let Some(d) = dref {
+        ops.push(Operand::IdRef(d));
+    }
+    if !mask.is_empty() {
+        ops.push(Operand::ImageOperands(mask));
+        ops.extend(extra.iter().map(|&x| Operand::IdRef(x)));
+    }
+    let sop = match (cmp, implicit) {
+        (false, true) => Op::ImageSampleImplicitLod,
+        (false, false) => Op::ImageSampleExplicitLod,
+        (true, true) => Op::ImageSampleDrefImplicitLod,
+        (true, false) => Op::ImageSampleDrefExplicitLod,
+    };
+    if cmp {
+        let r = l.op_with(sop, f, ops)?;
+        let s = l.field_scalar(i)?;
+        let mut parts = [0; 5];
+        parts[0] = l.convert_scalar(Scalar::F32, s, r)?;
+        let st = l.scalar(s);
+        let z = l.null(st);
+        parts[1..4].fill(z);
+        parts[4] = l.const_u32(0);
+        l.set_parts(i, &parts);
+        return Ok(());
+    }
+    let st = l.res.info[h.res as usize].sampled.unwrap_or(Scalar::F32);
+    let stt = l.scalar(st);
+    let v4 = l.vector(stt, 4);
+    let texel = l.op_with(sop, v4, ops)?;
+    set_texel_parts(l, i, h, texel)
 }
 
 /// `coord < size` on every component (and `lod < levels` when given).

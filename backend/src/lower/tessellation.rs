@@ -239,44 +239,6 @@ fn is_undef(l: &Lowerer<'_>, v: Value) -> bool {
     matches!(v, Value::Const(c) if matches!(l.m.konst(c).kind, ConstKind::Undef))
 }
 
-/// Converts between the declared scalar of a variable and an op's overload.
-fn convert(l: &mut Lowerer<'_>, from: Scalar, to: Scalar, v: Word) -> LResult<Word> {
-    if from == to {
-        return Ok(v);
-    }
-    let t = l.scalar(to);
-    match (from, to) {
-        (Scalar::I32 | Scalar::U32 | Scalar::F32, Scalar::I32 | Scalar::U32 | Scalar::F32) => {
-            l.op(Op::Bitcast, t, &[v])
-        }
-        (Scalar::F32, Scalar::F16) | (Scalar::F16, Scalar::F32) => l.op(Op::FConvert, t, &[v]),
-        (Scalar::U32 | Scalar::I32, Scalar::U16) | (Scalar::U16, Scalar::U32) => l.op(Op::UConvert, t, &[v]),
-        (Scalar::U16, Scalar::I32) => l.op(Op::SConvert, t, &[v]),
-        (Scalar::U32 | Scalar::I32, Scalar::Bool) => {
-            let u = l.u32();
-            let w = if from == Scalar::I32 { l.op(Op::Bitcast, u, &[v])? } else { v };
-            let z = l.const_u32(0);
-            l.op(Op::INotEqual, t, &[w, z])
-        }
-        (Scalar::Bool, Scalar::U32 | Scalar::I32) => {
-            let one = l.const_scalar(to, 1);
-            let zero = l.const_scalar(to, 0);
-            l.op(Op::Select, t, &[v, one, zero])
-        }
-        (Scalar::F16, Scalar::U32 | Scalar::I32) => {
-            let f = l.f32();
-            let w = l.op(Op::FConvert, f, &[v])?;
-            l.op(Op::Bitcast, t, &[w])
-        }
-        (Scalar::U32 | Scalar::I32, Scalar::F16) => {
-            let f = l.f32();
-            let w = l.op(Op::Bitcast, f, &[v])?;
-            l.op(Op::FConvert, t, &[w])
-        }
-        _ => unsupported(format!("signature value conversion {from:?} → {to:?}")),
-    }
-}
-
 impl<'m> Lowerer<'m> {
     fn tess_state(&self) -> LResult<&Tess<'m>> {
         self.tess.as_ref().ok_or_else(|| Fail::Internal("tessellation state missing".into()))
@@ -696,7 +658,7 @@ impl<'m> Lowerer<'m> {
         self.index_value(v)
     }
 
-    fn const_col(&self, col: Value) -> LResult<u32> {
+    fn tess_col(&self, col: Value) -> LResult<u32> {
         match self.m.const_uint(col) {
             Some(c @ 0..=3) => Ok(c as u32),
             Some(_) => malformed("signature column out of range"),
@@ -812,7 +774,7 @@ impl<'m> Lowerer<'m> {
         to: Scalar,
     ) -> LResult<Word> {
         let (k, e) = self.tess_element(sig, id)?;
-        let col = self.const_col(col)?;
+        let col = self.tess_col(col)?;
         let hull = self.tess_state()?.hull;
         let sc = if hull && sig != Sig::Input { StorageClass::Output } else { StorageClass::Input };
         match e.placement {
@@ -821,12 +783,12 @@ impl<'m> Lowerer<'m> {
                 let p = self.var_ptr(v, sc, vertex, row, col)?;
                 let st = self.scalar(v.scalar);
                 let x = self.load(st, p)?;
-                convert(self, v.scalar, to, x)
+                self.convert_scalar(v.scalar, to, x)
             }
             Placement::ZeroFill | Placement::Unused => Ok(self.const_scalar(to, 0)),
             Placement::BuiltIn(BuiltIn::PrimitiveId) => {
                 let x = self.load_bi(Bi::PrimitiveId)?;
-                convert(self, Scalar::U32, to, x)
+                self.convert_scalar(Scalar::U32, to, x)
             }
             Placement::BuiltIn(BuiltIn::TessCoord) => {
                 let var = self.bi_var(Bi::TessCoord, StorageClass::Input)?;
@@ -835,17 +797,17 @@ impl<'m> Lowerer<'m> {
                 let c = self.const_u32(col.min(2));
                 let p = self.access_chain(pt, var, &[c])?;
                 let x = self.load(f, p)?;
-                convert(self, Scalar::F32, to, x)
+                self.convert_scalar(Scalar::F32, to, x)
             }
             Placement::BuiltIn(BuiltIn::InvocationId) => {
                 let x = self.load_bi(Bi::InvocationId)?;
-                convert(self, Scalar::U32, to, x)
+                self.convert_scalar(Scalar::U32, to, x)
             }
             Placement::BuiltIn(b) => {
                 let p = self.bi_ptr(b, e, sc, vertex, row, col)?;
                 let f = self.f32();
                 let x = self.load(f, p)?;
-                convert(self, Scalar::F32, to, x)
+                self.convert_scalar(Scalar::F32, to, x)
             }
         }
     }
@@ -861,7 +823,7 @@ impl<'m> Lowerer<'m> {
         value: Value,
     ) -> LResult<()> {
         let (k, e) = self.tess_element(sig, id)?;
-        let col = self.const_col(col)?;
+        let col = self.tess_col(col)?;
         if is_undef(self, value) {
             return Ok(());
         }
@@ -873,7 +835,7 @@ impl<'m> Lowerer<'m> {
             Placement::Location { .. } => {
                 let v = self.tess_var(sig, k)?;
                 let p = self.var_ptr(v, sc, vertex, row, col)?;
-                let x = convert(self, from, v.scalar, x)?;
+                let x = self.convert_scalar(from, v.scalar, x)?;
                 self.store(p, x)
             }
             Placement::Unused | Placement::ZeroFill => Ok(()),
@@ -887,11 +849,11 @@ impl<'m> Lowerer<'m> {
                     _ => Bi::PrimitiveId,
                 };
                 let var = self.bi_var(bi, sc)?;
-                let x = convert(self, from, Scalar::U32, x)?;
+                let x = self.convert_scalar(from, Scalar::U32, x)?;
                 self.store(var, x)
             }
             Placement::BuiltIn(b) => {
-                let mut x = convert(self, from, Scalar::F32, x)?;
+                let mut x = self.convert_scalar(from, Scalar::F32, x)?;
                 if matches!(b, BuiltIn::TessLevelOuter | BuiltIn::TessLevelInner) {
                     x = self.clamp_factor(x)?;
                 }
@@ -996,7 +958,7 @@ pub(super) fn lower_op(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value
             let p = l.access_chain(pt, var, &[k])?;
             let x = l.load(f, p)?;
             let to = result_scalar(l)?;
-            convert(l, Scalar::F32, to, x)?
+            l.convert_scalar(Scalar::F32, to, x)?
         }
         DxilOp::OutputControlPointID => {
             if !hull || in_pc {
