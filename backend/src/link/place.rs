@@ -155,10 +155,11 @@ fn lone_side(
                 };
                 Placement::BuiltIn(with_offset(*b, off))
             }
-            SvClass::Varying if varyings_unused => Placement::Unused,
+            // Render targets are consumed by the output merger, never by a stage.
             SvClass::Varying if stage == Stage::Pixel && sig == SignatureKind::Output => {
                 Placement::Location { location: semantic_index(e, 0), component: 0 }
             }
+            SvClass::Varying if varyings_unused => Placement::Unused,
             SvClass::Varying if is_placed(e) => {
                 let (r, col) = start(e);
                 Placement::Location {

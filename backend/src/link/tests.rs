@@ -814,3 +814,20 @@ fn plan_serializes_to_json() {
     );
     assert_eq!(j["stages"][0]["outputs"][0]["placement"], serde_json::json!({"built_in": "Position"}));
 }
+
+#[test]
+fn linked_pixel_shader_targets_keep_their_locations() {
+    // SV_Target n is read by the output merger, not by a stage: linking must not mark it unused.
+    let mut p = ps(vec![pos(0, 0), user(1, "COLOR", 0, 1, 0, 4)]);
+    p.outputs = vec![
+        sv(0, "SV_Target", K::Target, ComponentType::F32, 0, 0, 1, 4),
+        sv(1, "SV_Target", K::Target, ComponentType::F32, 1, 0, 1, 4),
+    ];
+    if let Some(e) = p.outputs.get_mut(1) {
+        e.semantic_indices = vec![1];
+    }
+    let stages = [vs(vec![pos(0, 0), user(1, "COLOR", 0, 1, 0, 4)]), p];
+    let plan = link_ok(&stages);
+    assert_eq!(placement(&plan, Stage::Pixel, SignatureKind::Output, 0), loc(0, 0));
+    assert_eq!(placement(&plan, Stage::Pixel, SignatureKind::Output, 1), loc(1, 0));
+}
