@@ -31,7 +31,15 @@ impl Tally {
         match r {
             Err(_) => self.panics.push(name),
             Ok(Ok(cs)) => match spirv_val::validate(&cs.spirv) {
-                Ok(()) => self.valid += 1,
+                Ok(()) => {
+                    self.valid += 1;
+                    if cs.stage == dxjit::ShaderKind::Hull {
+                        let (ocp, barriers) = tcs_shape(&cs.spirv);
+                        if (ocp == Some(1)) != (barriers == 0) || barriers > 1 {
+                            self.invalid.push(format!("{name}: {barriers} barriers with OutputVertices {ocp:?}"));
+                        }
+                    }
+                }
                 Err(msg) => self.invalid.push(format!("{name}: {msg}")),
             },
             Ok(Err(CompileError::Unsupported { feature, .. })) => {
@@ -45,6 +53,25 @@ impl Tally {
     }
 }
 
+/// (OutputVertices, number of OpControlBarrier) of a TCS: the barrier
+/// between the control-point and patch-constant phases exists exactly when
+/// there is more than one output control point.
+fn tcs_shape(words: &[u32]) -> (Option<u32>, usize) {
+    const OP_EXECUTION_MODE: u32 = 16;
+    const OP_CONTROL_BARRIER: u32 = 224;
+    const MODE_OUTPUT_VERTICES: u32 = 26;
+    let (mut ocp, mut barriers, mut at) = (None, 0, 5);
+    while let Some(&w) = words.get(at) {
+        let (op, len) = (w & 0xffff, (w >> 16) as usize);
+        if op == OP_EXECUTION_MODE && words.get(at + 2) == Some(&MODE_OUTPUT_VERTICES) {
+            ocp = words.get(at + 3).copied();
+        }
+        barriers += usize::from(op == OP_CONTROL_BARRIER);
+        at += len.max(1);
+    }
+    (ocp, barriers)
+}
+
 fn read_module(bytes: &[u8]) -> Option<(dxjit::dxil::DxilModuleInfo, dxjit::ir::Module)> {
     let c = dxjit::container::Container::parse(bytes).ok()?;
     let m = dxjit::bitcode::read_module(c.dxil_program().ok()?.bitcode).ok()?;
@@ -55,7 +82,7 @@ fn read_module(bytes: &[u8]) -> Option<(dxjit::dxil::DxilModuleInfo, dxjit::ir::
 /// The pipelines of vkd3d-proton tests: for each test function, its first
 /// PS and every VS × HS × DS combination (tests pair shaders in many ways; the
 /// linker rejects the combinations D3D12 rejects).
-fn pipelines<'a>(set: &'a CorpusSet) -> Vec<(String, Vec<&'a Entry>)> {
+fn pipelines(set: &CorpusSet) -> Vec<(String, Vec<&Entry>)> {
     let mut by_test: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
     for e in &set.entries {
         for t in &e.test_functions {
