@@ -3,6 +3,7 @@
 
 use clap::Args;
 use dxjit::link::{link, InputLayout, LinkError, LinkOptions, StageIo};
+use dxjit::{compile_stage, CompileError, CompileOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -11,10 +12,11 @@ use std::process::ExitCode;
 pub const EXIT_REJECTED: u8 = 3;
 
 #[derive(Args)]
-#[command(after_help = "Exit status: 0 linked; 1 malformed input (unreadable file, bad DXIL, not a graphics \
-stage, bad input layout); 3 pipeline rejected as D3D12 would reject it at PSO creation (the broken rule, stage, \
-semantic and register are printed).\n\nFor now only plan.json is written; per-stage SPIR-V will be written here \
-once graphics lowering lands.")]
+#[command(after_help = "Writes OUT/plan.json and each stage's SPIR-V compiled against the plan \
+(OUT/vertex.spv, OUT/geometry.spv, OUT/pixel.spv, ...).\n\nExit status: 0 linked and compiled; 1 malformed input \
+(unreadable file, bad DXIL, not a graphics stage, bad input layout); 2 linked, but a stage uses a feature dxjit cannot \
+translate (plan.json and the other stages are still written); 3 pipeline rejected as D3D12 would reject it at PSO \
+creation (the broken rule, stage, semantic and register are printed); 4 internal compiler error.")]
 pub struct LinkArgs {
     /// The pipeline's shaders (DXBC containers): VS [HS DS] [GS] [PS], identified by their shader kind.
     #[arg(required = true)]
@@ -25,7 +27,7 @@ pub struct LinkArgs {
     /// The GS stream sent to the rasterizer, or `none` (D3D12_SO_NO_RASTERIZED_STREAM).
     #[arg(long, default_value = "0")]
     rasterized_stream: String,
-    /// Output directory (receives plan.json).
+    /// Output directory (receives plan.json and <stage>.spv per stage).
     #[arg(short = 'o', long = "out")]
     out: PathBuf,
     /// Also print the plan as JSON on standard output.
@@ -59,7 +61,7 @@ enum Malformed {
     Json(serde_json::Error),
 }
 
-fn load(path: &Path) -> Result<StageIo, Malformed> {
+fn load(path: &Path) -> Result<(StageIo, Vec<u8>), Malformed> {
     let p = || path.to_path_buf();
     let bytes = std::fs::read(path).map_err(|source| Malformed::Io { path: p(), source })?;
     if !bytes.starts_with(b"DXBC") {
@@ -69,7 +71,8 @@ fn load(path: &Path) -> Result<StageIo, Malformed> {
     let prog = c.dxil_program().map_err(|source| Malformed::Container { path: p(), source })?;
     let m = dxjit::bitcode::read_module(prog.bitcode).map_err(|source| Malformed::Bitcode { path: p(), source })?;
     let info = dxjit::dxil::decode(&m).map_err(|source| Malformed::Metadata { path: p(), source })?;
-    StageIo::from_module(&info, &m).map_err(|source| Malformed::Stage { path: p(), source })
+    let io = StageIo::from_module(&info, &m).map_err(|source| Malformed::Stage { path: p(), source })?;
+    Ok((io, bytes))
 }
 
 fn options(a: &LinkArgs) -> Result<LinkOptions, Malformed> {
@@ -94,12 +97,14 @@ fn options(a: &LinkArgs) -> Result<LinkOptions, Malformed> {
 }
 
 enum Outcome {
-    Linked(String),
+    /// The plan as JSON and the stages that failed to compile.
+    Linked(String, Vec<(PathBuf, CompileError)>),
     Rejected(LinkError),
 }
 
 fn run(a: &LinkArgs) -> Result<Outcome, Malformed> {
-    let stages = a.shaders.iter().map(|p| load(p)).collect::<Result<Vec<_>, _>>()?;
+    let loaded = a.shaders.iter().map(|p| load(p)).collect::<Result<Vec<_>, _>>()?;
+    let (stages, bytes): (Vec<StageIo>, Vec<Vec<u8>>) = loaded.into_iter().unzip();
     let opts = options(a)?;
     let plan = match link(&stages, &opts) {
         Ok(plan) => plan,
@@ -110,16 +115,38 @@ fn run(a: &LinkArgs) -> Result<Outcome, Malformed> {
     std::fs::create_dir_all(&a.out).map_err(|source| Malformed::Write { path: a.out.clone(), source })?;
     let path = a.out.join("plan.json");
     std::fs::write(&path, &json).map_err(|source| Malformed::Write { path, source })?;
-    Ok(Outcome::Linked(json))
+    let mut failed = Vec::new();
+    for (index, sp) in plan.stages.iter().enumerate() {
+        let Some(k) = stages.iter().position(|s| s.stage == sp.stage) else { continue };
+        let (Some(src), Some(container)) = (a.shaders.get(k), bytes.get(k)) else { continue };
+        match compile_stage(container, &plan, index, &CompileOptions::default()) {
+            Ok(cs) => {
+                let path = a.out.join(format!("{}.spv", sp.stage.name()));
+                let data: Vec<u8> = cs.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
+                std::fs::write(&path, data).map_err(|source| Malformed::Write { path, source })?;
+            }
+            Err(e) => failed.push((src.clone(), e)),
+        }
+    }
+    Ok(Outcome::Linked(json, failed))
 }
 
 pub fn main(a: &LinkArgs) -> ExitCode {
     match run(a) {
-        Ok(Outcome::Linked(json)) => {
+        Ok(Outcome::Linked(json, failed)) => {
             if a.json {
                 let _ = std::io::stdout().lock().write_all(json.as_bytes());
             }
-            ExitCode::SUCCESS
+            let mut code = 0u8;
+            for (path, e) in &failed {
+                eprintln!("error: {}: {e}", path.display());
+                code = code.max(match e {
+                    CompileError::Malformed(_) => 1,
+                    CompileError::Unsupported { .. } => 2,
+                    CompileError::Internal(_) => 4,
+                });
+            }
+            ExitCode::from(code)
         }
         Ok(Outcome::Rejected(e)) => {
             eprintln!("pipeline rejected (D3D12 fails PSO creation):");

@@ -30,7 +30,7 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
-    /// Compile a DXIL compute shader to SPIR-V.
+    /// Compile a DXIL shader to SPIR-V (compute; vertex, pixel and geometry with the default link plan).
     Compile(cmd_compile::Args),
     /// Read (and compile) every DXIL container of a corpus and report.
     Corpus(cmd_corpus::Args),

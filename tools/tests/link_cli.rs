@@ -28,6 +28,50 @@ fn linked_pipeline_writes_plan_json() {
     assert_eq!(String::from_utf8_lossy(&o.stdout), written);
     let v: serde_json::Value = serde_json::from_str(&written).expect("valid JSON");
     assert_eq!(v["stages"][1]["stage"], "pixel");
+    for stage in ["vertex", "pixel"] {
+        assert_spirv(&out.join(format!("{stage}.spv")));
+    }
+    let _ = std::fs::remove_dir_all(out);
+}
+
+/// A SPIR-V module: the magic number, then a header.
+fn assert_spirv(path: &std::path::Path) {
+    let b = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(b.len() > 20 && b.len().is_multiple_of(4), "{}: {} bytes", path.display(), b.len());
+    assert_eq!(u32::from_le_bytes([b[0], b[1], b[2], b[3]]), 0x0723_0203, "{}", path.display());
+}
+
+#[test]
+fn geometry_pipeline_writes_every_stage() {
+    let out = out_dir("gs");
+    let files = ["graphics/points.vs_6_0.dxil", "graphics/gs_point_quad.gs_6_0.dxil", "graphics/vcolor.ps_6_0.dxil"];
+    let paths: Vec<PathBuf> = files.iter().map(|f| fixture(f)).collect();
+    let mut args: Vec<&std::ffi::OsStr> = paths.iter().map(|p| p.as_os_str()).collect();
+    args.extend(["-o".as_ref(), out.as_os_str()]);
+    let o = dxjit(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    for stage in ["vertex", "geometry", "pixel"] {
+        assert_spirv(&out.join(format!("{stage}.spv")));
+    }
+    let _ = std::fs::remove_dir_all(out);
+}
+
+#[test]
+fn untranslatable_stage_exits_2_after_writing_the_rest() {
+    // Tessellation is linked but not lowered yet: the plan and the vertex shader are still written.
+    let out = out_dir("tess");
+    let files =
+        ["tessellation/cp.vs_6_0.dxil", "tessellation/passthrough.hs_6_0.dxil", "tessellation/passthrough.ds_6_0.dxil"];
+    let paths: Vec<PathBuf> = files.iter().map(|f| fixture(f)).collect();
+    let mut args: Vec<&std::ffi::OsStr> = paths.iter().map(|p| p.as_os_str()).collect();
+    args.extend(["-o".as_ref(), out.as_os_str()]);
+    let o = dxjit(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("unsupported") && err.contains("hull"), "{err}");
+    assert!(out.join("plan.json").exists());
+    assert_spirv(&out.join("vertex.spv"));
+    assert!(!out.join("hull.spv").exists());
     let _ = std::fs::remove_dir_all(out);
 }
 

@@ -155,11 +155,10 @@ fn lone_side(
                 };
                 Placement::BuiltIn(with_offset(*b, off))
             }
-            // Render targets are consumed by the output merger, never by a stage.
+            SvClass::Varying if varyings_unused => Placement::Unused,
             SvClass::Varying if stage == Stage::Pixel && sig == SignatureKind::Output => {
                 Placement::Location { location: semantic_index(e, 0), component: 0 }
             }
-            SvClass::Varying if varyings_unused => Placement::Unused,
             SvClass::Varying if is_placed(e) => {
                 let (r, col) = start(e);
                 Placement::Location {
@@ -510,7 +509,8 @@ pub(crate) fn pipeline(p: &Pipeline<'_>, layout: Option<&InputLayout>) -> Result
     for (io, w) in stages.iter().zip(work.iter_mut()) {
         let s = io.stage;
         if w.outputs.iter().any(Option::is_none) {
-            let consumed = (ps_linked || s != last) && s != Stage::Pixel;
+            // Pixel outputs always reach the output merger (render targets, depth, stencil).
+            let consumed = s == Stage::Pixel || ps_linked || s != last;
             let (out, clip, cull) =
                 lone_side(s, SignatureKind::Output, &io.outputs, s == last || s == Stage::Pixel, 0, !consumed)?;
             if s == last && !ps_linked {

@@ -282,7 +282,10 @@ impl<'m> Lowerer<'m> {
             self.decorate(var, Decoration::Component, &[dcomp]);
         }
         let stage = self.stage();
-        if sc == StorageClass::Input && stage == Some(Stage::Pixel) {
+        // Pixel inputs interpolate as declared; pre-raster outputs repeat their own element's mode
+        // (Vulkan ignores it there, but drivers such as llvmpipe set up interpolation from the producer).
+        let pre_raster_out = sc == StorageClass::Output && matches!(stage, Some(Stage::Vertex | Stage::Geometry));
+        if (sc == StorageClass::Input && stage == Some(Stage::Pixel)) || pre_raster_out {
             self.interpolation(var, e.interpolation, scalar != Scalar::F32)?;
         }
         if sc == StorageClass::Output && stage == Some(Stage::Geometry) {
@@ -291,7 +294,7 @@ impl<'m> Lowerer<'m> {
         Ok(IoVar { var, scalar, width, shift: component - dcomp, rows, per_vertex })
     }
 
-    fn interpolation(&mut self, var: Word, mode: InterpolationMode, integer: bool) -> LResult<()> {
+    pub(crate) fn interpolation(&mut self, var: Word, mode: InterpolationMode, integer: bool) -> LResult<()> {
         use InterpolationMode::*;
         if integer || mode == Constant {
             self.b.decorate(var, Decoration::Flat, []);

@@ -148,11 +148,30 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
         }
         FirstbitLo | FirstbitHi | FirstbitSHi => {
             let vt = l.m.value_type(l.f, args[0]);
-            if l.scalar_of(vt) != Some(Scalar::U32) {
-                return unsupported(format!("DXIL op {} on non-32-bit values", op.name()));
-            }
             let u = l.u32();
             let x = l.value(args[0])?;
+            match l.scalar_of(vt) {
+                Some(Scalar::U32) => {}
+                Some(Scalar::U16) => {
+                    // Widen (sign-extend for the signed form) and count from bit 15 instead of 31.
+                    let w = l.op(if op == FirstbitSHi { Op::SConvert } else { Op::UConvert }, u, &[x])?;
+                    let r = match op {
+                        FirstbitLo => l.glsl(G::FindILsb, u, &[w])?,
+                        _ => {
+                            let msb = l.glsl(if op == FirstbitHi { G::FindUMsb } else { G::FindSMsb }, u, &[w])?;
+                            from_top(l, msb, 15)?
+                        }
+                    };
+                    l.set_id(i, r);
+                    return Ok(());
+                }
+                Some(Scalar::U64) => {
+                    let r = firstbit64(l, op, x)?;
+                    l.set_id(i, r);
+                    return Ok(());
+                }
+                _ => return unsupported(format!("DXIL op {} on this type", op.name())),
+            }
             match op {
                 FirstbitLo => l.glsl(G::FindILsb, u, &[x])?,
                 _ => {
@@ -468,4 +487,55 @@ fn pack4x8(l: &mut Lowerer<'_>, args: &[Value]) -> LResult<Word> {
         acc = l.op(Op::BitwiseOr, u, &[acc, b])?;
     }
     Ok(acc)
+}
+
+/// `top - msb`, or -1 when `msb` is -1 (no bit found).
+fn from_top(l: &mut Lowerer<'_>, msb: Word, top: u32) -> LResult<Word> {
+    let u = l.u32();
+    let bt = l.bool();
+    let none = l.const_u32(u32::MAX);
+    let is_none = l.op(Op::IEqual, bt, &[msb, none])?;
+    let t = l.const_u32(top);
+    let d = l.op(Op::ISub, u, &[t, msb])?;
+    l.op(Op::Select, u, &[is_none, none, d])
+}
+
+/// FirstbitLo/Hi/SHi on a 64-bit value, from its two 32-bit halves.
+fn firstbit64(l: &mut Lowerer<'_>, op: DxilOp, x: Word) -> LResult<Word> {
+    let u = l.u32();
+    let u64t = l.scalar(Scalar::U64);
+    let bt = l.bool();
+    let c32 = l.const_scalar(Scalar::U64, 32);
+    let hi64 = l.op(Op::ShiftRightLogical, u64t, &[x, c32])?;
+    let mut lo = l.op(Op::UConvert, u, &[x])?;
+    let mut hi = l.op(Op::UConvert, u, &[hi64])?;
+    let zero = l.const_u32(0);
+    let none = l.const_u32(u32::MAX);
+    if op == DxilOp::FirstbitLo {
+        let lo_lsb = l.glsl(G::FindILsb, u, &[lo])?;
+        let hi_lsb = l.glsl(G::FindILsb, u, &[hi])?;
+        let k32 = l.const_u32(32);
+        let hi_pos = l.op(Op::IAdd, u, &[hi_lsb, k32])?;
+        let hi_zero = l.op(Op::IEqual, bt, &[hi, zero])?;
+        let from_hi = l.op(Op::Select, u, &[hi_zero, none, hi_pos])?;
+        let lo_zero = l.op(Op::IEqual, bt, &[lo, zero])?;
+        return l.op(Op::Select, u, &[lo_zero, from_hi, lo_lsb]);
+    }
+    if op == DxilOp::FirstbitSHi {
+        // Negative values: the first 0 bit from the top = the first 1 bit of the complement.
+        let it = l.scalar(Scalar::I32);
+        let hs = l.op(Op::Bitcast, it, &[hi])?;
+        let izero = l.const_scalar(Scalar::I32, 0);
+        let neg = l.op(Op::SLessThan, bt, &[hs, izero])?;
+        let nlo = l.op(Op::Not, u, &[lo])?;
+        let nhi = l.op(Op::Not, u, &[hi])?;
+        lo = l.op(Op::Select, u, &[neg, nlo, lo])?;
+        hi = l.op(Op::Select, u, &[neg, nhi, hi])?;
+    }
+    let hi_msb = l.glsl(G::FindUMsb, u, &[hi])?;
+    let lo_msb = l.glsl(G::FindUMsb, u, &[lo])?;
+    let from_hi = from_top(l, hi_msb, 31)?;
+    let from_lo = from_top(l, lo_msb, 63)?;
+    let hi_zero = l.op(Op::IEqual, bt, &[hi, zero])?;
+    l.op(Op::Select, u, &[hi_zero, from_lo, from_hi])
 }

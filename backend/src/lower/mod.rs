@@ -525,6 +525,11 @@ impl<'m> Lowerer<'m> {
         }
     }
 
+    /// A (never deduplicated) composite constant.
+    pub fn const_composite(&mut self, ty: Word, elems: &[Word]) -> Word {
+        self.global_inst(Op::ConstantComposite, Some(ty), elems.iter().map(|&e| Operand::IdRef(e)).collect())
+    }
+
     pub fn null(&mut self, ty: Word) -> Word {
         if let Some(&c) = self.consts.get(&(ty, u64::MAX)) {
             return c;
@@ -1236,9 +1241,22 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | CBufferLoad
         | BufferUpdateCounter
         | CheckAccessFullyMapped => resources::lower,
-        GetDimensions | TextureLoad | TextureStore | SampleLevel | SampleGrad | TextureGather | Sample | SampleBias
-        | SampleCmp | SampleCmpLevelZero | SampleCmpLevel | SampleCmpGrad | SampleCmpBias | TextureGatherCmp
-        | CalculateLOD => sampling::lower,
+        GetDimensions
+        | TextureLoad
+        | TextureStore
+        | SampleLevel
+        | SampleGrad
+        | TextureGather
+        | Sample
+        | SampleBias
+        | SampleCmp
+        | SampleCmpLevelZero
+        | SampleCmpLevel
+        | SampleCmpGrad
+        | SampleCmpBias
+        | TextureGatherCmp
+        | CalculateLOD
+        | Texture2DMSGetSamplePosition => sampling::lower,
         AtomicBinOp | AtomicCompareExchange => atomics::lower,
         WaveIsFirstLane | WaveGetLaneIndex | WaveGetLaneCount | WaveAnyTrue | WaveAllTrue | WaveActiveAllEqual
         | WaveActiveBallot | WaveReadLaneAt | WaveReadLaneFirst | WaveActiveOp | WaveActiveBit | WavePrefixOp

@@ -344,6 +344,11 @@ impl Lowerer<'_> {
             CompType::Float => Scalar::F32,
             CompType::SInt => Scalar::I32,
             CompType::UInt => Scalar::U32,
+            // 16-bit elements (min precision or native) are read and written as 32-bit texels;
+            // convert_texel narrows to the op's overload.
+            CompType::Other(2) => Scalar::I32,
+            CompType::Other(3) => Scalar::U32,
+            CompType::Other(8 | 11 | 12) => Scalar::F32,
             CompType::Other(v) => {
                 return unsupported(format!("typed {} with element component type {v}", d.kind.name()))
             }

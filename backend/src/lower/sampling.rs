@@ -219,6 +219,12 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             }
             sample(l, i, op, args, h, ncoord, nspatial)
         }
+        DxilOp::Texture2DMSGetSamplePosition => {
+            if !ms {
+                return malformed("GetSamplePosition on a texture that is not multisampled");
+            }
+            sample_position(l, i, h, args)
+        }
         DxilOp::CalculateLOD => {
             if l.stage() != Some(crate::link::Stage::Pixel) {
                 return unsupported("CalculateLOD outside a pixel shader");
@@ -256,8 +262,8 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             let dref = float_operand(l, args[9])?;
             let v4 = l.vector(f, 4);
             let mut ops = vec![Operand::IdRef(si), Operand::IdRef(coord), Operand::IdRef(dref)];
-            if let Some(off) = const_offset(l, &args[6..8], 2)? {
-                ops.push(Operand::ImageOperands(ImageOperands::CONST_OFFSET));
+            if let Some((mask, off)) = gather_offset(l, &args[6..8])? {
+                ops.push(Operand::ImageOperands(mask));
                 ops.push(Operand::IdRef(off));
             }
             let texel = l.op_with(Op::ImageDrefGather, v4, ops)?;
@@ -284,8 +290,8 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             let v4 = l.vector(stt, 4);
             let comp = l.const_u32(channel as u32);
             let mut ops = vec![Operand::IdRef(si), Operand::IdRef(coord), Operand::IdRef(comp)];
-            if let Some(off) = const_offset(l, &args[6..8], 2)? {
-                ops.push(Operand::ImageOperands(ImageOperands::CONST_OFFSET));
+            if let Some((mask, off)) = gather_offset(l, &args[6..8])? {
+                ops.push(Operand::ImageOperands(mask));
                 ops.push(Operand::IdRef(off));
             }
             let texel = l.op_with(Op::ImageGather, v4, ops)?;
@@ -293,6 +299,111 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
         }
         _ => Err(Fail::Internal(format!("sampling::lower got {}", op.name()))),
     }
+}
+
+/// D3D's standard sample positions (1/16 pixel) for 1, 2, 4, 8 and 16 samples, back to back.
+const SAMPLE_POSITIONS: [(i8, i8); 31] = [
+    (0, 0),
+    (4, 4),
+    (-4, -4),
+    (-2, -6),
+    (6, -2),
+    (-6, 2),
+    (2, 6),
+    (1, -3),
+    (-1, 3),
+    (5, 1),
+    (-3, -5),
+    (-5, 5),
+    (-7, -1),
+    (3, 7),
+    (7, -7),
+    (1, 1),
+    (-1, -3),
+    (-3, 2),
+    (4, -1),
+    (-5, -2),
+    (2, 5),
+    (5, 3),
+    (3, -5),
+    (-2, 6),
+    (0, -7),
+    (-4, -6),
+    (-6, 4),
+    (-8, 0),
+    (7, -4),
+    (6, 7),
+    (-7, -8),
+];
+
+/// `Texture2DMSGetSamplePosition(srv, index)`: the standard pattern of the texture's sample
+/// count (entries for n samples start at n - 1); (0, 0) for an index out of range.
+fn sample_position(l: &mut Lowerer<'_>, i: InstId, h: HandleVal, args: &[Value]) -> LResult<()> {
+    let Some(&index) = args.get(1) else { return malformed("GetSamplePosition without index") };
+    let (img, _) = l.load_image(h)?;
+    l.cap(Capability::ImageQuery);
+    let f = l.f32();
+    let u = l.u32();
+    let bt = l.bool();
+    let v2 = l.vector(f, 2);
+    let mut elems = Vec::with_capacity(SAMPLE_POSITIONS.len());
+    for (x, y) in SAMPLE_POSITIONS {
+        let cx = l.const_f32(f32::from(x) / 16.0);
+        let cy = l.const_f32(f32::from(y) / 16.0);
+        elems.push(l.const_composite(v2, &[cx, cy]));
+    }
+    let n = l.const_u32(SAMPLE_POSITIONS.len() as u32);
+    let arr = l.new_type(Op::TypeArray, vec![Operand::IdRef(v2), Operand::IdRef(n)]);
+    let table = l.const_composite(arr, &elems);
+    let pt = l.pointer(StorageClass::Private, arr);
+    let var = l.global_var(pt, StorageClass::Private, Some(table));
+    let count = l.op(Op::ImageQuerySamples, u, &[img])?;
+    let idx = l.value(index)?;
+    let in_range = l.op(Op::ULessThan, bt, &[idx, count])?;
+    let c16 = l.const_u32(16);
+    let small = l.op(Op::ULessThanEqual, bt, &[count, c16])?;
+    let ok = l.op(Op::LogicalAnd, bt, &[in_range, small])?;
+    let one = l.const_u32(1);
+    let base = l.op(Op::ISub, u, &[count, one])?;
+    let at = l.op(Op::IAdd, u, &[base, idx])?;
+    let zero = l.const_u32(0);
+    let at = l.op(Op::Select, u, &[ok, at, zero])?;
+    let ep = l.pointer(StorageClass::Private, v2);
+    let p = l.access_chain(ep, var, &[at])?;
+    let pos = l.load(v2, p)?;
+    let z2 = l.null(v2);
+    let pos = l.select(ok, v2, pos, z2)?;
+    let mut parts = [0; 2];
+    for (k, part) in parts.iter_mut().enumerate() {
+        *part = l.op_with(Op::CompositeExtract, f, vec![Operand::IdRef(pos), Operand::LiteralBit32(k as u32)])?;
+    }
+    l.set_parts(i, &parts);
+    Ok(())
+}
+
+/// Gather offsets: ConstOffset when constant, else a programmable Offset
+/// (`ImageGatherExtended`, which Vulkan allows on gathers only).
+fn gather_offset(l: &mut Lowerer<'_>, vals: &[Value]) -> LResult<Option<(ImageOperands, Word)>> {
+    if vals.iter().all(|v| is_undef(l, *v) || l.m.const_int(*v).is_some()) {
+        return Ok(const_offset(l, vals, 2)?.map(|o| (ImageOperands::CONST_OFFSET, o)));
+    }
+    l.cap(Capability::ImageGatherExtended);
+    let i = l.scalar(Scalar::I32);
+    let mut ids = Vec::with_capacity(2);
+    for &v in vals.iter().take(2) {
+        ids.push(if is_undef(l, v) {
+            l.null(i)
+        } else {
+            let x = l.value(v)?;
+            l.op(Op::Bitcast, i, &[x])?
+        });
+    }
+    if ids.len() != 2 {
+        return malformed("gather offsets");
+    }
+    let v2 = l.vector(i, 2);
+    let off = l.op(Op::CompositeConstruct, v2, &ids)?;
+    Ok(Some((ImageOperands::OFFSET, off)))
 }
 
 /// A float operand as f32 (half operands are widened).

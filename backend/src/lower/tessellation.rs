@@ -550,6 +550,10 @@ impl<'m> Lowerer<'m> {
         if sig == Sig::Patch {
             self.b.decorate(var, Decoration::Patch, []);
         }
+        if sig == Sig::Output && !hull {
+            // As io.rs does for VS/GS outputs: llvmpipe sets up interpolation from the producer's decorations.
+            self.interpolation(var, e.interpolation, scalar != Scalar::F32)?;
+        }
         Ok(Var { var, scalar, width, shift: component - dcomp, rows, per_vertex: per_vertex.is_some() })
     }
 
