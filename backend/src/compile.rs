@@ -34,6 +34,19 @@ pub struct CompileOptions {
     /// The device has `VK_KHR_fragment_shader_barycentric`: `SV_Barycentrics` is lowered
     /// (otherwise it is reported unsupported).
     pub fragment_barycentrics: bool,
+    /// Hull shaders: which tessellation-control invocations run the patch-constant function.
+    pub hull_patch_constants: PatchConstantInvocations,
+}
+
+/// Which invocations of the Vulkan tessellation control shader run a hull
+/// shader's patch-constant function (see `lower::tessellation`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PatchConstantInvocations {
+    /// Invocation 0 only, after a barrier (the default).
+    #[default]
+    First,
+    /// Every invocation computes and writes the same patch constants.
+    All,
 }
 
 impl Default for CompileOptions {
@@ -45,6 +58,7 @@ impl Default for CompileOptions {
             spirv_version: (1, 3),
             demote_to_helper: true,
             fragment_barycentrics: false,
+            hull_patch_constants: PatchConstantInvocations::First,
         }
     }
 }
@@ -239,6 +253,8 @@ pub enum PipelineError {
 
 /// Links the shaders of one graphics pipeline (VS [HS DS] [GS] [PS], any
 /// order) as D3D12 does at PSO creation and compiles each against the plan.
+/// With tessellation, `plan.tessellation.input_control_points` is the
+/// pipeline's `patchControlPoints`.
 pub fn compile_pipeline(
     stages: &[&[u8]],
     link_opts: &LinkOptions,
@@ -262,7 +278,9 @@ pub fn compile_pipeline(
                 error: CompileError::Internal(format!("plan stage {} has no shader", sp.stage)),
             });
         };
-        let (module, meta) = &modules[k];
+        let Some((module, meta)) = modules.get(k) else {
+            return Err(PipelineError::Compile { stage: k, error: CompileError::Internal("stage index".into()) });
+        };
         let cs = compile_module_stage(module, meta, &plan, index, opts)
             .map_err(|error| PipelineError::Compile { stage: k, error })?;
         shaders.push(cs);
@@ -270,9 +288,9 @@ pub fn compile_pipeline(
     Ok(CompiledPipeline { plan, shaders })
 }
 
-/// Compiles one entry point of an already-read module. Vertex, pixel and
-/// geometry shaders get the default plan ([`LinkPlan::single`]): every
-/// element at its own register, system values as built-ins.
+/// Compiles one entry point of an already-read module. Graphics stages get
+/// the default plan ([`LinkPlan::single`]): every element at its own
+/// register, system values as built-ins.
 pub fn compile_module(module: &crate::ir::Module, opts: &CompileOptions) -> Result<CompiledShader, CompileError> {
     compile_module_timed(module, opts, &mut ())
 }
@@ -321,9 +339,6 @@ pub(crate) fn compile_module_stage(
     };
     match Stage::from_kind(meta.kind) {
         Some(s) if s == sp.stage => {}
-        Some(Stage::Hull | Stage::Domain) => {
-            return Err(unsupported(meta, format!("{} shaders (tessellation is not lowered yet)", meta.kind.name())))
-        }
         _ => {
             return Err(CompileError::Malformed(format!(
                 "link plan stage {stage_index} is a {} but the container holds a {} shader",
@@ -331,9 +346,6 @@ pub(crate) fn compile_module_stage(
                 meta.kind.name()
             )))
         }
-    }
-    if matches!(sp.stage, Stage::Hull | Stage::Domain) {
-        return Err(unsupported(meta, format!("{} shaders (tessellation is not lowered yet)", meta.kind.name())));
     }
     check_version(meta, opts)?;
     crate::lower::lower(module, meta, opts, Some((plan, stage_index)))

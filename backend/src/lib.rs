@@ -25,5 +25,6 @@ pub mod lower;
 pub use binding::{BindingMap, DescriptorKind, ResourceClass};
 pub use compile::{
     compile, compile_pipeline, compile_stage, compile_with_stats, CompileError, CompileOptions, CompiledPipeline,
-    CompiledShader, HeapBinding, Phase, PhaseTimes, PipelineError, PushConstantRange, ResourceBinding, Robustness,
+    CompiledShader, HeapBinding, PatchConstantInvocations, Phase, PhaseTimes, PipelineError, PushConstantRange,
+    ResourceBinding, Robustness,
 };

@@ -485,13 +485,14 @@ pub(crate) fn pipeline(p: &Pipeline<'_>, layout: Option<&InputLayout>) -> Result
         let (pout, cout, clip, cull) = boundary(&b, p.rasterized_stream, base)?;
         if let Some(w) = work.get_mut(pi) {
             fill(w.sig(b.producer_sig()), pout);
-            if b.kind == BoundaryKind::Varying {
+            // Control points carry clip/cull distances too (per-vertex arrays in the TCS and TES).
+            if matches!(b.kind, BoundaryKind::Varying | BoundaryKind::ControlPoint) {
                 (w.clip_out, w.cull_out) = (clip, cull);
             }
         }
         if let Some(w) = work.get_mut(ci) {
             fill(w.sig(b.consumer_sig()), cout);
-            if b.kind == BoundaryKind::Varying {
+            if matches!(b.kind, BoundaryKind::Varying | BoundaryKind::ControlPoint) {
                 (w.clip_in, w.cull_in) = (clip, cull);
             }
         }

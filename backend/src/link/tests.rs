@@ -814,3 +814,40 @@ fn plan_serializes_to_json() {
     );
     assert_eq!(j["stages"][0]["outputs"][0]["placement"], serde_json::json!({"built_in": "Position"}));
 }
+
+#[test]
+fn linked_pixel_shader_targets_keep_their_locations() {
+    // SV_Target n is read by the output merger, not by a stage: linking must not mark it unused.
+    let mut p = ps(vec![pos(0, 0), user(1, "COLOR", 0, 1, 0, 4)]);
+    p.outputs = vec![
+        sv(0, "SV_Target", K::Target, ComponentType::F32, 0, 0, 1, 4),
+        sv(1, "SV_Target", K::Target, ComponentType::F32, 1, 0, 1, 4),
+    ];
+    if let Some(e) = p.outputs.get_mut(1) {
+        e.semantic_indices = vec![1];
+    }
+    let stages = [vs(vec![pos(0, 0), user(1, "COLOR", 0, 1, 0, 4)]), p];
+    let plan = link_ok(&stages);
+    assert_eq!(placement(&plan, Stage::Pixel, SignatureKind::Output, 0), loc(0, 0));
+    assert_eq!(placement(&plan, Stage::Pixel, SignatureKind::Output, 1), loc(1, 0));
+}
+
+#[test]
+fn control_point_clip_distances_size_the_hull_outputs_and_domain_inputs() {
+    let f = ComponentType::F32;
+    let cp = || user(0, "CPPOS", 0, 0, 0, 3);
+    let clip2 = |id| sv(id, "SV_ClipDistance", K::ClipDistance, f, 1, 0, 1, 2);
+    let stages = [
+        vs(vec![cp()]),
+        hs(vec![cp()], vec![cp(), clip2(1)], tess_factors(0)),
+        ds(vec![cp(), clip2(1)], vec![pos(0, 0)], tess_factors(0)),
+    ];
+    let plan = link_ok(&stages);
+    let hull = plan.stage(Stage::Hull).unwrap();
+    let domain = plan.stage(Stage::Domain).unwrap();
+    assert_eq!((hull.clip_distances_in, hull.clip_distances_out), (0, 2));
+    assert_eq!((domain.clip_distances_in, domain.clip_distances_out), (2, 0));
+    let clip = Placement::BuiltIn(BuiltIn::ClipDistance { offset: 0 });
+    assert_eq!(placement(&plan, Stage::Hull, SignatureKind::Output, 1), clip);
+    assert_eq!(placement(&plan, Stage::Domain, SignatureKind::Input, 1), clip);
+}

@@ -294,7 +294,7 @@ impl<'m> Lowerer<'m> {
         Ok(IoVar { var, scalar, width, shift: component - dcomp, rows, per_vertex })
     }
 
-    fn interpolation(&mut self, var: Word, mode: InterpolationMode, integer: bool) -> LResult<()> {
+    pub(crate) fn interpolation(&mut self, var: Word, mode: InterpolationMode, integer: bool) -> LResult<()> {
         use InterpolationMode::*;
         if integer || mode == Constant {
             self.b.decorate(var, Decoration::Flat, []);
@@ -885,6 +885,10 @@ impl<'m> Lowerer<'m> {
 
 /// `loadInput`, `storeOutput` and the system-value ops.
 pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
+    if l.tess.is_some() {
+        // Hull and domain shaders: per-control-point arrays and patch constants.
+        return super::tessellation::lower_op(l, i, op, args);
+    }
     if args.len() < op.info().params.len() {
         return malformed(format!("{} arguments", op.name()));
     }

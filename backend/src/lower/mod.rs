@@ -25,6 +25,7 @@ mod pixel;
 mod quad;
 mod resources;
 mod sampling;
+mod tessellation;
 mod wave;
 
 use std::collections::HashMap;
@@ -134,6 +135,8 @@ pub(crate) struct Lowerer<'m> {
     pub res: resources::Resources,
     /// Some op needs derivatives (implicit-LOD sampling, CalculateLOD, ddx/ddy).
     derivatives: bool,
+    /// Hull and domain shaders: the link plan and the stage's I/O variables.
+    pub tess: Option<tessellation::Tess<'m>>,
     /// Graphics stages: the link plan and the stage's I/O variables.
     pub gfx: Option<io::Gfx<'m>>,
 }
@@ -157,6 +160,9 @@ pub(crate) fn lower_timed(
     plan: Option<(&crate::link::LinkPlan, usize)>,
     clock: &mut impl crate::compile::PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
+    if matches!(meta.kind, crate::ShaderKind::Hull | crate::ShaderKind::Domain) {
+        return tessellation::lower(m, meta, opts, plan);
+    }
     let f = &m.functions[meta.func.index()];
     let unsup = |feature: String, block: Option<BlockId>| CompileError::Unsupported {
         feature,
@@ -251,6 +257,7 @@ impl<'m> Lowerer<'m> {
             used: vec![0; n],
             res: resources::Resources::default(),
             derivatives: false,
+            tess: None,
             gfx: None,
         }
     }
@@ -1372,6 +1379,9 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | RenderTargetGetSamplePosition
         | AttributeAtVertex => pixel::lower,
         EmitStream | CutStream | EmitThenCutStream => geometry::lower,
+        DomainLocation | OutputControlPointID | LoadOutputControlPoint | StorePatchConstant | LoadPatchConstant => {
+            tessellation::lower_op
+        }
         _ => return None,
     })
 }

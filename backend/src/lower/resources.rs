@@ -200,6 +200,13 @@ pub(super) fn scan(l: &mut Lowerer<'_>) -> LResult<()> {
         let counter = if d.has_counter && !d.heap { binding::place_counter(map, d.space, d.lower) } else { None };
         l.res.info.push(ResInfo { placement, counter, ..Default::default() });
     }
+    scan_function(l)
+}
+
+/// The per-function part of [`scan`] for the function being lowered
+/// (`l.f`): handles, resource uses (accumulated over every function of the
+/// shader, so scan all of them before lowering any) and aggregate parts read.
+pub(super) fn scan_function(l: &mut Lowerer<'_>) -> LResult<()> {
     let f = l.f;
     l.res.handle_res = vec![0; f.insts.len()];
     for (k, inst) in f.insts.iter().enumerate() {
