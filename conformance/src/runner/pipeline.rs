@@ -57,6 +57,18 @@ pub struct Probe {
     /// One texel.
     pub value: Piece,
     pub tol: Tolerance,
+    /// A known defect of a named device: on a device whose name contains
+    /// `device` (case-insensitive) the listed texel components are not
+    /// compared. The reason (`why`) is required and stays with the spec.
+    pub device_defect: Option<DeviceDefect>,
+}
+
+/// See [`Probe::device_defect`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeviceDefect {
+    pub device: String,
+    pub components: Vec<usize>,
+    pub why: String,
 }
 
 /// `[[capture]]`: bytes of a stream-output buffer.
@@ -458,6 +470,23 @@ fn tolerance(t: &Table, elem: Elem, ctx: &str) -> Result<Tolerance, SpecError> {
     Ok(tol)
 }
 
+/// `device_defect = { device = "llvmpipe", components = [2], why = "..." }`.
+fn device_defect(t: &Table, ctx: &str) -> Result<Option<DeviceDefect>, SpecError> {
+    let Some(v) = t.get("device_defect") else { return Ok(None) };
+    let bad = || SpecError::new(ctx, "`device_defect` needs `device` (string), `components` (list) and `why` (string)");
+    let d = v.as_table().ok_or_else(bad)?;
+    let device = d.get("device").and_then(Value::as_str).ok_or_else(bad)?.to_ascii_lowercase();
+    let why = d.get("why").and_then(Value::as_str).filter(|w| !w.trim().is_empty()).ok_or_else(bad)?.to_string();
+    let mut components = Vec::new();
+    for c in d.get("components").and_then(Value::as_array).ok_or_else(bad)? {
+        components.push(c.as_integer().and_then(|n| usize::try_from(n).ok()).ok_or_else(bad)?);
+    }
+    if device.is_empty() || components.is_empty() {
+        return Err(bad());
+    }
+    Ok(Some(DeviceDefect { device, components, why }))
+}
+
 fn get_u32(t: &Table, k: &str, default: Option<u32>, ctx: &str) -> Result<u32, SpecError> {
     match t.get(k) {
         None => default.ok_or_else(|| SpecError::new(ctx, format!("needs `{k}`"))),
@@ -819,7 +848,7 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
 }
 
 fn parse_probe(t: &Table, targets: &[TargetSpec], depth: Option<&DepthDesc>, ctx: &str) -> Result<Probe, SpecError> {
-    let value = parse_piece(t, ctx, &["target", "x", "y", "width", "height", "layer", "abs", "ulp"])?;
+    let value = parse_piece(t, ctx, &["target", "x", "y", "width", "height", "layer", "abs", "ulp", "device_defect"])?;
     let target = match t.get("target") {
         None => ProbeTarget::Color(0),
         Some(Value::Integer(n)) if (0..8).contains(n) => ProbeTarget::Color(*n as u32),
@@ -851,6 +880,7 @@ fn parse_probe(t: &Table, targets: &[TargetSpec], depth: Option<&DepthDesc>, ctx
         layer: get_u32(t, "layer", Some(0), ctx)?,
         tol: tolerance(t, value.elem, ctx)?,
         value,
+        device_defect: device_defect(t, ctx)?,
     };
     if p.width == 0 || p.height == 0 || p.x + p.width > w || p.y + p.height > h || p.layer >= layers {
         return Err(SpecError::new(ctx, format!("the rectangle lies outside the {w}x{h}x{layers} target")));

@@ -35,7 +35,7 @@ pub fn compile_pipeline(stages: &[LinkStage<'_>], opts: &LinkOptions) -> Result<
     let c = dxjit::compile_pipeline(&blobs, opts, &CompileOptions::default()).map_err(|e| match e {
         PipelineError::Link(LinkError::Rejected(r)) => PipelineFailure::Link(LinkFailure::Rejected(r)),
         PipelineError::Link(other) => PipelineFailure::Link(LinkFailure::Error(other.to_string())),
-        PipelineError::Compile(ce) => PipelineFailure::Compile(compile_failure(ce)),
+        PipelineError::Compile { error, .. } => PipelineFailure::Compile(compile_failure(error)),
         #[allow(unreachable_patterns)]
         other => PipelineFailure::Link(LinkFailure::Error(other.to_string())),
     })?;
