@@ -308,7 +308,8 @@ fn compile_module_timed(
     }
     let io = stage_io(module, &meta)?;
     let plan = LinkPlan::single(&io).map_err(|e| unsupported(&meta, format!("signature: {e}")))?;
-    compile_module_stage(module, &meta, &plan, 0, opts)
+    clock.lap(Phase::Metadata);
+    compile_module_stage_timed(module, &meta, &plan, 0, opts, clock)
 }
 
 /// Compiles stage `stage_index` of a link plan (from [`crate::link::link`]); the
@@ -331,6 +332,17 @@ pub(crate) fn compile_module_stage(
     stage_index: usize,
     opts: &CompileOptions,
 ) -> Result<CompiledShader, CompileError> {
+    compile_module_stage_timed(module, meta, plan, stage_index, opts, &mut ())
+}
+
+fn compile_module_stage_timed(
+    module: &crate::ir::Module,
+    meta: &crate::lower::meta::EntryMeta,
+    plan: &LinkPlan,
+    stage_index: usize,
+    opts: &CompileOptions,
+    clock: &mut impl PhaseClock,
+) -> Result<CompiledShader, CompileError> {
     let Some(sp) = plan.stages.get(stage_index) else {
         return Err(CompileError::Malformed(format!(
             "link plan: no stage {stage_index} (the plan has {})",
@@ -348,7 +360,7 @@ pub(crate) fn compile_module_stage(
         }
     }
     check_version(meta, opts)?;
-    crate::lower::lower(module, meta, opts, Some((plan, stage_index)))
+    crate::lower::lower_timed(module, meta, opts, Some((plan, stage_index)), clock)
 }
 
 fn read_container(container: &[u8]) -> Result<crate::ir::Module, CompileError> {
