@@ -142,3 +142,22 @@ impl Corpus {
         self.sets.iter().find(|s| s.name == name)
     }
 }
+
+/// Every `.dxil` file below `path` in sorted order (or `path` itself when it
+/// is a file), for tools that walk a folder of containers.
+pub fn dxil_files(path: &Path, out: &mut Vec<PathBuf>) {
+    if path.is_file() {
+        out.push(path.to_path_buf());
+        return;
+    }
+    let Ok(rd) = std::fs::read_dir(path) else { return };
+    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            dxil_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "dxil") {
+            out.push(p);
+        }
+    }
+}

@@ -140,23 +140,6 @@ impl AllocProbe {
 
 // ---- inputs ---------------------------------------------------------------
 
-fn collect(path: &Path, out: &mut Vec<PathBuf>) {
-    if path.is_file() {
-        out.push(path.to_path_buf());
-        return;
-    }
-    let Ok(rd) = std::fs::read_dir(path) else { return };
-    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|e| e == "dxil") {
-            out.push(p);
-        }
-    }
-}
-
 struct Shader {
     path: String,
     bytes: Vec<u8>,
@@ -569,7 +552,7 @@ fn run(a: Args) -> Result<(), String> {
     let inputs = if a.inputs.is_empty() { vec![dxjit_conformance::corpus::corpus_root()] } else { a.inputs.clone() };
     let mut files = Vec::new();
     for i in &inputs {
-        collect(i, &mut files);
+        dxjit_conformance::corpus::dxil_files(i, &mut files);
     }
     if files.is_empty() {
         return Err(format!(

@@ -19,19 +19,6 @@ pub struct Args {
     report: Option<PathBuf>,
 }
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|e| e == "dxil") {
-            out.push(p);
-        }
-    }
-}
-
 /// What happened to one file.
 enum Outcome {
     Ok(String),
@@ -70,7 +57,7 @@ fn check(path: &Path) -> Outcome {
 pub fn main(a: Args) -> ExitCode {
     let dir = a.dir.unwrap_or_else(dxjit_conformance::corpus::corpus_root);
     let mut files = Vec::new();
-    collect(&dir, &mut files);
+    dxjit_conformance::corpus::dxil_files(&dir, &mut files);
     if files.is_empty() {
         eprintln!("error: no .dxil files under {}", dir.display());
         return ExitCode::FAILURE;
