@@ -370,6 +370,29 @@ fn read_container(container: &[u8]) -> Result<crate::ir::Module, CompileError> {
 }
 
 fn read_meta(module: &crate::ir::Module, opts: &CompileOptions) -> Result<crate::lower::meta::EntryMeta, CompileError> {
+    // DXIL libraries (ray tracing, work graphs) export several shaders through
+    // state objects, not one entry point: not compiled yet.
+    let profile = module.named_md("dx.shaderModel").and_then(|n| n.ops.first()).and_then(|&t| {
+        let ops = module.md_node(t)?;
+        let kind = module.md_string((*ops.first()?)?)?;
+        let major = module.const_uint(match module.md(ops.get(1).copied()??) {
+            crate::ir::Metadata::Value { value, .. } => *value,
+            _ => return None,
+        })?;
+        let minor = module.const_uint(match module.md(ops.get(2).copied()??) {
+            crate::ir::Metadata::Value { value, .. } => *value,
+            _ => return None,
+        })?;
+        Some((kind.to_string(), major, minor))
+    });
+    if let Some((kind, major, minor)) = profile.filter(|p| p.0 == "lib") {
+        return Err(CompileError::Unsupported {
+            feature: "DXIL libraries (ray-tracing and work-graph state objects)".into(),
+            function: "<library exports>".into(),
+            block: None,
+            shader_model: format!("{kind}_{major}_{minor}"),
+        });
+    }
     crate::lower::meta::read(module, opts.entry_point.as_deref())
         .map_err(|e| CompileError::Malformed(format!("metadata: {e}")))
 }
