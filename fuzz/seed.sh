@@ -4,7 +4,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=${1:-${DXJIT_CORPUS:-$here/../../shared/corpus}}
-mkdir -p "$here/corpus/container" "$here/corpus/bitcode"
+mkdir -p "$here/corpus/container" "$here/corpus/bitcode" "$here/corpus/compile"
 python3 - "$src" "$here/corpus" <<'PY'
 import hashlib, pathlib, struct, sys
 src, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
@@ -12,6 +12,7 @@ for p in sorted(src.rglob("*.dxil")):
     b = p.read_bytes()
     h = hashlib.sha1(b).hexdigest()
     (out / "container" / h).write_bytes(b)
+    (out / "compile" / h).write_bytes(b)
     n = struct.unpack_from("<I", b, 28)[0]
     for i in range(n):
         off = struct.unpack_from("<I", b, 32 + 4 * i)[0]
