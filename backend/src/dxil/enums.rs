@@ -49,7 +49,7 @@ pub(crate) use dxil_enum;
 pub(crate) fn read_enum<T>(
     r: &super::reader::Reader<'_>,
     op: super::reader::Op,
-    what: &str,
+    what: &dyn std::fmt::Display,
     ty: &'static str,
     from: impl Fn(u32) -> Option<T>,
 ) -> Result<T, super::DxilError> {

@@ -28,6 +28,7 @@ use crate::ir::{FuncId, MdId, Module};
 use crate::ShaderKind;
 use reader::{arity, Reader};
 use serde::Serialize;
+use std::fmt::Display;
 
 /// `!dx.shaderModel`: the profile (`cs_6_0` is kind Compute, 6.0).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -90,7 +91,7 @@ pub fn decode(m: &Module) -> Result<DxilModuleInfo> {
     let dxil_version = version(&r, "dx.version")?.ok_or(DxilError::MissingNamed { name: "dx.version" })?;
     let validator_version = version(&r, "dx.valver")?;
     let resources = match single(&r, "dx.resources")? {
-        Some(id) => resources::decode_resources(&r, Some(id), "dx.resources")?,
+        Some(id) => resources::decode_resources(&r, Some(id), &"dx.resources")?,
         None => Resources::default(),
     };
     let eps = m.named_md("dx.entryPoints").ok_or(DxilError::MissingNamed { name: "dx.entryPoints" })?;
@@ -101,7 +102,7 @@ pub fn decode(m: &Module) -> Result<DxilModuleInfo> {
         .ops
         .iter()
         .enumerate()
-        .map(|(i, id)| decode_entry(&r, *id, &format!("dx.entryPoints[{i}]")))
+        .map(|(i, id)| decode_entry(&r, *id, &format_args!("dx.entryPoints[{i}]")))
         .collect::<Result<Vec<_>>>()?;
     Ok(DxilModuleInfo { shader_model, dxil_version, validator_version, entry_points, resources })
 }
@@ -121,47 +122,51 @@ fn version(r: &Reader<'_>, name: &'static str) -> Result<Option<(u32, u32)>> {
     let Some(id) = single(r, name)? else {
         return Ok(None);
     };
-    let f = r.node_n(Some(id), 2, name)?;
-    Ok(Some((r.u32(f[0], &format!("{name}.major"))?, r.u32(f[1], &format!("{name}.minor"))?)))
+    let f = r.node_n(Some(id), 2, &name)?;
+    Ok(Some((r.u32(f[0], &format_args!("{name}.major"))?, r.u32(f[1], &format_args!("{name}.minor"))?)))
 }
 
 fn decode_shader_model(r: &Reader<'_>) -> Result<ShaderModel> {
     const W: &str = "dx.shaderModel";
     let id = single(r, W)?.ok_or(DxilError::MissingNamed { name: W })?;
-    let f = r.node_n(Some(id), 3, W)?;
-    let prefix = r.string(f[0], &format!("{W}.kind"))?;
+    let f = r.node_n(Some(id), 3, &W)?;
+    let prefix = r.string(f[0], &format_args!("{W}.kind"))?;
     let kind = ShaderKind::from_profile_prefix(prefix)
         .ok_or_else(|| DxilError::UnknownProfile { what: format!("{W}.kind"), prefix: prefix.to_string() })?;
-    Ok(ShaderModel { kind, major: r.u32(f[1], &format!("{W}.major"))?, minor: r.u32(f[2], &format!("{W}.minor"))? })
+    Ok(ShaderModel {
+        kind,
+        major: r.u32(f[1], &format_args!("{W}.major"))?,
+        minor: r.u32(f[2], &format_args!("{W}.minor"))?,
+    })
 }
 
-fn decode_entry(r: &Reader<'_>, id: MdId, what: &str) -> Result<EntryPoint> {
+fn decode_entry(r: &Reader<'_>, id: MdId, what: &dyn Display) -> Result<EntryPoint> {
     let f = r.node(Some(id), what)?;
     arity(f, 5, what)?;
-    let sig_what = format!("{what}.signatures");
+    let sig_what = format_args!("{what}.signatures");
     let (inputs, outputs, patch_constants) = match r.opt_node(f[2], &sig_what)? {
         None => Default::default(),
         Some(s) => {
             arity(s, 3, &sig_what)?;
             (
-                signature::decode_signature(r, s[0], &format!("{sig_what}.input"))?,
-                signature::decode_signature(r, s[1], &format!("{sig_what}.output"))?,
-                signature::decode_signature(r, s[2], &format!("{sig_what}.patch_constant"))?,
+                signature::decode_signature(r, s[0], &format_args!("{sig_what}.input"))?,
+                signature::decode_signature(r, s[1], &format_args!("{sig_what}.output"))?,
+                signature::decode_signature(r, s[2], &format_args!("{sig_what}.patch_constant"))?,
             )
         }
     };
     let resources = match f[3] {
         None => None,
-        op => Some(resources::decode_resources(r, op, &format!("{what}.resources"))?),
+        op => Some(resources::decode_resources(r, op, &format_args!("{what}.resources"))?),
     };
     Ok(EntryPoint {
-        function: r.function(f[0], &format!("{what}.function"))?,
-        name: r.string(f[1], &format!("{what}.name"))?.to_string(),
+        function: r.function(f[0], &format_args!("{what}.function"))?,
+        name: r.string(f[1], &format_args!("{what}.name"))?.to_string(),
         inputs,
         outputs,
         patch_constants,
         resources,
-        properties: properties::decode_properties(r, f[4], &format!("{what}.properties"))?,
+        properties: properties::decode_properties(r, f[4], &format_args!("{what}.properties"))?,
     })
 }
 

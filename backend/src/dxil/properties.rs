@@ -2,11 +2,12 @@
 //! operand (shader flags, numthreads, GS/HS/DS/MS/AS state, wave size, …).
 
 use super::enums::{dxil_enum, read_enum};
-use super::reader::{arity, Op, Reader};
+use super::reader::{arity, Field, Op, Reader};
 use super::DxilError;
 use crate::ir::FuncId;
 use crate::ShaderKind;
 use serde::Serialize;
+use std::fmt::Display;
 
 /// Shader-property tags.
 pub mod tags {
@@ -272,11 +273,11 @@ impl ShaderProperties {
     }
 }
 
-pub(crate) fn decode_properties(r: &Reader<'_>, op: Op, what: &str) -> Result<ShaderProperties, DxilError> {
+pub(crate) fn decode_properties(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<ShaderProperties, DxilError> {
     let mut p = ShaderProperties::default();
     let mut seen: Vec<u32> = Vec::new();
     for (tag, v) in r.tag_list(op, what)? {
-        let w = format!("{what}.{}", tags::name(tag));
+        let w = Field(what, tags::name(tag));
         if tag <= tags::RANGED_WAVE_SIZE {
             if seen.contains(&tag) {
                 return Err(DxilError::DuplicateTag { what: what.to_string(), tag });
@@ -292,33 +293,39 @@ pub(crate) fn decode_properties(r: &Reader<'_>, op: Op, what: &str) -> Result<Sh
                 let f = r.node(v, &w)?;
                 arity(f, 2, &w)?;
                 p.ds = Some(DsState {
-                    domain: read_enum(r, f[0], &format!("{w}.domain"), "tessellator domain", TessDomain::from_u32)?,
-                    input_control_points: r.u32(f[1], &format!("{w}.input_control_points"))?,
+                    domain: read_enum(
+                        r,
+                        f[0],
+                        &format_args!("{w}.domain"),
+                        "tessellator domain",
+                        TessDomain::from_u32,
+                    )?,
+                    input_control_points: r.u32(f[1], &format_args!("{w}.input_control_points"))?,
                 });
             }
             tags::MS_STATE => {
                 let f = r.node(v, &w)?;
                 arity(f, 5, &w)?;
                 p.ms = Some(MsState {
-                    num_threads: xyz(r, f[0], &format!("{w}.num_threads"))?,
-                    max_vertex_count: r.u32(f[1], &format!("{w}.max_vertex_count"))?,
-                    max_primitive_count: r.u32(f[2], &format!("{w}.max_primitive_count"))?,
+                    num_threads: xyz(r, f[0], &format_args!("{w}.num_threads"))?,
+                    max_vertex_count: r.u32(f[1], &format_args!("{w}.max_vertex_count"))?,
+                    max_primitive_count: r.u32(f[2], &format_args!("{w}.max_primitive_count"))?,
                     output_topology: read_enum(
                         r,
                         f[3],
-                        &format!("{w}.output_topology"),
+                        &format_args!("{w}.output_topology"),
                         "mesh output topology",
                         MeshOutputTopology::from_u32,
                     )?,
-                    payload_size_in_bytes: r.u32(f[4], &format!("{w}.payload_size_in_bytes"))?,
+                    payload_size_in_bytes: r.u32(f[4], &format_args!("{w}.payload_size_in_bytes"))?,
                 });
             }
             tags::AS_STATE => {
                 let f = r.node(v, &w)?;
                 arity(f, 2, &w)?;
                 p.amp = Some(AsState {
-                    num_threads: xyz(r, f[0], &format!("{w}.num_threads"))?,
-                    payload_size_in_bytes: r.u32(f[1], &format!("{w}.payload_size_in_bytes"))?,
+                    num_threads: xyz(r, f[0], &format_args!("{w}.num_threads"))?,
+                    payload_size_in_bytes: r.u32(f[1], &format_args!("{w}.payload_size_in_bytes"))?,
                 });
             }
             tags::WAVE_SIZE => p.wave_size = Some(WaveSize { min: scalar(r, v, &w)?, max: None, preferred: None }),
@@ -327,9 +334,9 @@ pub(crate) fn decode_properties(r: &Reader<'_>, op: Op, what: &str) -> Result<Sh
                 arity(f, 3, &w)?;
                 let nz = |x: u32| (x != 0).then_some(x);
                 p.wave_size = Some(WaveSize {
-                    min: r.u32(f[0], &format!("{w}.min"))?,
-                    max: nz(r.u32(f[1], &format!("{w}.max"))?),
-                    preferred: nz(r.u32(f[2], &format!("{w}.preferred"))?),
+                    min: r.u32(f[0], &format_args!("{w}.min"))?,
+                    max: nz(r.u32(f[1], &format_args!("{w}.max"))?),
+                    preferred: nz(r.u32(f[2], &format_args!("{w}.preferred"))?),
                 });
             }
             tags::SHADER_KIND => p.shader_kind = Some(read_enum(r, v, &w, "shader kind", ShaderKind::from_u32)?),
@@ -344,66 +351,70 @@ pub(crate) fn decode_properties(r: &Reader<'_>, op: Op, what: &str) -> Result<Sh
 
 /// A `u32` written either as a constant or, as DXC does for the wave size
 /// and auto-binding space, as a one-operand tuple `!{i32 n}`.
-fn scalar(r: &Reader<'_>, op: Op, what: &str) -> Result<u32, DxilError> {
+fn scalar(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<u32, DxilError> {
     if let Ok(Some(f)) = r.opt_node(op, what) {
         arity(f, 1, what)?;
-        return r.u32(f[0], &format!("{what}[0]"));
+        return r.u32(f[0], &format_args!("{what}[0]"));
     }
     r.u32(op, what)
 }
 
-fn xyz(r: &Reader<'_>, op: Op, what: &str) -> Result<[u32; 3], DxilError> {
+fn xyz(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<[u32; 3], DxilError> {
     let f = r.node(op, what)?;
     arity(f, 3, what)?;
-    Ok([r.u32(f[0], &format!("{what}.x"))?, r.u32(f[1], &format!("{what}.y"))?, r.u32(f[2], &format!("{what}.z"))?])
+    Ok([
+        r.u32(f[0], &format_args!("{what}.x"))?,
+        r.u32(f[1], &format_args!("{what}.y"))?,
+        r.u32(f[2], &format_args!("{what}.z"))?,
+    ])
 }
 
-fn gs_state(r: &Reader<'_>, op: Op, w: &str) -> Result<GsState, DxilError> {
+fn gs_state(r: &Reader<'_>, op: Op, w: &dyn Display) -> Result<GsState, DxilError> {
     let f = r.node(op, w)?;
     arity(f, 5, w)?;
     Ok(GsState {
         input_primitive: read_enum(
             r,
             f[0],
-            &format!("{w}.input_primitive"),
+            &format_args!("{w}.input_primitive"),
             "input primitive",
             InputPrimitive::from_u32,
         )?,
-        max_vertex_count: r.u32(f[1], &format!("{w}.max_vertex_count"))?,
-        active_stream_mask: r.u32(f[2], &format!("{w}.active_stream_mask"))?,
+        max_vertex_count: r.u32(f[1], &format_args!("{w}.max_vertex_count"))?,
+        active_stream_mask: r.u32(f[2], &format_args!("{w}.active_stream_mask"))?,
         stream_primitive_topology: read_enum(
             r,
             f[3],
-            &format!("{w}.stream_primitive_topology"),
+            &format_args!("{w}.stream_primitive_topology"),
             "primitive topology",
             PrimitiveTopology::from_u32,
         )?,
-        instance_count: r.u32(f[4], &format!("{w}.instance_count"))?,
+        instance_count: r.u32(f[4], &format_args!("{w}.instance_count"))?,
     })
 }
 
-fn hs_state(r: &Reader<'_>, op: Op, w: &str) -> Result<HsState, DxilError> {
+fn hs_state(r: &Reader<'_>, op: Op, w: &dyn Display) -> Result<HsState, DxilError> {
     let f = r.node(op, w)?;
     arity(f, 7, w)?;
     Ok(HsState {
-        patch_constant_function: r.function(f[0], &format!("{w}.patch_constant_function"))?,
-        input_control_points: r.u32(f[1], &format!("{w}.input_control_points"))?,
-        output_control_points: r.u32(f[2], &format!("{w}.output_control_points"))?,
-        domain: read_enum(r, f[3], &format!("{w}.domain"), "tessellator domain", TessDomain::from_u32)?,
+        patch_constant_function: r.function(f[0], &format_args!("{w}.patch_constant_function"))?,
+        input_control_points: r.u32(f[1], &format_args!("{w}.input_control_points"))?,
+        output_control_points: r.u32(f[2], &format_args!("{w}.output_control_points"))?,
+        domain: read_enum(r, f[3], &format_args!("{w}.domain"), "tessellator domain", TessDomain::from_u32)?,
         partitioning: read_enum(
             r,
             f[4],
-            &format!("{w}.partitioning"),
+            &format_args!("{w}.partitioning"),
             "tessellator partitioning",
             TessPartitioning::from_u32,
         )?,
         output_primitive: read_enum(
             r,
             f[5],
-            &format!("{w}.output_primitive"),
+            &format_args!("{w}.output_primitive"),
             "tessellator output primitive",
             TessOutputPrimitive::from_u32,
         )?,
-        max_tess_factor: r.float(f[6], &format!("{w}.max_tess_factor"))?,
+        max_tess_factor: r.float(f[6], &format_args!("{w}.max_tess_factor"))?,
     })
 }

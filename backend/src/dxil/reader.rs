@@ -2,6 +2,8 @@
 //! field it reads (`what`) so a malformed module gives an error saying
 //! exactly which node and field is wrong; nothing here indexes unchecked.
 
+use std::fmt::{self, Display};
+
 use super::error::DxilError;
 use crate::ir::{ConstExpr, ConstKind, FuncId, GlobalId, MdId, Metadata, Module, Type, TypeId, Value};
 
@@ -10,11 +12,29 @@ type Result<T> = std::result::Result<T, DxilError>;
 /// A metadata operand: `None` is a `null` operand.
 pub(crate) type Op = Option<MdId>;
 
+/// The path `parent.field`, formatted only when an error message needs it.
+pub(crate) struct Field<'a>(pub &'a dyn Display, pub &'a str);
+
+impl Display for Field<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.0, self.1)
+    }
+}
+
+/// The path `parent[index]`, formatted only when an error message needs it.
+pub(crate) struct Index<'a>(pub &'a dyn Display, pub usize);
+
+impl Display for Index<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[{}]", self.0, self.1)
+    }
+}
+
 pub(crate) struct Reader<'m> {
     pub m: &'m Module,
 }
 
-fn wrong(what: &str, expected: &'static str, found: String) -> DxilError {
+fn wrong(what: &dyn Display, expected: &'static str, found: String) -> DxilError {
     DxilError::WrongKind { what: what.to_string(), expected, found }
 }
 
@@ -23,7 +43,7 @@ impl<'m> Reader<'m> {
         Reader { m }
     }
 
-    fn get(&self, id: MdId, what: &str) -> Result<&'m Metadata> {
+    fn get(&self, id: MdId, what: &dyn Display) -> Result<&'m Metadata> {
         self.m.metadata.get(id.index()).ok_or_else(|| DxilError::Dangling { what: what.to_string(), id: id.0 })
     }
 
@@ -46,7 +66,7 @@ impl<'m> Reader<'m> {
     }
 
     /// A tuple's operands; `null` is an error.
-    pub fn node(&self, op: Op, what: &str) -> Result<&'m [Op]> {
+    pub fn node(&self, op: Op, what: &dyn Display) -> Result<&'m [Op]> {
         match self.opt_node(op, what)? {
             Some(ops) => Ok(ops),
             None => Err(wrong(what, "a metadata tuple", "null".into())),
@@ -54,7 +74,7 @@ impl<'m> Reader<'m> {
     }
 
     /// A tuple's operands, or `None` for a `null` operand.
-    pub fn opt_node(&self, op: Op, what: &str) -> Result<Option<&'m [Op]>> {
+    pub fn opt_node(&self, op: Op, what: &dyn Display) -> Result<Option<&'m [Op]>> {
         let Some(id) = op else { return Ok(None) };
         match self.get(id, what)? {
             Metadata::Node { ops, .. } => Ok(Some(ops)),
@@ -63,13 +83,13 @@ impl<'m> Reader<'m> {
     }
 
     /// A tuple with exactly `n` operands.
-    pub fn node_n(&self, op: Op, n: usize, what: &str) -> Result<&'m [Op]> {
+    pub fn node_n(&self, op: Op, n: usize, what: &dyn Display) -> Result<&'m [Op]> {
         let ops = self.node(op, what)?;
         arity(ops, n, what)?;
         Ok(ops)
     }
 
-    pub fn string(&self, op: Op, what: &str) -> Result<&'m str> {
+    pub fn string(&self, op: Op, what: &dyn Display) -> Result<&'m str> {
         let id = op.ok_or_else(|| wrong(what, "a metadata string", "null".into()))?;
         match self.get(id, what)? {
             Metadata::String(s) => Ok(s),
@@ -78,7 +98,7 @@ impl<'m> Reader<'m> {
     }
 
     /// A constant-as-metadata operand: its type and value.
-    pub fn value(&self, op: Op, what: &str) -> Result<(TypeId, Value)> {
+    pub fn value(&self, op: Op, what: &dyn Display) -> Result<(TypeId, Value)> {
         let id = op.ok_or_else(|| wrong(what, "a constant", "null".into()))?;
         match self.get(id, what)? {
             Metadata::Value { ty, value } => Ok((*ty, *value)),
@@ -86,7 +106,7 @@ impl<'m> Reader<'m> {
         }
     }
 
-    fn int_bits(&self, op: Op, what: &str) -> Result<(u64, u32)> {
+    fn int_bits(&self, op: Op, what: &dyn Display) -> Result<(u64, u32)> {
         let (_, v) = self.value(op, what)?;
         let not_int = || wrong(what, "an integer constant", self.describe(op));
         let Value::Const(c) = v else {
@@ -105,42 +125,42 @@ impl<'m> Reader<'m> {
     }
 
     /// An integer constant, zero-extended from its width.
-    pub fn uint(&self, op: Op, what: &str) -> Result<u64> {
+    pub fn uint(&self, op: Op, what: &dyn Display) -> Result<u64> {
         Ok(self.int_bits(op, what)?.0)
     }
 
     /// An integer constant, sign-extended from its width.
-    pub fn int(&self, op: Op, what: &str) -> Result<i64> {
+    pub fn int(&self, op: Op, what: &dyn Display) -> Result<i64> {
         let (bits, width) = self.int_bits(op, what)?;
         Ok(crate::ir::sign_extend(bits, width))
     }
 
-    pub fn u32(&self, op: Op, what: &str) -> Result<u32> {
+    pub fn u32(&self, op: Op, what: &dyn Display) -> Result<u32> {
         let v = self.uint(op, what)?;
-        u32::try_from(v).map_err(|_| DxilError::OutOfRange { what: what.into(), value: v.into(), range: "u32" })
+        u32::try_from(v).map_err(|_| DxilError::OutOfRange { what: what.to_string(), value: v.into(), range: "u32" })
     }
 
-    pub fn u8(&self, op: Op, what: &str) -> Result<u8> {
+    pub fn u8(&self, op: Op, what: &dyn Display) -> Result<u8> {
         let v = self.uint(op, what)?;
-        u8::try_from(v).map_err(|_| DxilError::OutOfRange { what: what.into(), value: v.into(), range: "u8" })
+        u8::try_from(v).map_err(|_| DxilError::OutOfRange { what: what.to_string(), value: v.into(), range: "u8" })
     }
 
-    pub fn i32(&self, op: Op, what: &str) -> Result<i32> {
+    pub fn i32(&self, op: Op, what: &dyn Display) -> Result<i32> {
         let v = self.int(op, what)?;
-        i32::try_from(v).map_err(|_| DxilError::OutOfRange { what: what.into(), value: v.into(), range: "i32" })
+        i32::try_from(v).map_err(|_| DxilError::OutOfRange { what: what.to_string(), value: v.into(), range: "i32" })
     }
 
-    pub fn i8(&self, op: Op, what: &str) -> Result<i8> {
+    pub fn i8(&self, op: Op, what: &dyn Display) -> Result<i8> {
         let v = self.int(op, what)?;
-        i8::try_from(v).map_err(|_| DxilError::OutOfRange { what: what.into(), value: v.into(), range: "i8" })
+        i8::try_from(v).map_err(|_| DxilError::OutOfRange { what: what.to_string(), value: v.into(), range: "i8" })
     }
 
-    pub fn bool(&self, op: Op, what: &str) -> Result<bool> {
+    pub fn bool(&self, op: Op, what: &dyn Display) -> Result<bool> {
         Ok(self.uint(op, what)? != 0)
     }
 
     /// A floating-point constant (half, float or double) as `f32`.
-    pub fn float(&self, op: Op, what: &str) -> Result<f32> {
+    pub fn float(&self, op: Op, what: &dyn Display) -> Result<f32> {
         let (_, v) = self.value(op, what)?;
         let not_float = || wrong(what, "a floating-point constant", self.describe(op));
         let Value::Const(c) = v else {
@@ -162,7 +182,7 @@ impl<'m> Reader<'m> {
     }
 
     /// A function reference, or `None` for a `null` operand / null constant.
-    pub fn function(&self, op: Op, what: &str) -> Result<Option<FuncId>> {
+    pub fn function(&self, op: Op, what: &dyn Display) -> Result<Option<FuncId>> {
         if op.is_none() {
             return Ok(None);
         }
@@ -183,7 +203,7 @@ impl<'m> Reader<'m> {
 
     /// A global-variable reference: `Some` for a global (possibly behind
     /// constant casts), `None` for `undef`/`null` or a `null` operand.
-    pub fn global(&self, op: Op, what: &str) -> Result<Option<GlobalId>> {
+    pub fn global(&self, op: Op, what: &dyn Display) -> Result<Option<GlobalId>> {
         if op.is_none() {
             return Ok(None);
         }
@@ -216,16 +236,16 @@ impl<'m> Reader<'m> {
     }
 
     /// A flat tag/value list (`!{i32 tag, value, i32 tag, value, …}`).
-    pub fn tag_list(&self, op: Op, what: &str) -> Result<Vec<(u32, Op)>> {
+    pub fn tag_list(&self, op: Op, what: &dyn Display) -> Result<Vec<(u32, Op)>> {
         let Some(ops) = self.opt_node(op, what)? else {
             return Ok(Vec::new());
         };
         if ops.len() % 2 != 0 {
-            return Err(DxilError::OddTagList { what: what.into(), len: ops.len() });
+            return Err(DxilError::OddTagList { what: what.to_string(), len: ops.len() });
         }
         let mut out = Vec::with_capacity(ops.len() / 2);
         for (i, pair) in ops.chunks_exact(2).enumerate() {
-            let tag = self.u32(pair[0], &format!("{what}.tag[{i}]"))?;
+            let tag = self.u32(pair[0], &format_args!("{what}.tag[{i}]"))?;
             out.push((tag, pair[1]));
         }
         Ok(out)
@@ -277,9 +297,9 @@ impl<'m> Reader<'m> {
                         let _ = write!(s, "@{name}");
                     }
                     _ => {
-                        if let Ok(v) = self.int(op, "") {
+                        if let Ok(v) = self.int(op, &"") {
                             let _ = write!(s, "{ty_s} {v}");
-                        } else if let Ok(f) = self.float(op, "") {
+                        } else if let Ok(f) = self.float(op, &"") {
                             let _ = write!(s, "{ty_s} {f}");
                         } else {
                             let _ = write!(s, "{ty_s} <value>");
@@ -295,9 +315,9 @@ impl<'m> Reader<'m> {
 }
 
 /// Checks that a tuple has exactly `n` operands.
-pub(crate) fn arity(ops: &[Op], n: usize, what: &str) -> Result<()> {
+pub(crate) fn arity(ops: &[Op], n: usize, what: &dyn Display) -> Result<()> {
     if ops.len() != n {
-        return Err(DxilError::Arity { what: what.into(), expected: n.to_string(), found: ops.len() });
+        return Err(DxilError::Arity { what: what.to_string(), expected: n.to_string(), found: ops.len() });
     }
     Ok(())
 }

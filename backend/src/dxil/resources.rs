@@ -7,11 +7,12 @@
 //! CBV size in bytes, tags; sampler kind, tags.
 
 use super::enums::{dxil_enum, read_enum};
-use super::reader::{arity, Op, Reader};
+use super::reader::{arity, Field, Index, Op, Reader};
 use super::signature::ComponentType;
 use super::DxilError;
 use crate::ir::GlobalId;
 use serde::Serialize;
+use std::fmt::Display;
 
 dxil_enum! {
     /// `DXIL::ResourceKind` (the "shape" of SRVs and UAVs).
@@ -189,50 +190,44 @@ impl Resources {
 }
 
 /// Decodes a `!{srvs, uavs, cbvs, samplers}` tuple (each list nullable).
-pub(crate) fn decode_resources(r: &Reader<'_>, op: Op, what: &str) -> Result<Resources, DxilError> {
+pub(crate) fn decode_resources(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<Resources, DxilError> {
     let lists = r.node(op, what)?;
     arity(lists, 4, what)?;
-    let each = |i: usize, name: &str| -> Result<Vec<(Op, String)>, DxilError> {
-        let w = format!("{what}.{name}");
-        Ok(r.opt_node(lists[i], &w)?
-            .unwrap_or(&[])
-            .iter()
-            .enumerate()
-            .map(|(j, o)| (*o, format!("{w}[{j}]")))
-            .collect())
+    let each = |i: usize, name: &'static str| -> Result<&[Op], DxilError> {
+        Ok(r.opt_node(lists[i], &Field(what, name))?.unwrap_or(&[]))
     };
     let mut out = Resources::default();
-    for (op, w) in each(0, "srvs")? {
-        out.srvs.push(decode_srv(r, op, &w)?);
+    for (j, op) in each(0, "srvs")?.iter().enumerate() {
+        out.srvs.push(decode_srv(r, *op, &Index(&Field(what, "srvs"), j))?);
     }
-    for (op, w) in each(1, "uavs")? {
-        out.uavs.push(decode_uav(r, op, &w)?);
+    for (j, op) in each(1, "uavs")?.iter().enumerate() {
+        out.uavs.push(decode_uav(r, *op, &Index(&Field(what, "uavs"), j))?);
     }
-    for (op, w) in each(2, "cbvs")? {
-        out.cbvs.push(decode_cbv(r, op, &w)?);
+    for (j, op) in each(2, "cbvs")?.iter().enumerate() {
+        out.cbvs.push(decode_cbv(r, *op, &Index(&Field(what, "cbvs"), j))?);
     }
-    for (op, w) in each(3, "samplers")? {
-        out.samplers.push(decode_sampler(r, op, &w)?);
+    for (j, op) in each(3, "samplers")?.iter().enumerate() {
+        out.samplers.push(decode_sampler(r, *op, &Index(&Field(what, "samplers"), j))?);
     }
     Ok(out)
 }
 
-fn decode_binding(r: &Reader<'_>, f: &[Op], what: &str) -> Result<Binding, DxilError> {
-    let range = r.u32(f[5], &format!("{what}.range_size"))?;
+fn decode_binding(r: &Reader<'_>, f: &[Op], what: &dyn Display) -> Result<Binding, DxilError> {
+    let range = r.u32(f[5], &format_args!("{what}.range_size"))?;
     Ok(Binding {
-        id: r.u32(f[0], &format!("{what}.id"))?,
-        global: r.global(f[1], &format!("{what}.global"))?,
-        name: r.string(f[2], &format!("{what}.name"))?.to_string(),
-        space: r.u32(f[3], &format!("{what}.space"))?,
-        lower_bound: r.u32(f[4], &format!("{what}.lower_bound"))?,
+        id: r.u32(f[0], &format_args!("{what}.id"))?,
+        global: r.global(f[1], &format_args!("{what}.global"))?,
+        name: r.string(f[2], &format_args!("{what}.name"))?.to_string(),
+        space: r.u32(f[3], &format_args!("{what}.space"))?,
+        lower_bound: r.u32(f[4], &format_args!("{what}.lower_bound"))?,
         range_size: (range != u32::MAX).then_some(range),
     })
 }
 
-fn decode_view_props(r: &Reader<'_>, op: Op, what: &str) -> Result<ViewProperties, DxilError> {
+fn decode_view_props(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<ViewProperties, DxilError> {
     let mut p = ViewProperties::default();
     for (i, (tag, v)) in r.tag_list(op, what)?.into_iter().enumerate() {
-        let w = format!("{what}[{i}]");
+        let w = Index(what, i);
         match tag {
             tags::ELEMENT_TYPE => {
                 p.element_type = Some(read_enum(r, v, &w, "component type", ComponentType::from_u32)?)
@@ -248,50 +243,50 @@ fn decode_view_props(r: &Reader<'_>, op: Op, what: &str) -> Result<ViewPropertie
     Ok(p)
 }
 
-fn other_tags(r: &Reader<'_>, op: Op, what: &str) -> Result<Vec<(u32, String)>, DxilError> {
+fn other_tags(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<Vec<(u32, String)>, DxilError> {
     Ok(r.tag_list(op, what)?.into_iter().map(|(t, v)| (t, r.render(v))).collect())
 }
 
-fn decode_srv(r: &Reader<'_>, op: Op, what: &str) -> Result<Srv, DxilError> {
+fn decode_srv(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<Srv, DxilError> {
     let f = r.node(op, what)?;
     arity(f, 9, what)?;
     Ok(Srv {
         binding: decode_binding(r, f, what)?,
-        kind: read_enum(r, f[6], &format!("{what}.kind"), "resource kind", ResourceKind::from_u32)?,
-        sample_count: r.u32(f[7], &format!("{what}.sample_count"))?,
-        props: decode_view_props(r, f[8], &format!("{what}.tags"))?,
+        kind: read_enum(r, f[6], &format_args!("{what}.kind"), "resource kind", ResourceKind::from_u32)?,
+        sample_count: r.u32(f[7], &format_args!("{what}.sample_count"))?,
+        props: decode_view_props(r, f[8], &format_args!("{what}.tags"))?,
     })
 }
 
-fn decode_uav(r: &Reader<'_>, op: Op, what: &str) -> Result<Uav, DxilError> {
+fn decode_uav(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<Uav, DxilError> {
     let f = r.node(op, what)?;
     arity(f, 11, what)?;
     Ok(Uav {
         binding: decode_binding(r, f, what)?,
-        kind: read_enum(r, f[6], &format!("{what}.kind"), "resource kind", ResourceKind::from_u32)?,
-        globally_coherent: r.bool(f[7], &format!("{what}.globally_coherent"))?,
-        has_counter: r.bool(f[8], &format!("{what}.has_counter"))?,
-        rasterizer_ordered: r.bool(f[9], &format!("{what}.rasterizer_ordered"))?,
-        props: decode_view_props(r, f[10], &format!("{what}.tags"))?,
+        kind: read_enum(r, f[6], &format_args!("{what}.kind"), "resource kind", ResourceKind::from_u32)?,
+        globally_coherent: r.bool(f[7], &format_args!("{what}.globally_coherent"))?,
+        has_counter: r.bool(f[8], &format_args!("{what}.has_counter"))?,
+        rasterizer_ordered: r.bool(f[9], &format_args!("{what}.rasterizer_ordered"))?,
+        props: decode_view_props(r, f[10], &format_args!("{what}.tags"))?,
     })
 }
 
-fn decode_cbv(r: &Reader<'_>, op: Op, what: &str) -> Result<Cbv, DxilError> {
+fn decode_cbv(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<Cbv, DxilError> {
     let f = r.node(op, what)?;
     arity(f, 8, what)?;
     Ok(Cbv {
         binding: decode_binding(r, f, what)?,
-        size_in_bytes: r.u32(f[6], &format!("{what}.size_in_bytes"))?,
-        other_tags: other_tags(r, f[7], &format!("{what}.tags"))?,
+        size_in_bytes: r.u32(f[6], &format_args!("{what}.size_in_bytes"))?,
+        other_tags: other_tags(r, f[7], &format_args!("{what}.tags"))?,
     })
 }
 
-fn decode_sampler(r: &Reader<'_>, op: Op, what: &str) -> Result<Sampler, DxilError> {
+fn decode_sampler(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<Sampler, DxilError> {
     let f = r.node(op, what)?;
     arity(f, 8, what)?;
     Ok(Sampler {
         binding: decode_binding(r, f, what)?,
-        kind: read_enum(r, f[6], &format!("{what}.kind"), "sampler kind", SamplerKind::from_u32)?,
-        other_tags: other_tags(r, f[7], &format!("{what}.tags"))?,
+        kind: read_enum(r, f[6], &format_args!("{what}.kind"), "sampler kind", SamplerKind::from_u32)?,
+        other_tags: other_tags(r, f[7], &format_args!("{what}.tags"))?,
     })
 }

@@ -6,9 +6,10 @@
 //! start column, extended tag/value list.
 
 use super::enums::{dxil_enum, read_enum};
-use super::reader::{arity, Op, Reader};
+use super::reader::{arity, Field, Index, Op, Reader};
 use super::DxilError;
 use serde::Serialize;
+use std::fmt::Display;
 
 dxil_enum! {
     /// `DXIL::ComponentType`: the element type of signature elements and typed resources.
@@ -201,33 +202,37 @@ pub fn mask_string(mask: u8) -> String {
     "xyzw".chars().enumerate().map(|(i, c)| if mask & (1 << i) != 0 { c } else { '_' }).collect()
 }
 
-pub(crate) fn decode_signature(r: &Reader<'_>, op: Op, what: &str) -> Result<Vec<SignatureElement>, DxilError> {
+pub(crate) fn decode_signature(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<Vec<SignatureElement>, DxilError> {
     let Some(ops) = r.opt_node(op, what)? else {
         return Ok(Vec::new());
     };
-    ops.iter().enumerate().map(|(i, e)| decode_element(r, *e, &format!("{what}[{i}]"))).collect()
+    ops.iter().enumerate().map(|(i, e)| decode_element(r, *e, &Index(what, i))).collect()
 }
 
-fn decode_element(r: &Reader<'_>, op: Op, what: &str) -> Result<SignatureElement, DxilError> {
+fn decode_element(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<SignatureElement, DxilError> {
     let f = r.node(op, what)?;
     arity(f, 11, what)?;
-    let field = |name: &str| format!("{what}.{name}");
+    let field = |name: &'static str| Field(what, name);
     let indices = match r.opt_node(f[4], &field("semantic_indices"))? {
         None => Vec::new(),
         Some(ix) => ix
             .iter()
             .enumerate()
-            .map(|(i, o)| r.u32(*o, &format!("{what}.semantic_indices[{i}]")))
+            .map(|(i, o)| r.u32(*o, &Index(&field("semantic_indices"), i)))
             .collect::<Result<Vec<_>, _>>()?,
     };
     let cols = r.u8(f[7], &field("cols"))?;
     if cols > 4 {
-        return Err(DxilError::OutOfRange { what: field("cols"), value: cols.into(), range: "columns (0..=4)" });
+        return Err(DxilError::OutOfRange {
+            what: field("cols").to_string(),
+            value: cols.into(),
+            range: "columns (0..=4)",
+        });
     }
     let start_col = r.i8(f[9], &field("start_col"))?;
     if !(-1..=3).contains(&start_col) {
         return Err(DxilError::OutOfRange {
-            what: field("start_col"),
+            what: field("start_col").to_string(),
             value: start_col.into(),
             range: "start column (-1..=3)",
         });
@@ -235,7 +240,7 @@ fn decode_element(r: &Reader<'_>, op: Op, what: &str) -> Result<SignatureElement
     let start_row = r.i32(f[8], &field("start_row"))?;
     if start_row < -1 {
         return Err(DxilError::OutOfRange {
-            what: field("start_row"),
+            what: field("start_row").to_string(),
             value: start_row.into(),
             range: "start row (>= -1)",
         });
@@ -258,7 +263,7 @@ fn decode_element(r: &Reader<'_>, op: Op, what: &str) -> Result<SignatureElement
     };
     let tags_what = field("tags");
     for (i, (tag, v)) in r.tag_list(f[10], &tags_what)?.into_iter().enumerate() {
-        let w = format!("{tags_what}[{i}]");
+        let w = Index(&tags_what, i);
         match tag {
             tags::OUTPUT_STREAM => e.output_stream = Some(r.u32(v, &w)?),
             tags::DYN_INDEX_COMP_MASK => e.dynamic_index_mask = Some(r.u32(v, &w)?),

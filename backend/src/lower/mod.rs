@@ -93,6 +93,9 @@ pub(crate) enum Scalar {
 }
 const SCALARS: usize = 10;
 
+/// Opcodes cached in [`Lowerer::classes`] (all core opcodes below 400; extension opcodes are rarer).
+const CLASS_CACHE: usize = 400;
+
 /// A loop or switch the current code is inside of.
 #[derive(Debug, Clone, Copy)]
 enum Construct {
@@ -106,6 +109,9 @@ pub(crate) struct Lowerer<'m> {
     pub meta: &'m EntryMeta,
     pub opts: &'m CompileOptions,
     pub b: Builder,
+    /// Grammar entry of each core opcode below [`CLASS_CACHE`], filled on first use: rspirv's
+    /// `Instruction::new` finds it by a linear scan of its table on every instruction.
+    classes: [Option<&'static rspirv::grammar::Instruction<'static>>; CLASS_CACHE],
     glsl: Word,
     caps: Vec<Capability>,
     exts: Vec<&'static str>,
@@ -233,6 +239,7 @@ impl<'m> Lowerer<'m> {
             meta,
             opts,
             b,
+            classes: [None; CLASS_CACHE],
             glsl,
             caps: vec![Capability::Shader],
             exts: Vec::new(),
@@ -287,9 +294,24 @@ impl<'m> Lowerer<'m> {
 
     // ---- raw emission -------------------------------------------------
 
+    /// `Instruction::new` without its per-instruction grammar table scan (same instruction).
+    pub fn instruction(&mut self, op: Op, ty: Option<Word>, id: Option<Word>, operands: Vec<Operand>) -> Instruction {
+        let class = match self.classes.get_mut(op as usize) {
+            Some(Some(c)) => *c,
+            Some(slot) => {
+                let c = rspirv::grammar::INSTRUCTION_TABLE.get(op);
+                *slot = Some(c);
+                c
+            }
+            None => rspirv::grammar::INSTRUCTION_TABLE.get(op),
+        };
+        Instruction { class, result_type: ty, result_id: id, operands }
+    }
+
     fn global_inst(&mut self, op: Op, ty: Option<Word>, operands: Vec<Operand>) -> Word {
         let id = self.b.id();
-        self.b.insert_types_global_values(InsertPoint::End, Instruction::new(op, ty, Some(id), operands));
+        let inst = self.instruction(op, ty, Some(id), operands);
+        self.b.insert_types_global_values(InsertPoint::End, inst);
         id
     }
 
@@ -300,20 +322,23 @@ impl<'m> Lowerer<'m> {
     /// `%r = op %ty args...` (all operands ids).
     pub fn op(&mut self, op: Op, ty: Word, args: &[Word]) -> LResult<Word> {
         let id = self.b.id();
-        self.push(Instruction::new(op, Some(ty), Some(id), args.iter().map(|&a| Operand::IdRef(a)).collect()))?;
+        let inst = self.instruction(op, Some(ty), Some(id), args.iter().map(|&a| Operand::IdRef(a)).collect());
+        self.push(inst)?;
         Ok(id)
     }
 
     /// `%r = op %ty operands...`.
     pub fn op_with(&mut self, op: Op, ty: Word, operands: Vec<Operand>) -> LResult<Word> {
         let id = self.b.id();
-        self.push(Instruction::new(op, Some(ty), Some(id), operands))?;
+        let inst = self.instruction(op, Some(ty), Some(id), operands);
+        self.push(inst)?;
         Ok(id)
     }
 
     /// An instruction without result.
     pub fn op_void(&mut self, op: Op, operands: Vec<Operand>) -> LResult<()> {
-        self.push(Instruction::new(op, None, None, operands))
+        let inst = self.instruction(op, None, None, operands);
+        self.push(inst)
     }
 
     /// `OpSelect` with a scalar condition, splatted for vector results (SPIR-V < 1.4).

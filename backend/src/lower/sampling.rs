@@ -178,10 +178,8 @@ fn const_offset(l: &mut Lowerer<'_>, vals: &[Value], n: u32) -> LResult<Option<W
     let mut ops = Vec::with_capacity(ids.len());
     ops.extend(ids.iter().map(|&x| Operand::IdRef(x)));
     let id = l.b.id();
-    l.b.insert_types_global_values(
-        rspirv::dr::InsertPoint::End,
-        rspirv::dr::Instruction::new(Op::ConstantComposite, Some(t), Some(id), ops),
-    );
+    let inst = l.instruction(Op::ConstantComposite, Some(t), Some(id), ops);
+    l.b.insert_types_global_values(rspirv::dr::InsertPoint::End, inst);
     Ok(Some(id))
 }
 
