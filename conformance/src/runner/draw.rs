@@ -129,8 +129,7 @@ pub fn run_pipeline(
 
     // Device features the draw needs.
     let caps = backend.caps();
-    let missing: Vec<&str> =
-        spec.requires.iter().filter(|f| !caps.features.contains(*f)).map(String::as_str).collect();
+    let missing: Vec<&str> = spec.requires.iter().filter(|f| !caps.features.contains(*f)).map(String::as_str).collect();
     if p.stream_output.is_some() && !caps.features.contains("stream_output") {
         // The Vulkan backend does not yet pass stream-output declarations
         // (D3D12's SO desc) through to transform feedback, so it never offers this.
