@@ -219,6 +219,12 @@ impl<'a> Cursor<'a> {
         self.scopes.last().map(|s| s.block_id)
     }
 
+    /// Bits left before the end of the innermost block (0 at top level), to size
+    /// storage for what the block holds before reading it.
+    pub fn block_bits_left(&self) -> u64 {
+        self.scopes.last().map_or(0, |s| s.end.saturating_sub(self.bits.pos()))
+    }
+
     pub fn depth(&self) -> usize {
         self.scopes.len()
     }

@@ -68,12 +68,21 @@ fn decode_signed(v: u64) -> i64 {
     }
 }
 
+/// A string from a record's character operands (each truncated to a byte,
+/// invalid UTF-8 replaced). The byte vector becomes the string's storage.
 fn chars(ops: &[u64]) -> String {
     let bytes: Vec<u8> = ops.iter().map(|&c| c as u8).collect();
     match String::from_utf8(bytes) {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     }
+}
+
+/// Capacity to reserve for the items of a block `bits` long whose records take
+/// about `bits_per_item` bits each, bounded so a lying length cannot make
+/// the reader allocate much more than the input justifies.
+fn estimate(bits: u64, bits_per_item: u64) -> usize {
+    (bits / bits_per_item).min(1 << 20) as usize
 }
 
 fn align_from(v: u64) -> Result<u32> {
@@ -160,7 +169,10 @@ fn rmw_op(v: u64) -> Result<RmwOp> {
 }
 
 fn op(ops: &[u64], i: usize) -> Result<u64> {
-    ops.get(i).copied().ok_or(E::Malformed("record has too few operands"))
+    match ops.get(i) {
+        Some(&v) => Ok(v),
+        None => Err(E::Malformed("record has too few operands")),
+    }
 }
 
 impl<'a> Reader<'a> {
@@ -663,6 +675,9 @@ impl<'a> Reader<'a> {
         let base_value = self.values.len();
         let base_const = self.module.consts.len();
         let mut max_fwd = 0usize;
+        let n = estimate(self.cur.block_bits_left(), 32);
+        self.module.consts.reserve(n);
+        self.values.reserve(n);
         loop {
             match self.cur.advance()? {
                 Entry::EndBlock => {
@@ -879,6 +894,9 @@ impl<'a> Reader<'a> {
 
     fn read_metadata(&mut self, _local: bool) -> Result<()> {
         let mut pending_name: Option<String> = None;
+        if self.cur.block_id() == Some(block::METADATA) {
+            self.module.metadata.reserve(estimate(self.cur.block_bits_left(), 64));
+        }
         loop {
             match self.cur.advance()? {
                 Entry::EndBlock => {

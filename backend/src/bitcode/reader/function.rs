@@ -42,6 +42,12 @@ impl<'a> Reader<'a> {
 
     fn function_entries(&mut self, b: &mut Body) -> Result<()> {
         b.first_inst_value = self.values.len();
+        // Size the instruction storage from the body's length instead of
+        // growing it one push at a time (instruction records average ~50 bits).
+        let n = estimate(self.cur.block_bits_left(), 64);
+        b.func.insts.reserve(n);
+        b.func.value_pool.reserve(n);
+        self.values.reserve(n);
         let mut declared = false;
         loop {
             match self.cur.advance()? {
