@@ -93,7 +93,7 @@ fn options(a: &LinkArgs) -> Result<LinkOptions, Malformed> {
             _ => return Err(Malformed::Stream(s.to_string())),
         },
     };
-    Ok(LinkOptions { input_layout, rasterized_stream })
+    Ok(LinkOptions { input_layout, rasterized_stream, stream_output: None })
 }
 
 enum Outcome {

@@ -118,6 +118,9 @@ pub enum LinkError {
     UnsupportedSystemValue { stage: Stage, signature: SignatureKind, semantic: String, system_value: &'static str },
     #[error("input layout: {0}")]
     InputLayout(String),
+    /// The stream-output declaration does not fit the pipeline (D3D12 fails PSO creation).
+    #[error("stream output: {0}")]
+    StreamOutput(String),
 }
 
 impl LinkError {

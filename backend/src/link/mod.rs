@@ -17,6 +17,7 @@ mod input_layout;
 mod place;
 mod rows;
 mod stage;
+mod stream_output;
 mod sysval;
 mod validate;
 
@@ -154,6 +155,55 @@ pub struct LinkPlan {
     pub vertex_input: Vec<VertexAttribute>,
     pub tessellation: Option<TessellationPlan>,
     pub geometry: Option<GeometryPlan>,
+    /// Stream output (transform feedback) of the last pre-rasterization stage, when requested.
+    pub stream_output: Option<StreamOutputPlan>,
+}
+
+/// One `D3D12_SO_DECLARATION_ENTRY`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SoDeclaration {
+    pub stream: u32,
+    /// Empty: a gap of `component_count` components in the buffer (D3D's NULL semantic name).
+    pub semantic_name: String,
+    pub semantic_index: u32,
+    /// First component of the semantic (0 = x), relative to the element.
+    pub start_component: u32,
+    pub component_count: u32,
+    pub output_slot: u32,
+}
+
+/// `D3D12_STREAM_OUTPUT_DESC` without the buffers (the rasterized stream is
+/// [`LinkOptions::rasterized_stream`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct StreamOutputDesc {
+    pub entries: Vec<SoDeclaration>,
+    /// Byte stride of each output slot.
+    pub strides: Vec<u32>,
+}
+
+/// One captured element: the lowering decorates its output variable with
+/// `XfbBuffer`/`XfbStride`/`Offset`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct XfbOutput {
+    /// The output signature element id.
+    pub element: u32,
+    /// The element row the declaration's semantic index selects.
+    pub row: u32,
+    /// Captured components, relative to the element's first column.
+    pub first_component: u32,
+    pub components: u32,
+    pub buffer: u32,
+    pub offset: u32,
+    pub stride: u32,
+    pub stream: u32,
+}
+
+/// The resolved stream-output declarations.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StreamOutputPlan {
+    /// The stage whose outputs are captured (the last before the rasterizer).
+    pub stage: Stage,
+    pub outputs: Vec<XfbOutput>,
 }
 
 impl LinkPlan {
@@ -182,11 +232,14 @@ pub struct LinkOptions {
     /// The GS stream sent to the rasterizer; `None` = D3D12_SO_NO_RASTERIZED_STREAM
     /// (the pixel shader is then not linked).
     pub rasterized_stream: Option<u32>,
+    /// D3D12 stream output: the named outputs of the last pre-rasterization stage are kept
+    /// (even when no later stage reads them) and captured by transform feedback.
+    pub stream_output: Option<StreamOutputDesc>,
 }
 
 impl Default for LinkOptions {
     fn default() -> Self {
-        LinkOptions { input_layout: None, rasterized_stream: Some(0) }
+        LinkOptions { input_layout: None, rasterized_stream: Some(0), stream_output: None }
     }
 }
 
@@ -255,7 +308,7 @@ pub fn link(stages: &[StageIo], options: &LinkOptions) -> Result<LinkPlan, LinkE
     if !rejections.is_empty() {
         return Err(LinkError::Rejected(rejections));
     }
-    place::pipeline(&p, options.input_layout.as_ref())
+    place::pipeline(&p, options.input_layout.as_ref(), options.stream_output.as_ref())
 }
 
 /// [`link`] for decoded modules (stages identified by their shader kind).

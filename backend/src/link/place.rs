@@ -7,7 +7,8 @@ use super::stage::{SignatureKind, Stage, StageIo};
 use super::sysval::{classify, BuiltIn, SvClass};
 use super::validate::{Boundary, BoundaryKind};
 use super::{
-    element_placement, input_vertices, GeometryPlan, LinkPlan, Pipeline, Placement, StagePlan, TessellationPlan,
+    element_placement, input_vertices, GeometryPlan, LinkPlan, Pipeline, Placement, StagePlan, StreamOutputDesc,
+    TessellationPlan,
 };
 use crate::dxil::{SemanticKind, SignatureElement, TessPartitioning};
 
@@ -464,10 +465,14 @@ pub(crate) fn single(io: &StageIo) -> Result<LinkPlan, LinkError> {
     let vertex_input = if stage == Stage::Vertex { vertex_input(io, &w.inputs, None)? } else { Vec::new() };
     let tess = if stage == Stage::Hull { tessellation(io, pc_offset) } else { None };
     let geom = if stage == Stage::Geometry { geometry(io, Some(0)) } else { None };
-    Ok(LinkPlan { stages: vec![w.finish(io)], vertex_input, tessellation: tess, geometry: geom })
+    Ok(LinkPlan { stages: vec![w.finish(io)], vertex_input, tessellation: tess, geometry: geom, stream_output: None })
 }
 
-pub(crate) fn pipeline(p: &Pipeline<'_>, layout: Option<&InputLayout>) -> Result<LinkPlan, LinkError> {
+pub(crate) fn pipeline(
+    p: &Pipeline<'_>,
+    layout: Option<&InputLayout>,
+    so: Option<&StreamOutputDesc>,
+) -> Result<LinkPlan, LinkError> {
     let stages: Vec<&StageIo> = [Some(p.vs), p.hs, p.ds, p.gs, p.ps].into_iter().flatten().collect();
     let mut work: Vec<Work> = stages.iter().map(|s| Work::new(s)).collect();
     let at = |s: Stage| stages.iter().position(|x| x.stage == s);
@@ -541,10 +546,30 @@ pub(crate) fn pipeline(p: &Pipeline<'_>, layout: Option<&InputLayout>) -> Result
         }
     }
 
+    // Stream output: captured outputs nobody reads still need a variable.
+    let mut stream_output = None;
+    if let Some(so) = so {
+        let last_io = p.last_pre_raster();
+        let plan = super::stream_output::resolve(last_io, so)?;
+        if let Some(w) = at(last_io.stage).and_then(|i| work.get_mut(i)) {
+            let mut next = location_end(&last_io.outputs, &w.outputs);
+            for x in &plan.outputs {
+                let Some(k) = last_io.outputs.iter().position(|e| e.id == x.element) else { continue };
+                let (Some(slot), Some(e)) = (w.outputs.get_mut(k), last_io.outputs.get(k)) else { continue };
+                if matches!(slot, None | Some(Placement::Unused)) {
+                    let (_, col) = start(e);
+                    *slot = Some(Placement::Location { location: next, component: col });
+                    next += e.rows.max(1);
+                }
+            }
+        }
+        stream_output = Some(plan);
+    }
+
     let vs_inputs = work.first().map(|w| w.inputs.clone()).unwrap_or_default();
     let vertex_input = vertex_input(p.vs, &vs_inputs, layout)?;
     let tess = p.hs.and_then(|hs| tessellation(hs, pc_offset));
     let geom = p.gs.and_then(|gs| geometry(gs, p.rasterized_stream));
     let stages = stages.iter().zip(work).map(|(io, w)| w.finish(io)).collect();
-    Ok(LinkPlan { stages, vertex_input, tessellation: tess, geometry: geom })
+    Ok(LinkPlan { stages, vertex_input, tessellation: tess, geometry: geom, stream_output })
 }

@@ -851,3 +851,102 @@ fn control_point_clip_distances_size_the_hull_outputs_and_domain_inputs() {
     assert_eq!(placement(&plan, Stage::Hull, SignatureKind::Output, 1), clip);
     assert_eq!(placement(&plan, Stage::Domain, SignatureKind::Input, 1), clip);
 }
+
+// ------------------------------------------------------------ stream output
+
+fn so_entry(stream: u32, name: &str, index: u32, start: u32, count: u32, slot: u32) -> SoDeclaration {
+    SoDeclaration {
+        stream,
+        semantic_name: name.into(),
+        semantic_index: index,
+        start_component: start,
+        component_count: count,
+        output_slot: slot,
+    }
+}
+
+fn with_so(entries: Vec<SoDeclaration>, strides: Vec<u32>) -> LinkOptions {
+    LinkOptions { stream_output: Some(StreamOutputDesc { entries, strides }), ..Default::default() }
+}
+
+#[test]
+fn stream_output_keeps_unread_outputs_and_packs_offsets_per_slot() {
+    let v =
+        vs(vec![pos(0, 0), user(1, "COLOR", 0, 1, 0, 4), user(2, "TEX", 0, 2, 0, 2), user(3, "UNREAD", 0, 3, 0, 4)]);
+    // Without stream output nothing reads them.
+    let plain = link_ok(std::slice::from_ref(&v));
+    assert_eq!(placement(&plain, Stage::Vertex, Out, 1), Placement::Unused);
+    assert_eq!(plain.stream_output, None);
+    let o = with_so(
+        vec![
+            so_entry(0, "SV_Position", 0, 0, 4, 0),
+            so_entry(0, "", 0, 0, 2, 0), // a gap of 8 bytes
+            so_entry(0, "color", 0, 0, 4, 0),
+            so_entry(0, "TEX", 0, 0, 2, 1),
+        ],
+        vec![40, 8],
+    );
+    let plan = link(&[v], &o).unwrap_or_else(|e| panic!("{e}"));
+    let (c, t) = (placement(&plan, Stage::Vertex, Out, 1), placement(&plan, Stage::Vertex, Out, 2));
+    assert!(matches!(c, Placement::Location { component: 0, .. }), "{c:?}");
+    assert!(matches!(t, Placement::Location { component: 0, .. }), "{t:?}");
+    assert_ne!(c, t);
+    assert_eq!(placement(&plan, Stage::Vertex, Out, 0), Placement::BuiltIn(BuiltIn::Position));
+    assert_eq!(placement(&plan, Stage::Vertex, Out, 3), Placement::Unused);
+    let so = plan.stream_output.expect("stream output plan");
+    assert_eq!(so.stage, Stage::Vertex);
+    let got: Vec<(u32, u32, u32, u32)> = so.outputs.iter().map(|x| (x.element, x.buffer, x.offset, x.stride)).collect();
+    assert_eq!(got, vec![(0, 0, 0, 40), (1, 0, 24, 40), (2, 1, 0, 8)]);
+}
+
+#[test]
+fn stream_output_locations_do_not_collide_with_linked_ones() {
+    let v = vs(vec![pos(0, 0), user(1, "A", 0, 1, 0, 4), user(2, "B", 0, 2, 0, 4)]);
+    let p = ps(vec![pos(0, 0), user(1, "A", 0, 1, 0, 4)]);
+    let plan = link(&[v, p], &with_so(vec![so_entry(0, "B", 0, 0, 4, 0)], vec![16])).unwrap_or_else(|e| panic!("{e}"));
+    let a = placement(&plan, Stage::Vertex, Out, 1);
+    let b = placement(&plan, Stage::Vertex, Out, 2);
+    assert_eq!(a, placement(&plan, Stage::Pixel, In, 1));
+    match (a, b) {
+        (Placement::Location { location: la, .. }, Placement::Location { location: lb, .. }) => assert!(lb > la),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn stream_output_of_a_non_rasterized_gs_stream() {
+    let mut g = gs(vec![pos(0, 0)], vec![pos(0, 0), stream(user(1, "DATA", 0, 0, 0, 4), 1)]);
+    if let Some(s) = g.gs.as_mut() {
+        s.active_stream_mask = 3;
+    }
+    let o = with_so(vec![so_entry(1, "DATA", 0, 0, 4, 0)], vec![16]);
+    let plan = link(&[vs(vec![pos(0, 0)]), g], &o).unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(placement(&plan, Stage::Geometry, Out, 1), Placement::Location { .. }));
+    let so = plan.stream_output.expect("plan");
+    assert_eq!((so.stage, so.outputs.len(), so.outputs[0].stream), (Stage::Geometry, 1, 1));
+    // The same name in stream 0 does not exist.
+    let mut g = gs(vec![pos(0, 0)], vec![pos(0, 0), stream(user(1, "DATA", 0, 0, 0, 4), 1)]);
+    if let Some(s) = g.gs.as_mut() {
+        s.active_stream_mask = 3;
+    }
+    let o = with_so(vec![so_entry(0, "DATA", 0, 0, 4, 0)], vec![16]);
+    assert!(matches!(link(&[vs(vec![pos(0, 0)]), g], &o), Err(LinkError::StreamOutput(_))));
+}
+
+#[test]
+fn stream_output_declaration_errors() {
+    let v = || vs(vec![pos(0, 0), user(1, "TEX", 0, 1, 0, 2)]);
+    let bad = [
+        (with_so(vec![so_entry(0, "NOPE", 0, 0, 4, 0)], vec![16]), "does not exist"),
+        (with_so(vec![so_entry(0, "TEX", 0, 1, 2, 0)], vec![16]), "has 2 component"),
+        (with_so(vec![so_entry(0, "TEX", 0, 0, 2, 0)], vec![4]), "past the stride"),
+        (with_so(vec![so_entry(0, "TEX", 0, 0, 2, 1)], vec![16]), "no stride"),
+        (with_so(vec![so_entry(0, "TEX", 0, 0, 2, 4)], vec![16; 4]), "output slot 4"),
+    ];
+    for (o, want) in bad {
+        match link(&[v()], &o) {
+            Err(LinkError::StreamOutput(m)) => assert!(m.contains(want), "{m} lacks {want}"),
+            other => panic!("{want}: {other:?}"),
+        }
+    }
+}

@@ -40,6 +40,9 @@ impl Lowerer<'_> {
     }
 
     pub(crate) fn execution_modes(&mut self, f: Word) -> LResult<()> {
+        if self.captures_xfb() {
+            self.b.execution_mode(f, ExecutionMode::Xfb, []);
+        }
         let Some(g) = self.gfx.as_ref() else { return Ok(()) };
         let (plan, stage) = (g.plan, g.stage);
         match self.meta.kind {

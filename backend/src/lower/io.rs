@@ -213,6 +213,7 @@ impl<'m> Lowerer<'m> {
                 }
             }
         }
+        self.declare_xfb()?;
         // Outputs that change execution modes or need capabilities exist even when never stored.
         for e in &stage.outputs {
             if let Placement::BuiltIn(b) = e.placement {
@@ -227,6 +228,97 @@ impl<'m> Lowerer<'m> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Whether this stage's outputs are captured by transform feedback (`Xfb` execution mode).
+    pub(crate) fn captures_xfb(&self) -> bool {
+        self.xfb_stage()
+            .is_some_and(|(plan, stage)| plan.stream_output.as_ref().is_some_and(|so| so.stage == stage.stage))
+    }
+
+    /// The plan and stage of a graphics compile (VS/GS/PS through `Gfx`, HS/DS through `Tess`).
+    fn xfb_stage(&self) -> Option<(&'m LinkPlan, &'m StagePlan)> {
+        match (&self.gfx, &self.tess) {
+            (Some(g), _) => Some((g.plan, g.stage)),
+            (None, Some(t)) => Some(t.plan_stage()),
+            (None, None) => None,
+        }
+    }
+
+    /// The declared output variable of element `k`: (variable, rows, shift, width).
+    fn xfb_output_var(&mut self, k: usize) -> LResult<Option<(Word, u32, u32, u32)>> {
+        if self.tess.is_some() {
+            return self.tess_output_var(k);
+        }
+        Ok(self.gfx()?.outputs.get(k).copied().flatten().map(|v| (v.var, v.rows, v.shift, v.width)))
+    }
+
+    fn xfb_position_var(&mut self) -> LResult<Word> {
+        if self.tess.is_some() {
+            return self.tess_position_output();
+        }
+        self.builtin_var(Slot::Position, StorageClass::Output)
+    }
+
+    /// Stream output: `XfbBuffer`/`XfbStride`/`Offset` on every captured output variable. One
+    /// declaration must capture a whole variable (every component of a one-row element, or all of
+    /// `SV_Position`): partial or split captures would need their own variables and are reported
+    /// unsupported, as is capturing one element twice.
+    pub(crate) fn declare_xfb(&mut self) -> LResult<()> {
+        if !self.captures_xfb() {
+            return Ok(());
+        }
+        let Some((plan, stage)) = self.xfb_stage() else { return Ok(()) };
+        let Some(so) = plan.stream_output.as_ref() else { return Ok(()) };
+        let rasterized = plan.geometry.as_ref().map(|gp| gp.rasterized_stream);
+        let mut done: Vec<Word> = Vec::new();
+        for x in &so.outputs {
+            let Some((k, e)) = stage.outputs.iter().enumerate().find(|(_, e)| e.id == x.element) else {
+                return Err(Fail::Internal(format!("stream output element {} is not an output", x.element)));
+            };
+            let name =
+                format!("stream output of {}{}", e.semantic_name, e.semantic_indices.get(x.row as usize).unwrap_or(&0));
+            let var = match e.placement {
+                Placement::Location { .. } => {
+                    let Some((var, rows, shift, width)) = self.xfb_output_var(k)? else {
+                        return Err(Fail::Internal(format!("{name}: output placed but not declared")));
+                    };
+                    if rows != 1 || x.row != 0 || shift != 0 || x.first_component != 0 || x.components != width {
+                        return unsupported(format!(
+                            "{name}: components {}..+{} of a {rows}-row, {width}-component element \
+                             (only whole one-row elements are captured)",
+                            x.first_component, x.components
+                        ));
+                    }
+                    var
+                }
+                Placement::BuiltIn(BuiltIn::Position) => {
+                    let col = u32::try_from(e.start_col).unwrap_or(0);
+                    if col + x.first_component != 0 || x.components != 4 {
+                        return unsupported(format!(
+                            "{name}: components {}..+{} of SV_Position (only all four are captured)",
+                            x.first_component, x.components
+                        ));
+                    }
+                    if let Some(rs) = rasterized {
+                        if rs.unwrap_or(0) != e.stream {
+                            return unsupported(format!("{name}: SV_Position of a stream that is not rasterized"));
+                        }
+                    }
+                    self.xfb_position_var()?
+                }
+                other => return unsupported(format!("{name}: capturing {other:?}")),
+            };
+            if done.contains(&var) {
+                return unsupported(format!("{name}: the element is captured twice"));
+            }
+            done.push(var);
+            self.decorate(var, Decoration::XfbBuffer, &[x.buffer]);
+            self.decorate(var, Decoration::XfbStride, &[x.stride]);
+            self.decorate(var, Decoration::Offset, &[x.offset]);
+        }
+        self.cap(Capability::TransformFeedback);
         Ok(())
     }
 

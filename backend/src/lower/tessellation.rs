@@ -127,6 +127,12 @@ enum Sig {
 }
 
 /// Tessellation state of one compile.
+impl<'m> Tess<'m> {
+    pub(crate) fn plan_stage(&self) -> (&'m LinkPlan, &'m StagePlan) {
+        (self.plan, self.stage)
+    }
+}
+
 pub(crate) struct Tess<'m> {
     plan: &'m LinkPlan,
     stage: &'m StagePlan,
@@ -380,6 +386,7 @@ impl<'m> Lowerer<'m> {
         self.cap(Capability::Tessellation);
         resources::scan(self)?;
         self.declare_tess_io()?;
+        self.declare_xfb()?;
         let t = self.tess_state()?;
         let points = t.plan.tessellation.as_ref().is_some_and(|tp| tp.output_primitive == TessOutputPrimitive::Point);
         let last = !t.plan.stages.iter().any(|s| s.stage == Stage::Geometry);
@@ -393,6 +400,9 @@ impl<'m> Lowerer<'m> {
         })?;
         let interface = std::mem::take(&mut self.interface);
         self.b.entry_point(ExecutionModel::TessellationEvaluation, main, self.meta.name.as_str(), interface);
+        if self.captures_xfb() {
+            self.b.execution_mode(main, ExecutionMode::Xfb, []);
+        }
         self.tess_modes(main, false)
     }
 
@@ -441,6 +451,20 @@ impl<'m> Lowerer<'m> {
     }
 
     // ---- declarations --------------------------------------------------
+
+    /// A domain shader's output variable of element `k` for stream output: (variable, rows, shift, width).
+    pub(super) fn tess_output_var(&mut self, k: usize) -> LResult<Option<(Word, u32, u32, u32)>> {
+        let t = self.tess_state()?;
+        if t.hull {
+            return unsupported("stream output of a hull shader");
+        }
+        Ok(t.outputs.get(k).copied().flatten().map(|v| (v.var, v.rows, v.shift, v.width)))
+    }
+
+    /// A domain shader's `Position` output (stream output of `SV_Position`).
+    pub(super) fn tess_position_output(&mut self) -> LResult<Word> {
+        self.bi_var(Bi::Position, StorageClass::Output)
+    }
 
     /// Declares every element the plan puts at a Location (all three signatures).
     fn declare_tess_io(&mut self) -> LResult<()> {

@@ -8,7 +8,7 @@ use super::gfx::{DrawJob, DrawOutputs, LinkFailure, LinkStage, PipelineFailure, 
 use super::pipeline::{clear_texel, PipelineExpect, PipelineSpec, Probe, ProbeTarget, RejectSpec};
 use super::report::{SpecResult, Status};
 use super::spec::Spec;
-use dxjit::link::{InputLayout, LinkOptions, Rejection};
+use dxjit::link::{InputLayout, LinkOptions, Rejection, SoDeclaration, StreamOutputDesc};
 use std::time::Instant;
 
 type Outcome = Result<(), (Status, String)>;
@@ -30,6 +30,21 @@ pub fn link_options(p: &PipelineSpec) -> LinkOptions {
             Some(InputLayout { elements: p.input_layout.clone() })
         },
         rasterized_stream: p.rasterized_stream,
+        stream_output: p.stream_output.as_ref().map(|so| StreamOutputDesc {
+            entries: so
+                .entries
+                .iter()
+                .map(|e| SoDeclaration {
+                    stream: e.stream,
+                    semantic_name: e.semantic.clone(),
+                    semantic_index: e.index,
+                    start_component: e.start_component,
+                    component_count: e.component_count,
+                    output_slot: e.slot,
+                })
+                .collect(),
+            strides: so.strides.clone(),
+        }),
     }
 }
 

@@ -119,9 +119,6 @@ fn target_format(f: Format) -> rt::Format {
 }
 
 pub fn run_graphics(ctx: &rt::Context, job: &DrawJob<'_>) -> Result<DrawOutputs, String> {
-    if job.stream_output.is_some() {
-        return Err("stream output is not wired to the runtime yet".into());
-    }
     let stages = job
         .stages
         .iter()
@@ -240,8 +237,21 @@ pub fn run_graphics(ctx: &rt::Context, job: &DrawJob<'_>) -> Result<DrawOutputs,
         .collect();
     g.push_constants = job.push_constants.clone();
     g.layered_render = job.layered;
-    if job.rasterized_stream.is_none() {
-        g.transform_feedback = Some(rt::TransformFeedback { buffers: Vec::new(), rasterization_stream: None });
+    // Stream output: one capture buffer per slot (strides and offsets are in the SPIR-V); without it,
+    // D3D12_SO_NO_RASTERIZED_STREAM still turns rasterization off.
+    let xfb_buffers: Vec<rt::XfbBuffer> = job
+        .stream_output
+        .as_ref()
+        .map(|so| so.sizes.iter().map(|&size| rt::XfbBuffer { size }).collect())
+        .unwrap_or_default();
+    if job.stream_output.is_some() || job.rasterized_stream.is_none() {
+        g.transform_feedback =
+            Some(rt::TransformFeedback { buffers: xfb_buffers, rasterization_stream: job.rasterized_stream });
+    }
+    // No render target and no depth (a stream-output-only draw): nothing rasterized is observable,
+    // so any viewport will do; the runtime wants one to size the render area.
+    if job.targets.is_empty() && job.depth.is_none() {
+        g.viewport = Some(rt::Viewport { x: 0.0, y: 0.0, width: 1.0, height: 1.0, min_depth: 0.0, max_depth: 1.0 });
     }
     let r = ctx.run_graphics(&g).map_err(|e| e.to_string())?;
     Ok(DrawOutputs { color: r.color, depth: r.depth, stencil: r.stencil, resources: r.resources, stream_output: r.xfb })
