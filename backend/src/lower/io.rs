@@ -700,7 +700,7 @@ impl<'m> Lowerer<'m> {
     }
 
     /// Index into a merged clip/cull array for element (row, col).
-    fn clip_index(&mut self, offset: u32, e: &ElementPlacement, row: Value, col: u32) -> LResult<Word> {
+    pub(crate) fn clip_index(&mut self, offset: u32, e: &ElementPlacement, row: Value, col: u32) -> LResult<Word> {
         let cols = u32::from(e.cols).max(1);
         match self.m.const_uint(row) {
             Some(r) => Ok(self.const_u32(offset + (r as u32) * cols + col)),

@@ -735,22 +735,6 @@ impl<'m> Lowerer<'m> {
         self.access_chain(pt, v.var, &idx)
     }
 
-    /// Index into a merged clip/cull array for element (row, col).
-    fn clip_slot(&mut self, offset: u32, e: &ElementPlacement, row: Value, col: u32) -> LResult<Word> {
-        let cols = u32::from(e.cols).max(1);
-        match self.m.const_uint(row) {
-            Some(r) => Ok(self.const_u32(offset + (r as u32) * cols + col)),
-            None => {
-                let u = self.u32();
-                let r = self.tess_index(row)?;
-                let c = self.const_u32(cols);
-                let m = self.op(Op::IMul, u, &[r, c])?;
-                let k = self.const_u32(offset + col);
-                self.op(Op::IAdd, u, &[m, k])
-            }
-        }
-    }
-
     /// Pointer to the f32 built-in behind element component (row, col).
     fn bi_ptr(
         &mut self,
@@ -770,8 +754,8 @@ impl<'m> Lowerer<'m> {
                 }
                 (Bi::Position, self.const_u32(c))
             }
-            BuiltIn::ClipDistance { offset } => (Bi::ClipDistance, self.clip_slot(offset, e, row, col)?),
-            BuiltIn::CullDistance { offset } => (Bi::CullDistance, self.clip_slot(offset, e, row, col)?),
+            BuiltIn::ClipDistance { offset } => (Bi::ClipDistance, self.clip_index(offset, e, row, col)?),
+            BuiltIn::CullDistance { offset } => (Bi::CullDistance, self.clip_index(offset, e, row, col)?),
             BuiltIn::TessLevelOuter | BuiltIn::TessLevelInner => {
                 let outer = b == BuiltIn::TessLevelOuter;
                 if let Some(r) = self.m.const_uint(row) {
