@@ -14,13 +14,9 @@ use rspirv::spirv::{Capability, Op, Scope, StorageClass, Word};
 
 use super::meta::ResKind;
 use super::resources::{byte_address, HandleVal};
-use super::{malformed, unsupported, LResult, Lowerer, Scalar};
+use super::{is_undef, malformed, unsupported, LResult, Lowerer, Scalar};
 use crate::dxil_op::DxilOp;
-use crate::ir::{ConstKind, InstId, Value};
-
-fn is_undef(l: &Lowerer<'_>, v: Value) -> bool {
-    matches!(v, Value::Const(c) if matches!(l.m.konst(c).kind, ConstKind::Undef))
-}
+use crate::ir::{InstId, Value};
 
 pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
     if args.len() < 6 {

@@ -18,10 +18,10 @@
 use rspirv::dr::Operand;
 use rspirv::spirv::{BuiltIn as SpvBuiltIn, Capability, Decoration, Op, StorageClass, Word};
 
-use super::{malformed, unsupported, Fail, LResult, Lowerer, Scalar};
+use super::{is_undef, malformed, unsupported, Fail, LResult, Lowerer, Scalar};
 use crate::dxil::{ComponentType, InterpolationMode};
 use crate::dxil_op::DxilOp;
-use crate::ir::{ConstKind, InstId, Value};
+use crate::ir::{InstId, Value};
 use crate::link::{BuiltIn, ElementPlacement, LinkPlan, Placement, Stage, StagePlan};
 
 /// A built-in variable, by meaning (clip/cull offsets are per element, not per variable).
@@ -117,11 +117,7 @@ fn decl_scalar(t: ComponentType) -> LResult<Scalar> {
     })
 }
 
-fn is_undef(l: &Lowerer<'_>, v: Value) -> bool {
-    matches!(v, Value::Const(c) if matches!(l.m.konst(c).kind, ConstKind::Undef))
-}
-
-fn sv_name(e: &ElementPlacement) -> String {
+pub(super) fn sv_name(e: &ElementPlacement) -> String {
     let idx = e.semantic_indices.first().copied().unwrap_or(0);
     format!("{}{idx}", e.semantic_name)
 }
@@ -342,6 +338,18 @@ impl<'m> Lowerer<'m> {
         own
     }
 
+    /// The type of one signature element's variable: `width` components of
+    /// `scalar`, an array of `rows` rows when it has more than one.
+    pub(super) fn element_type(&mut self, scalar: Scalar, width: u32, rows: u32) -> Word {
+        let st = self.scalar(scalar);
+        let t = if width > 1 { self.vector(st, width) } else { st };
+        if rows > 1 {
+            let n = self.const_u32(rows);
+            return self.new_type(Op::TypeArray, vec![Operand::IdRef(t), Operand::IdRef(n)]);
+        }
+        t
+    }
+
     fn declare_varying(
         &mut self,
         e: &ElementPlacement,
@@ -355,12 +363,7 @@ impl<'m> Lowerer<'m> {
             return malformed(format!("signature element {} overflows its row", sv_name(e)));
         }
         let rows = e.rows.clamp(1, 64);
-        let st = self.scalar(scalar);
-        let mut t = if width > 1 { self.vector(st, width) } else { st };
-        if rows > 1 {
-            let n = self.const_u32(rows);
-            t = self.new_type(Op::TypeArray, vec![Operand::IdRef(t), Operand::IdRef(n)]);
-        }
+        let mut t = self.element_type(scalar, width, rows);
         let per_vertex = if sc == StorageClass::Input { self.input_vertices() } else { None };
         if let Some(nv) = per_vertex {
             let n = self.const_u32(nv);

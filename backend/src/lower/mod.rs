@@ -51,6 +51,11 @@ pub(crate) enum Fail {
 
 pub(crate) type LResult<T> = Result<T, Fail>;
 
+/// Whether `v` is an `undef` constant (DXIL passes undef for unused operands).
+pub(crate) fn is_undef(l: &Lowerer<'_>, v: Value) -> bool {
+    matches!(v, Value::Const(c) if matches!(l.m.konst(c).kind, crate::ir::ConstKind::Undef))
+}
+
 pub(crate) fn unsupported<T>(what: impl Into<String>) -> LResult<T> {
     Err(Fail::Unsupported(what.into()))
 }

@@ -11,10 +11,10 @@ use rspirv::spirv::{Capability, ImageOperands, Op, StorageClass, Word};
 
 use super::meta::ResKind;
 use super::resources::HandleVal;
-use super::{malformed, unsupported, Fail, LResult, Lowerer, Scalar};
+use super::{is_undef, malformed, unsupported, Fail, LResult, Lowerer, Scalar};
 use crate::binding::ResourceClass;
 use crate::dxil_op::DxilOp;
-use crate::ir::{ConstKind, InstId, Value};
+use crate::ir::{InstId, Value};
 
 /// (coordinate components incl. array layer, spatial components, is MS).
 fn shape(k: ResKind) -> LResult<(u32, u32, bool)> {
@@ -31,10 +31,6 @@ fn shape(k: ResKind) -> LResult<(u32, u32, bool)> {
         ResKind::TypedBuffer => (1, 1, false),
         k => return unsupported(format!("texture op on {}", k.name())),
     })
-}
-
-fn is_undef(l: &Lowerer<'_>, v: Value) -> bool {
-    matches!(v, Value::Const(c) if matches!(l.m.konst(c).kind, ConstKind::Undef))
 }
 
 /// A vector (or scalar, n = 1) of the first `n` values.

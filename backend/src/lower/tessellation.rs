@@ -75,11 +75,11 @@ use rspirv::spirv::{
     self, BuiltIn as SpvBuiltIn, Capability, Decoration, ExecutionMode, ExecutionModel, Op, StorageClass, Word,
 };
 
-use super::{internal, malformed, resources, unsupported, Fail, LResult, Lowerer, Scalar, Val};
+use super::{internal, is_undef, malformed, resources, unsupported, Fail, LResult, Lowerer, Scalar, Val};
 use crate::compile::{CompileError, CompileOptions, CompiledShader, PatchConstantInvocations};
 use crate::dxil::{ComponentType, TessDomain, TessOutputPrimitive, TessPartitioning};
 use crate::dxil_op::DxilOp;
-use crate::ir::{ConstKind, Function, InstId, Module, Value};
+use crate::ir::{Function, InstId, Module, Value};
 use crate::link::{BuiltIn, ElementPlacement, LinkPlan, Placement, Stage, StagePlan};
 use crate::lower::meta::EntryMeta;
 use crate::structurize::StructuredFunction;
@@ -249,14 +249,6 @@ fn decl_scalar(t: ComponentType) -> LResult<Scalar> {
         }
         Invalid => return malformed("signature element of invalid component type"),
     })
-}
-
-fn elem_name(e: &ElementPlacement) -> String {
-    format!("{}{}", e.semantic_name, e.semantic_indices.first().copied().unwrap_or(0))
-}
-
-fn is_undef(l: &Lowerer<'_>, v: Value) -> bool {
-    matches!(v, Value::Const(c) if matches!(l.m.konst(c).kind, ConstKind::Undef))
 }
 
 impl<'m> Lowerer<'m> {
@@ -546,15 +538,10 @@ impl<'m> Lowerer<'m> {
         let scalar = decl_scalar(e.component_type)?;
         let (dcomp, width) = self.consumer_shape(e, sig, location, component);
         if dcomp + width > 4 {
-            return malformed(format!("signature element {} overflows its row", elem_name(e)));
+            return malformed(format!("signature element {} overflows its row", super::io::sv_name(e)));
         }
         let rows = e.rows.clamp(1, 64);
-        let st = self.scalar(scalar);
-        let mut t = if width > 1 { self.vector(st, width) } else { st };
-        if rows > 1 {
-            let n = self.const_u32(rows);
-            t = self.new_type(Op::TypeArray, vec![Operand::IdRef(t), Operand::IdRef(n)]);
-        }
+        let mut t = self.element_type(scalar, width, rows);
         let per_vertex = self.per_vertex_len(sig)?;
         if let Some(nv) = per_vertex {
             let n = self.const_u32(nv);
@@ -566,7 +553,7 @@ impl<'m> Lowerer<'m> {
         };
         let pt = self.pointer(sc, t);
         let var = self.global_var(pt, sc, None);
-        self.b.name(var, elem_name(e));
+        self.b.name(var, super::io::sv_name(e));
         self.decorate(var, Decoration::Location, &[location]);
         if dcomp != 0 {
             self.decorate(var, Decoration::Component, &[dcomp]);
@@ -760,13 +747,15 @@ impl<'m> Lowerer<'m> {
                 let outer = b == BuiltIn::TessLevelOuter;
                 if let Some(r) = self.m.const_uint(row) {
                     if r >= if outer { 4 } else { 2 } {
-                        return malformed(format!("{} row {r} out of range", elem_name(e)));
+                        return malformed(format!("{} row {r} out of range", super::io::sv_name(e)));
                     }
                 }
                 let bi = if outer { Bi::TessLevelOuter } else { Bi::TessLevelInner };
                 (bi, self.tess_index(row)?)
             }
-            other => return unsupported(format!("{} as {other:?} in a {} shader", elem_name(e), self.tess_kind())),
+            other => {
+                return unsupported(format!("{} as {other:?} in a {} shader", super::io::sv_name(e), self.tess_kind()))
+            }
         };
         let var = self.bi_var(bi, sc)?;
         let per_vertex = matches!(bi, Bi::Position | Bi::ClipDistance | Bi::CullDistance)
@@ -867,7 +856,7 @@ impl<'m> Lowerer<'m> {
             Placement::Unused | Placement::ZeroFill => Ok(()),
             Placement::BuiltIn(b @ (BuiltIn::Layer | BuiltIn::ViewportIndex | BuiltIn::PrimitiveId)) => {
                 if self.tess_state()?.hull {
-                    return unsupported(format!("{} written by a hull shader", elem_name(e)));
+                    return unsupported(format!("{} written by a hull shader", super::io::sv_name(e)));
                 }
                 let bi = match b {
                     BuiltIn::Layer => Bi::Layer,
