@@ -1,25 +1,38 @@
-//! Per-phase compile-time benchmarks on a fixed set of corpus compute
-//! shaders, so a regression shows which phase moved:
-//! container, read_module, dxil::decode, entry metadata, structurize and the
-//! whole compile (container to SPIR-V words; lowering + assembly are the
-//! difference between it and the phases before).
+//! Per-phase compile-time benchmarks on a fixed set of corpus shaders, so a
+//! regression shows which phase moved: container, read_module, dxil::decode,
+//! entry metadata, structurize, lowering, assembly, the whole compile
+//! (container to SPIR-V words), and for a vertex + pixel pipeline the linker
+//! and the whole pipeline compile.
+//!
+//! Lowering and assembly only exist inside a compile: their benches time that
+//! phase alone out of [`dxjit::compile_with_stats`]'s per-phase clock
+//! (`iter_custom`), so they move only when that phase does.
 //!
 //! `cargo bench -p dxjit-conformance --bench phases`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use dxjit::container::Container;
-use dxjit::CompileOptions;
+use dxjit::{CompileOptions, Phase, PhaseTimes};
 use dxjit_conformance::corpus::Corpus;
 use std::hint::black_box;
 
 /// The fixed set: the smallest, median and largest (by bitcode size) compute
-/// shaders of the vkd3d-proton set that compile today.
+/// shaders of the vkd3d-proton set that compile today, and the median pixel
+/// and vertex shaders.
 fn samples() -> Vec<(String, Vec<u8>)> {
+    let mut v = stage_samples("compute", &[0, 1, 2]);
+    v.extend(stage_samples("pixel", &[1]));
+    v.extend(stage_samples("vertex", &[1]));
+    v
+}
+
+/// Shaders of `stage` picked by `which` from (smallest, median, largest).
+fn stage_samples(stage: &str, which: &[usize]) -> Vec<(String, Vec<u8>)> {
     let Some(corpus) = Corpus::for_test("bench phases") else { return Vec::new() };
     let opts = CompileOptions::default();
     let mut all: Vec<(String, Vec<u8>, usize)> = corpus
         .entries()
-        .filter(|(s, e)| s.name == "vkd3d-proton" && e.stage == "compute")
+        .filter(|(s, e)| s.name == "vkd3d-proton" && e.stage == stage)
         .filter_map(|(s, e)| {
             let bytes = std::fs::read(s.path_of(e)).ok()?;
             dxjit::compile(&bytes, &opts).ok()?;
@@ -32,7 +45,11 @@ fn samples() -> Vec<(String, Vec<u8>)> {
         return Vec::new();
     }
     let pick = [0, all.len() / 2, all.len() - 1];
-    pick.iter().map(|&i| (format!("{} ({} B)", all[i].0, all[i].2), all[i].1.clone())).collect()
+    which
+        .iter()
+        .map(|&w| pick[w])
+        .map(|i| (format!("{stage} {} ({} B)", all[i].0, all[i].2), all[i].1.clone()))
+        .collect()
 }
 
 fn bench(c: &mut Criterion) {
@@ -60,6 +77,17 @@ fn bench(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("structurize", &label), &module, |b, m| {
             b.iter(|| dxjit::structurize::structurize(black_box(m), func).unwrap())
         });
+        for phase in [Phase::Lowering, Phase::Assembly] {
+            g.bench_with_input(BenchmarkId::new(phase.name(), &label), &bytes, |b, bytes| {
+                b.iter_custom(|iters| {
+                    let mut times = PhaseTimes::default();
+                    for _ in 0..iters {
+                        black_box(dxjit::compile_with_stats(black_box(bytes), &opts, &mut times).unwrap());
+                    }
+                    times.get(phase)
+                })
+            });
+        }
         g.bench_with_input(BenchmarkId::new("compile_module", &label), &module, |b, m| {
             b.iter(|| dxjit::compile::compile_module(black_box(m), &opts).unwrap())
         });
@@ -70,5 +98,33 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// A vertex + pixel pipeline from the project's linkage fixtures (stages relocated by the linker).
+fn bench_pipeline(c: &mut Criterion) {
+    let dir = dxjit_conformance::corpus::fixtures_root().join("linkage");
+    let stages: Vec<Vec<u8>> = ["six.vs_6_0.dxil", "six_all.ps_6_0.dxil"]
+        .iter()
+        .map(|f| std::fs::read(dir.join(f)).expect("fixture"))
+        .collect();
+    let ios: Vec<dxjit::link::StageIo> = stages
+        .iter()
+        .map(|b| {
+            let c = Container::parse(b).unwrap();
+            let m = dxjit::bitcode::read_module(c.dxil_program().unwrap().bitcode).unwrap();
+            dxjit::link::StageIo::from_module(&dxjit::dxil::decode(&m).unwrap(), &m).unwrap()
+        })
+        .collect();
+    let link_opts = dxjit::link::LinkOptions::default();
+    let opts = CompileOptions::default();
+    let refs: Vec<&[u8]> = stages.iter().map(Vec::as_slice).collect();
+    let mut g = c.benchmark_group("pipeline");
+    g.bench_function("link six vs + six_all ps", |b| {
+        b.iter(|| dxjit::link::link(black_box(&ios), &link_opts).unwrap())
+    });
+    g.bench_function("compile_pipeline six vs + six_all ps", |b| {
+        b.iter(|| dxjit::compile_pipeline(black_box(&refs), &link_opts, &opts).unwrap())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench, bench_pipeline);
 criterion_main!(benches);
