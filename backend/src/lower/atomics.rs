@@ -22,7 +22,7 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
         return malformed(format!("{} arguments", op.name()));
     }
     let h = l.handle(args[0])?;
-    let d = l.decl(h).clone();
+    let d = l.decl(h);
     let wide = match l.scalar_of(l.f.inst(i).ty) {
         Some(Scalar::U32) => false,
         Some(Scalar::U64) => true,

@@ -137,21 +137,23 @@ pub(crate) struct Emitter {
 }
 
 impl Emitter {
-    /// An empty module of SPIR-V version `major.minor`.
-    pub fn new(major: u8, minor: u8) -> Self {
+    /// An empty module of SPIR-V version `major.minor`; `code_words`: expected size of the
+    /// function bodies (a capacity hint: sections start big enough for typical shaders, so
+    /// they seldom grow).
+    pub fn new(major: u8, minor: u8, code_words: usize) -> Self {
         Emitter {
             next_id: 1,
             version: (Word::from(major) << 16) | (Word::from(minor) << 8),
-            capabilities: Vec::new(),
-            extensions: Vec::new(),
-            imports: Vec::new(),
-            memory_model: Vec::new(),
-            entry_points: Vec::new(),
-            execution_modes: Vec::new(),
-            debug: Vec::new(),
-            annotations: Vec::new(),
-            globals: Vec::with_capacity(256),
-            functions: Vec::with_capacity(1024),
+            capabilities: Vec::with_capacity(16),
+            extensions: Vec::with_capacity(32),
+            imports: Vec::with_capacity(8),
+            memory_model: Vec::with_capacity(3),
+            entry_points: Vec::with_capacity(32),
+            execution_modes: Vec::with_capacity(16),
+            debug: Vec::with_capacity(64),
+            annotations: Vec::with_capacity(128),
+            globals: Vec::with_capacity(512),
+            functions: Vec::with_capacity(code_words.clamp(256, 1 << 20)),
             at: At::Module,
             too_long: None,
         }
@@ -396,7 +398,7 @@ mod tests {
 
     #[test]
     fn strings_are_nul_terminated_and_padded_to_words() {
-        let mut e = Emitter::new(1, 3);
+        let mut e = Emitter::new(1, 3, 0);
         e.extension("SPV_KHR"); // 7 bytes + NUL = 2 words
         e.extension("ABCD"); // 4 bytes: a whole NUL word follows
         e.extension("");
@@ -418,7 +420,7 @@ mod tests {
 
     #[test]
     fn indexed_names_spell_the_number() {
-        let mut e = Emitter::new(1, 3);
+        let mut e = Emitter::new(1, 3, 0);
         e.name_indexed(5, "TEXCOORD", 12);
         e.name_indexed(6, "SV_Target", 0);
         e.name_indexed(7, "ab", u32::MAX);
@@ -448,7 +450,7 @@ mod tests {
 
     #[test]
     fn entry_point_puts_the_interface_after_the_name() {
-        let mut e = Emitter::new(1, 3);
+        let mut e = Emitter::new(1, 3, 0);
         e.entry_point(ExecutionModel::GLCompute, 4, "main", &[7, 8]);
         let w = e.finish().unwrap();
         assert_eq!(
@@ -459,7 +461,7 @@ mod tests {
 
     #[test]
     fn wide_literals_are_low_word_first() {
-        let mut e = Emitter::new(1, 3);
+        let mut e = Emitter::new(1, 3, 0);
         let t = e.type_decl(Op::TypeInt, &[64, 0]);
         let c = e.global_value(Op::Constant, t, &lit64(0x1122_3344_5566_7788));
         assert_eq!((t, c), (1, 2));
@@ -472,7 +474,7 @@ mod tests {
 
     #[test]
     fn header_carries_version_generator_and_bound() {
-        let mut e = Emitter::new(1, 5);
+        let mut e = Emitter::new(1, 5, 0);
         for _ in 0..9 {
             e.id();
         }
@@ -484,7 +486,7 @@ mod tests {
     #[test]
     fn sections_come_out_in_logical_layout_order() {
         // Emitted in reverse layout order; each section must land in its place.
-        let mut e = Emitter::new(1, 3);
+        let mut e = Emitter::new(1, 3, 0);
         let void = e.type_decl(Op::TypeVoid, &[]);
         let fn_ty = e.type_decl(Op::TypeFunction, &[void]);
         let f = e.id();
@@ -550,7 +552,7 @@ mod tests {
 
     #[test]
     fn switch_and_ext_inst_operands() {
-        let mut e = Emitter::new(1, 3);
+        let mut e = Emitter::new(1, 3, 0);
         let f = e.id();
         e.begin_function(1, f, FunctionControl::NONE, 2).unwrap();
         e.label(10).unwrap();
@@ -594,7 +596,7 @@ mod tests {
 
     #[test]
     fn function_structure_is_checked() {
-        let mut e = Emitter::new(1, 3);
+        let mut e = Emitter::new(1, 3, 0);
         assert_eq!(e.inst_void(Op::Store, &[1, 2], &[]), Err(EmitError::NoBlock(Op::Store)));
         assert_eq!(e.label(3), Err(EmitError::NoFunction));
         e.begin_function(1, 2, FunctionControl::NONE, 3).unwrap();
@@ -616,11 +618,11 @@ mod tests {
 
     #[test]
     fn too_long_instructions_are_refused() {
-        let mut e = Emitter::new(1, 3);
+        let mut e = Emitter::new(1, 3, 0);
         let elems = vec![1; 0xffff];
         e.global_value(Op::ConstantComposite, 2, &elems);
         assert_eq!(e.finish(), Err(EmitError::TooLong(Op::ConstantComposite)));
-        let mut e = Emitter::new(1, 3);
+        let mut e = Emitter::new(1, 3, 0);
         let s = "x".repeat(4 * 0xffff);
         e.name_indexed(1, &s, 0);
         assert_eq!(e.finish(), Err(EmitError::TooLong(Op::Name)));

@@ -227,7 +227,8 @@ fn structure(m: &Module, f: &Function) -> Result<StructuredFunction, String> {
 
 impl<'m> Lowerer<'m> {
     fn new(m: &'m Module, f: &'m Function, meta: &'m EntryMeta, opts: &'m CompileOptions) -> Self {
-        let mut b = Emitter::new(opts.spirv_version.0, opts.spirv_version.1);
+        // About 6 words of SPIR-V per IR instruction on the corpus (some room on top).
+        let mut b = Emitter::new(opts.spirv_version.0, opts.spirv_version.1, 8 * f.insts.len());
         let glsl = b.ext_inst_import("GLSL.std.450");
         b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
         let n = f.insts.len();
@@ -316,8 +317,11 @@ impl<'m> Lowerer<'m> {
             Some(n) => {
                 let bt = self.bool();
                 let bv = self.vector(bt, n);
-                let parts = vec![cond; n as usize];
-                self.op(Op::CompositeConstruct, bv, &parts)?
+                let splat = [cond; 16];
+                match splat.get(..n as usize) {
+                    Some(parts) => self.op(Op::CompositeConstruct, bv, parts)?,
+                    None => self.op(Op::CompositeConstruct, bv, &vec![cond; n as usize])?,
+                }
             }
             None => cond,
         };

@@ -11,7 +11,7 @@
 
 use rspirv::spirv::{Capability, Decoration, Dim, ImageFormat, Op, Scope, StorageClass, Word};
 
-use super::meta::{CompType, ResDecl, ResKind};
+use super::meta::{CompType, EntryMeta, ResDecl, ResKind};
 use super::{malformed, unsupported, Fail, LResult, Lowerer, Scalar, Val};
 use crate::binding::{self, DescriptorKind, Placement, ResourceClass};
 use crate::compile::{HeapBinding, PushConstantRange, ResourceBinding};
@@ -329,7 +329,7 @@ fn find_by_binding(l: &Lowerer<'_>, args: &[Value]) -> LResult<u32> {
     }
 }
 
-impl Lowerer<'_> {
+impl<'m> Lowerer<'m> {
     /// The handle a value stands for.
     pub(crate) fn handle(&self, v: Value) -> LResult<HandleVal> {
         match v {
@@ -341,8 +341,10 @@ impl Lowerer<'_> {
         }
     }
 
-    pub(crate) fn decl(&self, h: HandleVal) -> &super::meta::ResDecl {
-        &self.meta.resources[h.res as usize]
+    /// The declaration of a handle's range (borrowed from the metadata, not from `self`).
+    pub(crate) fn decl(&self, h: HandleVal) -> &'m super::meta::ResDecl {
+        let meta: &'m EntryMeta = self.meta;
+        &meta.resources[h.res as usize]
     }
 
     /// Declares the descriptor variable(s) of range `r`.
@@ -351,7 +353,8 @@ impl Lowerer<'_> {
         if self.res.info[ri].var != 0 {
             return Ok(());
         }
-        let d = self.meta.resources[ri].clone();
+        let meta: &'m EntryMeta = self.meta;
+        let d = &meta.resources[ri];
         let info = self.res.info[ri].clone();
         let (set, binding) = match info.placement {
             Some(Placement::Descriptor { set, binding }) => (set, binding),
@@ -391,7 +394,7 @@ impl Lowerer<'_> {
                 (self.res.sampler_ty, StorageClass::UniformConstant)
             }
             k if k == ResKind::TypedBuffer || k.is_texture() => {
-                let img = self.image_type(r, &d)?;
+                let img = self.image_type(r, d)?;
                 (img, StorageClass::UniformConstant)
             }
             k => return unsupported(format!("{} resources", k.name())),
@@ -1012,7 +1015,7 @@ fn update_counter(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()>
         return malformed("BufferUpdateCounter arguments");
     };
     let h = l.handle(hv)?;
-    let d = l.decl(h).clone();
+    let d = l.decl(h);
     let Some((set, binding)) = l.res.info[h.res as usize].counter else {
         if d.heap {
             return unsupported("UAV counter of a descriptor-heap resource");

@@ -208,7 +208,7 @@ fn sampled_image(l: &mut Lowerer<'_>, h: HandleVal, sampler: Value) -> LResult<(
 pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
     let Some(&hv) = args.first() else { return malformed(format!("{} without handle", op.name())) };
     let h = l.handle(hv)?;
-    let d = l.decl(h).clone();
+    let d = l.decl(h);
     if op == DxilOp::GetDimensions {
         return get_dimensions(l, i, h, args);
     }
@@ -697,7 +697,7 @@ pub(crate) fn in_bounds(l: &mut Lowerer<'_>, img: Word, coord: Word, n: u32, lod
 }
 
 fn get_dimensions(l: &mut Lowerer<'_>, i: InstId, h: HandleVal, args: &[Value]) -> LResult<()> {
-    let d = l.decl(h).clone();
+    let d = l.decl(h);
     let u = l.u32();
     let undef = l.undef(u);
     let mut parts = [undef; 4];
