@@ -9,11 +9,10 @@
 //! type (`Int64ImageEXT`, SPV_EXT_shader_image_int64; see
 //! [`super::resources`]). Signedness comes from the opcode (IMin vs UMin).
 
-use rspirv::dr::Operand;
 use rspirv::spirv::{Capability, Op, Scope, StorageClass, Word};
 
 use super::meta::ResKind;
-use super::resources::{byte_address, HandleVal};
+use super::resources::byte_address;
 use super::{is_undef, malformed, unsupported, LResult, Lowerer, Scalar};
 use crate::dxil_op::DxilOp;
 use crate::ir::{InstId, Value};
@@ -23,7 +22,7 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
         return malformed(format!("{} arguments", op.name()));
     }
     let h = l.handle(args[0])?;
-    let d = l.decl(h).clone();
+    let d = l.decl(h);
     let wide = match l.scalar_of(l.f.inst(i).ty) {
         Some(Scalar::U32) => false,
         Some(Scalar::U64) => true,
@@ -154,6 +153,3 @@ fn emit(
         None => l.op(sop, ty, &[ptr, scope, sem, val]),
     }
 }
-
-#[allow(dead_code)]
-fn unused(_: HandleVal, _: Operand) {}

@@ -1,7 +1,6 @@
 //! Compute system values (ThreadId, GroupId, ThreadIdInGroup,
 //! FlattenedThreadIdInGroup) and barriers.
 
-use rspirv::dr::Operand;
 use rspirv::spirv::{BuiltIn, Decoration, MemorySemantics, Op, Scope, StorageClass, Word};
 
 use super::{malformed, LResult, Lowerer};
@@ -39,12 +38,12 @@ impl Lowerer<'_> {
             Builtin::SubgroupSize => BuiltIn::SubgroupSize,
             Builtin::SubgroupLocalInvocationId => BuiltIn::SubgroupLocalInvocationId,
         };
-        self.b.decorate(var, Decoration::BuiltIn, [Operand::BuiltIn(bi)]);
+        self.b.decorate(var, Decoration::BuiltIn, &[bi as u32]);
         if matches!(b, Builtin::SubgroupSize | Builtin::SubgroupLocalInvocationId) {
             self.cap(rspirv::spirv::Capability::GroupNonUniform);
             // Integer fragment inputs, builtins included, must be Flat.
             if self.stage() == Some(crate::link::Stage::Pixel) {
-                self.b.decorate(var, Decoration::Flat, []);
+                self.b.decorate(var, Decoration::Flat, &[]);
             }
         }
         self.builtins[slot] = var;
@@ -117,9 +116,9 @@ fn barrier(l: &mut Lowerer<'_>, args: &[Value]) -> LResult<()> {
     let semc = l.const_u32(sem.bits());
     if sync {
         let es = l.const_u32(Scope::Workgroup as u32);
-        l.op_void(Op::ControlBarrier, vec![Operand::IdRef(es), Operand::IdRef(ms), Operand::IdRef(semc)])
+        l.op_void(Op::ControlBarrier, &[es, ms, semc])
     } else if !sem.is_empty() {
-        l.op_void(Op::MemoryBarrier, vec![Operand::IdRef(ms), Operand::IdRef(semc)])
+        l.op_void(Op::MemoryBarrier, &[ms, semc])
     } else {
         Ok(())
     }

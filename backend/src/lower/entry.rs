@@ -41,28 +41,28 @@ impl Lowerer<'_> {
 
     pub(crate) fn execution_modes(&mut self, f: Word) -> LResult<()> {
         if self.captures_xfb() {
-            self.b.execution_mode(f, ExecutionMode::Xfb, []);
+            self.b.execution_mode(f, ExecutionMode::Xfb, &[]);
         }
         let Some(g) = self.gfx.as_ref() else { return Ok(()) };
         let (plan, stage) = (g.plan, g.stage);
         match self.meta.kind {
             ShaderKind::Pixel => {
-                self.b.execution_mode(f, ExecutionMode::OriginUpperLeft, []);
+                self.b.execution_mode(f, ExecutionMode::OriginUpperLeft, &[]);
                 if self.meta.flags & FLAG_FORCE_EARLY_DEPTH_STENCIL != 0 {
-                    self.b.execution_mode(f, ExecutionMode::EarlyFragmentTests, []);
+                    self.b.execution_mode(f, ExecutionMode::EarlyFragmentTests, &[]);
                 }
                 for e in &stage.outputs {
                     match e.placement {
                         Placement::BuiltIn(BuiltIn::FragDepth) => {
-                            self.b.execution_mode(f, ExecutionMode::DepthReplacing, []);
+                            self.b.execution_mode(f, ExecutionMode::DepthReplacing, &[]);
                             match e.system_value {
-                                "SV_DepthGreaterEqual" => self.b.execution_mode(f, ExecutionMode::DepthGreater, []),
-                                "SV_DepthLessEqual" => self.b.execution_mode(f, ExecutionMode::DepthLess, []),
+                                "SV_DepthGreaterEqual" => self.b.execution_mode(f, ExecutionMode::DepthGreater, &[]),
+                                "SV_DepthLessEqual" => self.b.execution_mode(f, ExecutionMode::DepthLess, &[]),
                                 _ => {}
                             }
                         }
                         Placement::BuiltIn(BuiltIn::FragStencilRefEXT) => {
-                            self.b.execution_mode(f, ExecutionMode::StencilRefReplacingEXT, []);
+                            self.b.execution_mode(f, ExecutionMode::StencilRefReplacingEXT, &[]);
                         }
                         _ => {}
                     }
@@ -78,12 +78,12 @@ impl Lowerer<'_> {
                     InputPrimitive::TriangleWithAdjacency => ExecutionMode::InputTrianglesAdjacency,
                     p => return unsupported(format!("geometry shader input primitive {p}")),
                 };
-                self.b.execution_mode(f, input, []);
-                self.b.execution_mode(f, ExecutionMode::Invocations, [gs.instance_count.max(1)]);
+                self.b.execution_mode(f, input, &[]);
+                self.b.execution_mode(f, ExecutionMode::Invocations, &[gs.instance_count.max(1)]);
                 if gs.max_vertex_count == 0 {
                     return malformed("geometry shader with maxvertexcount 0");
                 }
-                self.b.execution_mode(f, ExecutionMode::OutputVertices, [gs.max_vertex_count]);
+                self.b.execution_mode(f, ExecutionMode::OutputVertices, &[gs.max_vertex_count]);
                 let out = match gs.output_topology {
                     PrimitiveTopology::LineList | PrimitiveTopology::LineStrip => ExecutionMode::OutputLineStrip,
                     PrimitiveTopology::TriangleList | PrimitiveTopology::TriangleStrip => {
@@ -91,7 +91,7 @@ impl Lowerer<'_> {
                     }
                     _ => ExecutionMode::OutputPoints,
                 };
-                self.b.execution_mode(f, out, []);
+                self.b.execution_mode(f, out, &[]);
             }
             _ => {}
         }

@@ -2,7 +2,6 @@
 //! → OpEmitVertex/OpEndPrimitive, others → the stream forms with the
 //! GeometryStreams capability).
 
-use rspirv::dr::Operand;
 use rspirv::spirv::{Capability, Op};
 
 use super::{malformed, unsupported, Fail, LResult, Lowerer};
@@ -14,21 +13,21 @@ impl Lowerer<'_> {
     fn emit(&mut self, stream: u32) -> LResult<()> {
         self.write_point_size()?;
         if stream == 0 {
-            self.op_void(Op::EmitVertex, vec![])
+            self.op_void(Op::EmitVertex, &[])
         } else {
             self.cap(Capability::GeometryStreams);
             let s = self.const_u32(stream);
-            self.op_void(Op::EmitStreamVertex, vec![Operand::IdRef(s)])
+            self.op_void(Op::EmitStreamVertex, &[s])
         }
     }
 
     fn cut(&mut self, stream: u32) -> LResult<()> {
         if stream == 0 {
-            self.op_void(Op::EndPrimitive, vec![])
+            self.op_void(Op::EndPrimitive, &[])
         } else {
             self.cap(Capability::GeometryStreams);
             let s = self.const_u32(stream);
-            self.op_void(Op::EndStreamPrimitive, vec![Operand::IdRef(s)])
+            self.op_void(Op::EndStreamPrimitive, &[s])
         }
     }
 }

@@ -15,7 +15,6 @@
 //! ZeroFill inputs load 0; Unused outputs are not declared and their
 //! stores are dropped.
 
-use rspirv::dr::Operand;
 use rspirv::spirv::{BuiltIn as SpvBuiltIn, Capability, Decoration, Op, StorageClass, Word};
 
 use super::{is_undef, malformed, unsupported, Fail, LResult, Lowerer, Scalar};
@@ -345,7 +344,7 @@ impl<'m> Lowerer<'m> {
         let t = if width > 1 { self.vector(st, width) } else { st };
         if rows > 1 {
             let n = self.const_u32(rows);
-            return self.new_type(Op::TypeArray, vec![Operand::IdRef(t), Operand::IdRef(n)]);
+            return self.new_type(Op::TypeArray, &[t, n]);
         }
         t
     }
@@ -367,11 +366,11 @@ impl<'m> Lowerer<'m> {
         let per_vertex = if sc == StorageClass::Input { self.input_vertices() } else { None };
         if let Some(nv) = per_vertex {
             let n = self.const_u32(nv);
-            t = self.new_type(Op::TypeArray, vec![Operand::IdRef(t), Operand::IdRef(n)]);
+            t = self.new_type(Op::TypeArray, &[t, n]);
         }
         let pt = self.pointer(sc, t);
         let var = self.global_var(pt, sc, None);
-        self.b.name(var, sv_name(e));
+        self.b.name_indexed(var, &e.semantic_name, e.semantic_indices.first().copied().unwrap_or(0));
         self.decorate(var, Decoration::Location, &[location]);
         if dcomp != 0 {
             self.decorate(var, Decoration::Component, &[dcomp]);
@@ -392,7 +391,7 @@ impl<'m> Lowerer<'m> {
     pub(crate) fn interpolation(&mut self, var: Word, mode: InterpolationMode, integer: bool) -> LResult<()> {
         use InterpolationMode::*;
         if integer || mode == Constant {
-            self.b.decorate(var, Decoration::Flat, []);
+            self.b.decorate(var, Decoration::Flat, &[]);
             return Ok(());
         }
         let (noperspective, centroid, sample) = match mode {
@@ -406,14 +405,14 @@ impl<'m> Lowerer<'m> {
             Invalid => return malformed("invalid interpolation mode"),
         };
         if noperspective {
-            self.b.decorate(var, Decoration::NoPerspective, []);
+            self.b.decorate(var, Decoration::NoPerspective, &[]);
         }
         if centroid {
-            self.b.decorate(var, Decoration::Centroid, []);
+            self.b.decorate(var, Decoration::Centroid, &[]);
         }
         if sample {
             self.cap(Capability::SampleRateShading);
-            self.b.decorate(var, Decoration::Sample, []);
+            self.b.decorate(var, Decoration::Sample, &[]);
         }
         Ok(())
     }
@@ -482,7 +481,7 @@ impl<'m> Lowerer<'m> {
             Shape::Array(x, n) => {
                 let e = self.scalar(x);
                 let c = self.const_u32(n);
-                self.new_type(Op::TypeArray, vec![Operand::IdRef(e), Operand::IdRef(c)])
+                self.new_type(Op::TypeArray, &[e, c])
             }
         };
         let per_vertex = sc == StorageClass::Input
@@ -490,7 +489,7 @@ impl<'m> Lowerer<'m> {
         if per_vertex {
             if let Some(nv) = self.input_vertices() {
                 let c = self.const_u32(nv);
-                t = self.new_type(Op::TypeArray, vec![Operand::IdRef(t), Operand::IdRef(c)]);
+                t = self.new_type(Op::TypeArray, &[t, c]);
             }
         }
         let pt = self.pointer(sc, t);
@@ -578,12 +577,12 @@ impl<'m> Lowerer<'m> {
                 }
             }
         };
-        self.b.decorate(var, Decoration::BuiltIn, [Operand::BuiltIn(bi)]);
+        self.b.decorate(var, Decoration::BuiltIn, &[bi as u32]);
         if pixel
             && sc == StorageClass::Input
             && matches!(s, Slot::PrimitiveId | Slot::SampleId | Slot::Layer | Slot::ViewportIndex | Slot::ViewIndex)
         {
-            self.b.decorate(var, Decoration::Flat, []);
+            self.b.decorate(var, Decoration::Flat, &[]);
         }
         if sc == StorageClass::Output && stage == Some(Stage::Geometry) {
             let stream = self.gfx.as_ref().and_then(|g| g.plan.geometry.as_ref()).and_then(|g| g.rasterized_stream);

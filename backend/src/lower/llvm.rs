@@ -3,7 +3,6 @@
 //! (thread-local arrays in Function storage, groupshared in Workgroup
 //! storage) and atomics on groupshared memory.
 
-use rspirv::dr::Operand;
 use rspirv::spirv::{Op, Scope, StorageClass};
 
 use super::{malformed, unsupported, LResult, Lowerer, Scalar, Val};
@@ -44,8 +43,7 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId) -> LResult<()> {
                     _ => {
                         let v = l.value(*agg)?;
                         let t = l.result_ty(i)?;
-                        let r =
-                            l.op_with(Op::CompositeExtract, t, vec![Operand::IdRef(v), Operand::LiteralBit32(*k)])?;
+                        let r = l.op(Op::CompositeExtract, t, &[v, *k])?;
                         l.set_id(i, r);
                         Ok(())
                     }
@@ -53,7 +51,7 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId) -> LResult<()> {
                 _ => {
                     let v = l.value(*agg)?;
                     let t = l.result_ty(i)?;
-                    let r = l.op_with(Op::CompositeExtract, t, vec![Operand::IdRef(v), Operand::LiteralBit32(*k)])?;
+                    let r = l.op(Op::CompositeExtract, t, &[v, *k])?;
                     l.set_id(i, r);
                     Ok(())
                 }
@@ -63,9 +61,7 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId) -> LResult<()> {
             let v = l.value(*vector)?;
             let t = l.result_ty(i)?;
             let r = match l.m.const_uint(*index) {
-                Some(k) => {
-                    l.op_with(Op::CompositeExtract, t, vec![Operand::IdRef(v), Operand::LiteralBit32(k as u32)])?
-                }
+                Some(k) => l.op(Op::CompositeExtract, t, &[v, k as u32])?,
                 None => {
                     let x = l.value(*index)?;
                     l.op(Op::VectorExtractDynamic, t, &[v, x])?
@@ -79,11 +75,7 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId) -> LResult<()> {
             let x = l.value(*value)?;
             let t = l.result_ty(i)?;
             let r = match l.m.const_uint(*index) {
-                Some(k) => l.op_with(
-                    Op::CompositeInsert,
-                    t,
-                    vec![Operand::IdRef(x), Operand::IdRef(v), Operand::LiteralBit32(k as u32)],
-                )?,
+                Some(k) => l.op(Op::CompositeInsert, t, &[x, v, k as u32])?,
                 None => {
                     let k = l.value(*index)?;
                     l.op(Op::VectorInsertDynamic, t, &[v, x, k])?

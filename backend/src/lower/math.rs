@@ -385,7 +385,7 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
 }
 
 fn extract(l: &mut Lowerer<'_>, t: Word, v: Word, k: u32) -> LResult<Word> {
-    l.op_with(Op::CompositeExtract, t, vec![rspirv::dr::Operand::IdRef(v), rspirv::dr::Operand::LiteralBit32(k)])
+    l.op(Op::CompositeExtract, t, &[v, k])
 }
 
 fn float_consts(l: &mut Lowerer<'_>, s: Scalar, a: f64, b: f64) -> LResult<(Word, Word)> {

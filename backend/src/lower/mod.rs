@@ -1,4 +1,4 @@
-//! Lowering of compute shaders from dxjit IR to SPIR-V (`rspirv::dr`).
+//! Lowering of shaders from dxjit IR to SPIR-V words ([`emit`]).
 //!
 //! One [`Lowerer`] per compile. This file owns the module skeleton (entry
 //! point, capabilities, types, constants, variables), the value table and
@@ -16,6 +16,7 @@ pub mod meta;
 
 mod atomics;
 mod compute;
+pub(crate) mod emit;
 mod entry;
 mod geometry;
 pub(crate) mod io;
@@ -28,17 +29,16 @@ mod sampling;
 mod tessellation;
 mod wave;
 
-use std::collections::HashMap;
-
-use rspirv::dr::{Builder, InsertPoint, Instruction, Operand};
 use rspirv::spirv::{self, Capability, Decoration, GlslStd450Op, Op, StorageClass, Word};
 
 use crate::compile::{CompileError, CompileOptions, CompiledShader, Robustness};
 use crate::dxil_op::DxilOp;
+use crate::fxhash::FxHashMap;
 use crate::ir::{
     BlockId, ConstExpr, ConstId, ConstKind, Function, GlobalId, InstId, InstKind, Module, Type, TypeId, Value,
 };
 use crate::structurize::{Cond, Node, StructuredFunction};
+use emit::Emitter;
 use meta::EntryMeta;
 
 /// Why lowering stopped (turned into [`CompileError`] with function, block and SM).
@@ -98,9 +98,6 @@ pub(crate) enum Scalar {
 }
 const SCALARS: usize = 10;
 
-/// Opcodes cached in [`Lowerer::classes`] (all core opcodes below 400; extension opcodes are rarer).
-const CLASS_CACHE: usize = 400;
-
 /// A loop or switch the current code is inside of.
 #[derive(Debug, Clone, Copy)]
 enum Construct {
@@ -113,10 +110,7 @@ pub(crate) struct Lowerer<'m> {
     pub f: &'m Function,
     pub meta: &'m EntryMeta,
     pub opts: &'m CompileOptions,
-    pub b: Builder,
-    /// Grammar entry of each core opcode below [`CLASS_CACHE`], filled on first use: rspirv's
-    /// `Instruction::new` finds it by a linear scan of its table on every instruction.
-    classes: [Option<&'static rspirv::grammar::Instruction<'static>>; CLASS_CACHE],
+    pub b: Emitter,
     glsl: Word,
     caps: Vec<Capability>,
     exts: Vec<&'static str>,
@@ -125,7 +119,7 @@ pub(crate) struct Lowerer<'m> {
     pointers: Vec<(StorageClass, Word, Word)>,
     ir_types: Vec<Word>,
     ir_consts: Vec<Word>,
-    consts: HashMap<(Word, u64), Word>,
+    consts: FxHashMap<(Word, u64), Word>,
     pub vals: Vec<Val>,
     pub parts: Vec<Word>,
     globals: Vec<Val>,
@@ -233,8 +227,8 @@ fn structure(m: &Module, f: &Function) -> Result<StructuredFunction, String> {
 
 impl<'m> Lowerer<'m> {
     fn new(m: &'m Module, f: &'m Function, meta: &'m EntryMeta, opts: &'m CompileOptions) -> Self {
-        let mut b = Builder::new();
-        b.set_version(opts.spirv_version.0, opts.spirv_version.1);
+        // About 6 words of SPIR-V per IR instruction on the corpus (some room on top).
+        let mut b = Emitter::new(opts.spirv_version.0, opts.spirv_version.1, 8 * f.insts.len());
         let glsl = b.ext_inst_import("GLSL.std.450");
         b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
         let n = f.insts.len();
@@ -244,7 +238,6 @@ impl<'m> Lowerer<'m> {
             meta,
             opts,
             b,
-            classes: [None; CLASS_CACHE],
             glsl,
             caps: vec![Capability::Shader],
             exts: Vec::new(),
@@ -253,7 +246,7 @@ impl<'m> Lowerer<'m> {
             pointers: Vec::new(),
             ir_types: vec![0; m.types.len()],
             ir_consts: vec![0; m.consts.len()],
-            consts: HashMap::new(),
+            consts: FxHashMap::default(),
             vals: vec![Val::Unset; n],
             parts: Vec::new(),
             globals: vec![Val::Unset; m.globals.len()],
@@ -299,51 +292,22 @@ impl<'m> Lowerer<'m> {
 
     // ---- raw emission -------------------------------------------------
 
-    /// `Instruction::new` without its per-instruction grammar table scan (same instruction).
-    pub fn instruction(&mut self, op: Op, ty: Option<Word>, id: Option<Word>, operands: Vec<Operand>) -> Instruction {
-        let class = match self.classes.get_mut(op as usize) {
-            Some(Some(c)) => *c,
-            Some(slot) => {
-                let c = rspirv::grammar::INSTRUCTION_TABLE.get(op);
-                *slot = Some(c);
-                c
-            }
-            None => rspirv::grammar::INSTRUCTION_TABLE.get(op),
-        };
-        Instruction { class, result_type: ty, result_id: id, operands }
-    }
-
-    fn global_inst(&mut self, op: Op, ty: Option<Word>, operands: Vec<Operand>) -> Word {
-        let id = self.b.id();
-        let inst = self.instruction(op, ty, Some(id), operands);
-        self.b.insert_types_global_values(InsertPoint::End, inst);
-        id
-    }
-
-    pub fn push(&mut self, inst: Instruction) -> LResult<()> {
-        self.b.insert_into_block(InsertPoint::End, inst).map_err(internal)
-    }
-
-    /// `%r = op %ty args...` (all operands ids).
+    /// `%r = op %ty args...` (ids, or literal/enum words where the opcode takes them).
+    #[inline]
     pub fn op(&mut self, op: Op, ty: Word, args: &[Word]) -> LResult<Word> {
-        let id = self.b.id();
-        let inst = self.instruction(op, Some(ty), Some(id), args.iter().map(|&a| Operand::IdRef(a)).collect());
-        self.push(inst)?;
-        Ok(id)
+        self.b.inst(op, ty, args, &[]).map_err(internal)
     }
 
-    /// `%r = op %ty operands...`.
-    pub fn op_with(&mut self, op: Op, ty: Word, operands: Vec<Operand>) -> LResult<Word> {
-        let id = self.b.id();
-        let inst = self.instruction(op, Some(ty), Some(id), operands);
-        self.push(inst)?;
-        Ok(id)
+    /// `%r = op %ty pre... rest...` (saves building one operand list from two).
+    #[inline]
+    pub fn op2(&mut self, op: Op, ty: Word, pre: &[Word], rest: &[Word]) -> LResult<Word> {
+        self.b.inst(op, ty, pre, rest).map_err(internal)
     }
 
-    /// An instruction without result.
-    pub fn op_void(&mut self, op: Op, operands: Vec<Operand>) -> LResult<()> {
-        let inst = self.instruction(op, None, None, operands);
-        self.push(inst)
+    /// An instruction without result (not a block terminator).
+    #[inline]
+    pub fn op_void(&mut self, op: Op, operands: &[Word]) -> LResult<()> {
+        self.b.inst_void(op, operands, &[]).map_err(internal)
     }
 
     /// `OpSelect` with a scalar condition, splatted for vector results (SPIR-V < 1.4).
@@ -353,8 +317,11 @@ impl<'m> Lowerer<'m> {
             Some(n) => {
                 let bt = self.bool();
                 let bv = self.vector(bt, n);
-                let parts = vec![cond; n as usize];
-                self.op(Op::CompositeConstruct, bv, &parts)?
+                let splat = [cond; 16];
+                match splat.get(..n as usize) {
+                    Some(parts) => self.op(Op::CompositeConstruct, bv, parts)?,
+                    None => self.op(Op::CompositeConstruct, bv, &vec![cond; n as usize])?,
+                }
             }
             None => cond,
         };
@@ -362,11 +329,7 @@ impl<'m> Lowerer<'m> {
     }
 
     pub fn glsl(&mut self, op: GlslStd450Op, ty: Word, args: &[Word]) -> LResult<Word> {
-        let mut ops = Vec::with_capacity(2 + args.len());
-        ops.push(Operand::IdRef(self.glsl));
-        ops.push(Operand::LiteralExtInstInteger(op as u32));
-        ops.extend(args.iter().map(|&a| Operand::IdRef(a)));
-        self.op_with(Op::ExtInst, ty, ops)
+        self.op2(Op::ExtInst, ty, &[self.glsl, op as u32], args)
     }
 
     pub fn load(&mut self, ty: Word, ptr: Word) -> LResult<Word> {
@@ -374,31 +337,27 @@ impl<'m> Lowerer<'m> {
     }
 
     pub fn store(&mut self, ptr: Word, v: Word) -> LResult<()> {
-        self.op_void(Op::Store, vec![Operand::IdRef(ptr), Operand::IdRef(v)])
+        self.op_void(Op::Store, &[ptr, v])
     }
 
     pub fn access_chain(&mut self, ptr_ty: Word, base: Word, idx: &[Word]) -> LResult<Word> {
-        let mut ops = Vec::with_capacity(1 + idx.len());
-        ops.push(Operand::IdRef(base));
-        ops.extend(idx.iter().map(|&a| Operand::IdRef(a)));
-        self.op_with(Op::AccessChain, ptr_ty, ops)
+        self.op2(Op::AccessChain, ptr_ty, &[base], idx)
     }
 
     pub fn decorate(&mut self, id: Word, d: Decoration, lits: &[u32]) {
-        self.b.decorate(id, d, lits.iter().map(|&v| Operand::LiteralBit32(v)));
+        self.b.decorate(id, d, lits);
     }
 
     pub fn member_decorate(&mut self, id: Word, member: u32, d: Decoration, lits: &[u32]) {
-        self.b.member_decorate(id, member, d, lits.iter().map(|&v| Operand::LiteralBit32(v)));
+        self.b.member_decorate(id, member, d, lits);
     }
 
     /// A module-scope variable (added to the entry point's interface where the version needs it).
     pub fn global_var(&mut self, ptr_ty: Word, sc: StorageClass, init: Option<Word>) -> Word {
-        let mut ops = vec![Operand::StorageClass(sc)];
-        if let Some(i) = init {
-            ops.push(Operand::IdRef(i));
-        }
-        let id = self.global_inst(Op::Variable, Some(ptr_ty), ops);
+        let id = match init {
+            Some(i) => self.b.global_value(Op::Variable, ptr_ty, &[sc as u32, i]),
+            None => self.b.global_value(Op::Variable, ptr_ty, &[sc as u32]),
+        };
         if self.opts.spirv_version >= (1, 4) || matches!(sc, StorageClass::Input | StorageClass::Output) {
             self.interface.push(id);
         }
@@ -412,34 +371,33 @@ impl<'m> Lowerer<'m> {
         if slot != 0 {
             return slot;
         }
-        let (op, ops) = match s {
-            Scalar::Void => (Op::TypeVoid, vec![]),
-            Scalar::Bool => (Op::TypeBool, vec![]),
+        let id = match s {
+            Scalar::Void => self.b.type_decl(Op::TypeVoid, &[]),
+            Scalar::Bool => self.b.type_decl(Op::TypeBool, &[]),
             Scalar::U8 => {
                 self.cap(Capability::Int8);
-                (Op::TypeInt, vec![Operand::LiteralBit32(8), Operand::LiteralBit32(0)])
+                self.b.type_decl(Op::TypeInt, &[8, 0])
             }
             Scalar::U16 => {
                 self.cap(Capability::Int16);
-                (Op::TypeInt, vec![Operand::LiteralBit32(16), Operand::LiteralBit32(0)])
+                self.b.type_decl(Op::TypeInt, &[16, 0])
             }
-            Scalar::U32 => (Op::TypeInt, vec![Operand::LiteralBit32(32), Operand::LiteralBit32(0)]),
+            Scalar::U32 => self.b.type_decl(Op::TypeInt, &[32, 0]),
             Scalar::U64 => {
                 self.cap(Capability::Int64);
-                (Op::TypeInt, vec![Operand::LiteralBit32(64), Operand::LiteralBit32(0)])
+                self.b.type_decl(Op::TypeInt, &[64, 0])
             }
-            Scalar::I32 => (Op::TypeInt, vec![Operand::LiteralBit32(32), Operand::LiteralBit32(1)]),
+            Scalar::I32 => self.b.type_decl(Op::TypeInt, &[32, 1]),
             Scalar::F16 => {
                 self.cap(Capability::Float16);
-                (Op::TypeFloat, vec![Operand::LiteralBit32(16)])
+                self.b.type_decl(Op::TypeFloat, &[16])
             }
-            Scalar::F32 => (Op::TypeFloat, vec![Operand::LiteralBit32(32)]),
+            Scalar::F32 => self.b.type_decl(Op::TypeFloat, &[32]),
             Scalar::F64 => {
                 self.cap(Capability::Float64);
-                (Op::TypeFloat, vec![Operand::LiteralBit32(64)])
+                self.b.type_decl(Op::TypeFloat, &[64])
             }
         };
-        let id = self.global_inst(op, None, ops);
         self.scalars[s as usize] = id;
         id
     }
@@ -458,7 +416,7 @@ impl<'m> Lowerer<'m> {
         if let Some(v) = self.vectors.iter().find(|v| v.0 == elem && v.1 == n) {
             return v.2;
         }
-        let id = self.global_inst(Op::TypeVector, None, vec![Operand::IdRef(elem), Operand::LiteralBit32(n)]);
+        let id = self.b.type_decl(Op::TypeVector, &[elem, n]);
         self.vectors.push((elem, n, id));
         id
     }
@@ -467,14 +425,14 @@ impl<'m> Lowerer<'m> {
         if let Some(p) = self.pointers.iter().find(|p| p.0 == sc && p.1 == pointee) {
             return p.2;
         }
-        let id = self.global_inst(Op::TypePointer, None, vec![Operand::StorageClass(sc), Operand::IdRef(pointee)]);
+        let id = self.b.type_decl(Op::TypePointer, &[sc as u32, pointee]);
         self.pointers.push((sc, pointee, id));
         id
     }
 
     /// A new (never deduplicated) aggregate type.
-    pub fn new_type(&mut self, op: Op, operands: Vec<Operand>) -> Word {
-        self.global_inst(op, None, operands)
+    pub fn new_type(&mut self, op: Op, operands: &[Word]) -> Word {
+        self.b.type_decl(op, operands)
     }
 
     /// The SPIR-V type of an IR type (pointers: use [`Self::ptr_type_of`]).
@@ -507,14 +465,14 @@ impl<'m> Lowerer<'m> {
                     return unsupported("zero-length array");
                 }
                 let l = self.const_u32(len);
-                self.new_type(Op::TypeArray, vec![Operand::IdRef(e), Operand::IdRef(l)])
+                self.new_type(Op::TypeArray, &[e, l])
             }
             Type::Struct { name: None, elems, .. } => {
                 let mut ids = Vec::with_capacity(elems.len());
                 for &e in elems {
-                    ids.push(Operand::IdRef(self.ty(e)?));
+                    ids.push(self.ty(e)?);
                 }
-                self.new_type(Op::TypeStruct, ids)
+                self.new_type(Op::TypeStruct, &ids)
             }
             other => {
                 let other = other.clone();
@@ -542,8 +500,11 @@ impl<'m> Lowerer<'m> {
         if let Some(&c) = self.consts.get(&(ty, bits)) {
             return c;
         }
-        let lit = if wide { Operand::LiteralBit64(bits) } else { Operand::LiteralBit32(bits as u32) };
-        let id = self.global_inst(Op::Constant, Some(ty), vec![lit]);
+        let id = if wide {
+            self.b.global_value(Op::Constant, ty, &emit::lit64(bits))
+        } else {
+            self.b.global_value(Op::Constant, ty, &[bits as u32])
+        };
         self.consts.insert((ty, bits), id);
         id
     }
@@ -568,7 +529,7 @@ impl<'m> Lowerer<'m> {
         if let Some(&c) = self.consts.get(&(t, key)) {
             return c;
         }
-        let id = self.global_inst(if v { Op::ConstantTrue } else { Op::ConstantFalse }, Some(t), vec![]);
+        let id = self.b.global_value(if v { Op::ConstantTrue } else { Op::ConstantFalse }, t, &[]);
         self.consts.insert((t, key), id);
         id
     }
@@ -598,14 +559,14 @@ impl<'m> Lowerer<'m> {
 
     /// A (never deduplicated) composite constant.
     pub fn const_composite(&mut self, ty: Word, elems: &[Word]) -> Word {
-        self.global_inst(Op::ConstantComposite, Some(ty), elems.iter().map(|&e| Operand::IdRef(e)).collect())
+        self.b.global_value(Op::ConstantComposite, ty, elems)
     }
 
     pub fn null(&mut self, ty: Word) -> Word {
         if let Some(&c) = self.consts.get(&(ty, u64::MAX)) {
             return c;
         }
-        let id = self.global_inst(Op::ConstantNull, Some(ty), vec![]);
+        let id = self.b.global_value(Op::ConstantNull, ty, &[]);
         self.consts.insert((ty, u64::MAX), id);
         id
     }
@@ -614,7 +575,7 @@ impl<'m> Lowerer<'m> {
         if let Some(&c) = self.consts.get(&(ty, u64::MAX - 1)) {
             return c;
         }
-        let id = self.global_inst(Op::Undef, Some(ty), vec![]);
+        let id = self.b.global_value(Op::Undef, ty, &[]);
         self.consts.insert((ty, u64::MAX - 1), id);
         id
     }
@@ -667,9 +628,9 @@ impl<'m> Lowerer<'m> {
                 let mut ops = Vec::with_capacity(vals.len());
                 for v in vals {
                     let Value::Const(e) = v else { return unsupported("aggregate constant with non-constant element") };
-                    ops.push(Operand::IdRef(self.constant(*e)?));
+                    ops.push(self.constant(*e)?);
                 }
-                self.global_inst(Op::ConstantComposite, Some(t), ops)
+                self.b.global_value(Op::ConstantComposite, t, &ops)
             }
             ConstKind::Data(elems) => {
                 let t = self.ty(k.ty)?;
@@ -682,9 +643,9 @@ impl<'m> Lowerer<'m> {
                 };
                 let mut ops = Vec::with_capacity(elems.len());
                 for &e in elems {
-                    ops.push(Operand::IdRef(self.const_scalar(s, e)));
+                    ops.push(self.const_scalar(s, e));
                 }
-                self.global_inst(Op::ConstantComposite, Some(t), ops)
+                self.b.global_value(Op::ConstantComposite, t, &ops)
             }
             ConstKind::WideInt(_) => return unsupported("integer constant wider than 64 bits"),
             ConstKind::Expr(_) => return unsupported("constant expression used as a value"),
@@ -841,7 +802,7 @@ impl<'m> Lowerer<'m> {
     }
 
     pub fn begin(&mut self, label: Word) -> LResult<()> {
-        self.b.begin_block(Some(label)).map_err(internal)?;
+        self.b.label(label).map_err(internal)?;
         self.open = true;
         self.cur_label = label;
         Ok(())
@@ -856,8 +817,8 @@ impl<'m> Lowerer<'m> {
     /// Emits `if (cond) { then() }` inline in the current block; code after it continues in the merge block.
     pub fn guarded(&mut self, cond: Word, then: impl FnOnce(&mut Self) -> LResult<()>) -> LResult<()> {
         let (t, merge) = (self.new_label(), self.new_label());
-        self.b.selection_merge(merge, spirv::SelectionControl::NONE).map_err(internal)?;
-        self.b.branch_conditional(cond, t, merge, []).map_err(internal)?;
+        self.b.selection_merge(merge).map_err(internal)?;
+        self.b.branch_conditional(cond, t, merge).map_err(internal)?;
         self.begin(t)?;
         then(self)?;
         self.branch(merge)?;
@@ -870,13 +831,13 @@ impl<'m> Lowerer<'m> {
         let (header, bl, cont, merge) = (self.new_label(), self.new_label(), self.new_label(), self.new_label());
         self.branch(header)?;
         self.begin(header)?;
-        self.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []).map_err(internal)?;
+        self.b.loop_merge(merge, cont).map_err(internal)?;
         self.branch(bl)?;
         self.begin(bl)?;
         let (done, r) = body(self)?;
         self.branch(cont)?;
         self.begin(cont)?;
-        self.b.branch_conditional(done, merge, header, []).map_err(internal)?;
+        self.b.branch_conditional(done, merge, header).map_err(internal)?;
         self.open = false;
         self.begin(merge)?;
         Ok(r)
@@ -891,19 +852,15 @@ impl<'m> Lowerer<'m> {
     ) -> LResult<Word> {
         let pre = self.cur_label;
         let (t, merge) = (self.new_label(), self.new_label());
-        self.b.selection_merge(merge, spirv::SelectionControl::NONE).map_err(internal)?;
-        self.b.branch_conditional(cond, t, merge, []).map_err(internal)?;
+        self.b.selection_merge(merge).map_err(internal)?;
+        self.b.branch_conditional(cond, t, merge).map_err(internal)?;
         self.begin(t)?;
         let r = then(self)?;
         let t_end = self.cur_label;
         self.branch(merge)?;
         self.begin(merge)?;
         let z = self.null(ty);
-        self.op_with(
-            Op::Phi,
-            ty,
-            vec![Operand::IdRef(r), Operand::IdRef(t_end), Operand::IdRef(z), Operand::IdRef(pre)],
-        )
+        self.op(Op::Phi, ty, &[r, t_end, z, pre])
     }
 
     fn cond(&mut self, c: &Cond) -> LResult<Word> {
@@ -948,8 +905,8 @@ impl<'m> Lowerer<'m> {
             Node::If { cond, then_, else_ } => {
                 let c = self.cond(cond)?;
                 let (t, e, merge) = (self.new_label(), self.new_label(), self.new_label());
-                self.b.selection_merge(merge, spirv::SelectionControl::NONE).map_err(internal)?;
-                self.b.branch_conditional(c, t, e, []).map_err(internal)?;
+                self.b.selection_merge(merge).map_err(internal)?;
+                self.b.branch_conditional(c, t, e).map_err(internal)?;
                 self.begin(t)?;
                 let r1 = self.node(then_)?;
                 if r1 {
@@ -962,7 +919,7 @@ impl<'m> Lowerer<'m> {
                 }
                 self.begin(merge)?;
                 if !r1 && !r2 {
-                    self.b.unreachable().map_err(internal)?;
+                    self.b.terminator(Op::Unreachable, &[], &[]).map_err(internal)?;
                     self.open = false;
                     return Ok(false);
                 }
@@ -983,12 +940,16 @@ impl<'m> Lowerer<'m> {
                         let Some(v) = self.m.konst(c).as_uint(&self.m.types) else {
                             return malformed("switch case label is not an integer constant");
                         };
-                        let lit = if wide { Operand::LiteralBit64(v) } else { Operand::LiteralBit32(v as u32) };
-                        targets.push((lit, l));
+                        if wide {
+                            targets.extend_from_slice(&emit::lit64(v));
+                        } else {
+                            targets.push(v as u32);
+                        }
+                        targets.push(l);
                     }
                 }
-                self.b.selection_merge(merge, spirv::SelectionControl::NONE).map_err(internal)?;
-                self.b.switch(sel, dl, targets).map_err(internal)?;
+                self.b.selection_merge(merge).map_err(internal)?;
+                self.b.switch(sel, dl, &targets).map_err(internal)?;
                 self.open = false;
                 self.stack.push(Construct::Switch { merge, broken: false });
                 let mut falls = false;
@@ -1007,7 +968,7 @@ impl<'m> Lowerer<'m> {
                 let broken = matches!(self.stack.pop(), Some(Construct::Switch { broken: true, .. }));
                 self.begin(merge)?;
                 if !falls && !broken {
-                    self.b.unreachable().map_err(internal)?;
+                    self.b.terminator(Op::Unreachable, &[], &[]).map_err(internal)?;
                     self.open = false;
                     return Ok(false);
                 }
@@ -1017,8 +978,8 @@ impl<'m> Lowerer<'m> {
                 // A breakable region: a switch with only a default target.
                 let sel = self.const_u32(0);
                 let (bl, merge) = (self.new_label(), self.new_label());
-                self.b.selection_merge(merge, spirv::SelectionControl::NONE).map_err(internal)?;
-                self.b.switch(sel, bl, []).map_err(internal)?;
+                self.b.selection_merge(merge).map_err(internal)?;
+                self.b.switch(sel, bl, &[]).map_err(internal)?;
                 self.open = false;
                 self.stack.push(Construct::Switch { merge, broken: false });
                 self.begin(bl)?;
@@ -1029,7 +990,7 @@ impl<'m> Lowerer<'m> {
                 let broken = matches!(self.stack.pop(), Some(Construct::Switch { broken: true, .. }));
                 self.begin(merge)?;
                 if !falls && !broken {
-                    self.b.unreachable().map_err(internal)?;
+                    self.b.terminator(Op::Unreachable, &[], &[]).map_err(internal)?;
                     self.open = false;
                     return Ok(false);
                 }
@@ -1040,7 +1001,7 @@ impl<'m> Lowerer<'m> {
                     (self.new_label(), self.new_label(), self.new_label(), self.new_label());
                 self.branch(header)?;
                 self.begin(header)?;
-                self.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []).map_err(internal)?;
+                self.b.loop_merge(merge, cont).map_err(internal)?;
                 self.branch(bl)?;
                 self.begin(bl)?;
                 self.stack.push(Construct::Loop { merge, cont, broken: false });
@@ -1052,7 +1013,7 @@ impl<'m> Lowerer<'m> {
                 self.branch(header)?;
                 self.begin(merge)?;
                 if !broken {
-                    self.b.unreachable().map_err(internal)?;
+                    self.b.terminator(Op::Unreachable, &[], &[]).map_err(internal)?;
                     self.open = false;
                     return Ok(false);
                 }
@@ -1083,12 +1044,12 @@ impl<'m> Lowerer<'m> {
                 if v.is_some() {
                     return unsupported("returning a value from the entry point");
                 }
-                self.b.ret().map_err(internal)?;
+                self.b.terminator(Op::Return, &[], &[]).map_err(internal)?;
                 self.open = false;
                 Ok(false)
             }
             Node::Unreachable => {
-                self.b.unreachable().map_err(internal)?;
+                self.b.terminator(Op::Unreachable, &[], &[]).map_err(internal)?;
                 self.open = false;
                 Ok(false)
             }
@@ -1181,9 +1142,9 @@ impl<'m> Lowerer<'m> {
         let model = self.execution_model()?;
         self.declare_io()?;
         let void = self.scalar(Scalar::Void);
-        let fn_ty = self.new_type(Op::TypeFunction, vec![Operand::IdRef(void)]);
+        let fn_ty = self.new_type(Op::TypeFunction, &[void]);
         let fn_id = self.b.id();
-        self.b.begin_function(void, Some(fn_id), spirv::FunctionControl::NONE, fn_ty).map_err(internal)?;
+        self.b.begin_function(void, fn_id, spirv::FunctionControl::NONE, fn_ty).map_err(internal)?;
         let entry = self.new_label();
         self.begin(entry)?;
         self.declare_locals(sf)?;
@@ -1194,12 +1155,12 @@ impl<'m> Lowerer<'m> {
             self.write_point_size()?;
         }
         if self.node(&sf.root)? {
-            self.b.ret().map_err(internal)?;
+            self.b.terminator(Op::Return, &[], &[]).map_err(internal)?;
             self.open = false;
         }
         self.b.end_function().map_err(internal)?;
         let interface = std::mem::take(&mut self.interface);
-        self.b.entry_point(model, fn_id, self.meta.name.as_str(), interface);
+        self.b.entry_point(model, fn_id, self.meta.name.as_str(), &interface);
         if model != spirv::ExecutionModel::GLCompute {
             return self.execution_modes(fn_id);
         }
@@ -1207,7 +1168,7 @@ impl<'m> Lowerer<'m> {
         if x == 0 || y == 0 || z == 0 {
             return malformed("numthreads has a zero dimension");
         }
-        self.b.execution_mode(fn_id, spirv::ExecutionMode::LocalSize, [x, y, z]);
+        self.b.execution_mode(fn_id, spirv::ExecutionMode::LocalSize, &[x, y, z]);
         if self.derivatives {
             // D3D SM 6.6: 2D quads when X and Y are even, 1D quads (4 consecutive flattened
             // indices) when X is a multiple of 4 and Y = Z = 1. Other sizes whose thread count is
@@ -1224,7 +1185,7 @@ impl<'m> Lowerer<'m> {
             };
             self.cap(cap);
             self.ext("SPV_NV_compute_shader_derivatives");
-            self.b.execution_mode(fn_id, mode, []);
+            self.b.execution_mode(fn_id, mode, &[]);
         }
         Ok(())
     }
@@ -1241,7 +1202,7 @@ impl<'m> Lowerer<'m> {
                     }
                     let t = self.ty(*alloc_ty)?;
                     let pt = self.pointer(StorageClass::Function, t);
-                    let v = self.op_with(Op::Variable, pt, vec![Operand::StorageClass(StorageClass::Function)])?;
+                    let v = self.op(Op::Variable, pt, &[StorageClass::Function as u32])?;
                     self.vals[k] = Val::Ptr(v, StorageClass::Function);
                 }
                 InstKind::Phi { .. } => {
@@ -1254,7 +1215,7 @@ impl<'m> Lowerer<'m> {
                     }
                     let t = self.ty(inst.ty)?;
                     let pt = self.pointer(StorageClass::Function, t);
-                    let v = self.op_with(Op::Variable, pt, vec![Operand::StorageClass(StorageClass::Function)])?;
+                    let v = self.op(Op::Variable, pt, &[StorageClass::Function as u32])?;
                     self.phi_vars[k] = v;
                 }
                 _ => {}
@@ -1265,11 +1226,7 @@ impl<'m> Lowerer<'m> {
             let pt = self.pointer(StorageClass::Function, t);
             let zero = self.const_u32(0);
             for _ in 0..sf.vars {
-                let v = self.op_with(
-                    Op::Variable,
-                    pt,
-                    vec![Operand::StorageClass(StorageClass::Function), Operand::IdRef(zero)],
-                )?;
+                let v = self.op(Op::Variable, pt, &[StorageClass::Function as u32, zero])?;
                 self.struct_vars.push(v);
             }
         }
@@ -1287,7 +1244,7 @@ impl<'m> Lowerer<'m> {
                 }
                 let t = self.ty(inst.ty)?;
                 let pt = self.pointer(StorageClass::Function, t);
-                let v = self.op_with(Op::Variable, pt, vec![Operand::StorageClass(StorageClass::Function)])?;
+                let v = self.op(Op::Variable, pt, &[StorageClass::Function as u32])?;
                 self.demote_vars[i.index()] = v;
             }
         }
@@ -1303,8 +1260,18 @@ impl<'m> Lowerer<'m> {
             self.b.extension(e);
         }
         let (bindings, push, heap_bindings) = resources::bindings(&self);
-        let module = self.b.module();
-        let spirv = rspirv::binary::Assemble::assemble(&module);
+        let spirv = match self.b.finish() {
+            Ok(words) => words,
+            Err(e @ emit::EmitError::TooLong(_)) => {
+                return Err(CompileError::Unsupported {
+                    feature: e.to_string(),
+                    function: self.f.name.clone(),
+                    block: None,
+                    shader_model: self.meta.sm_string(),
+                })
+            }
+            Err(e) => return Err(CompileError::Internal(e.to_string())),
+        };
         Ok(CompiledShader {
             spirv,
             entry_point: self.meta.name.clone(),

@@ -1,7 +1,6 @@
 //! Pixel-shader ops: discard, derivatives, attribute evaluation at an
 //! offset/sample/centroid, helper lanes, render-target sample queries.
 
-use rspirv::dr::Operand;
 use rspirv::spirv::{self, Capability, GlslStd450Op, Op};
 
 use super::{internal, malformed, unsupported, Fail, LResult, Lowerer, Scalar};
@@ -100,13 +99,13 @@ fn discard(l: &mut Lowerer<'_>, cond: Value) -> LResult<()> {
     let c = l.value(cond)?;
     if l.uses_demote() {
         l.demote_caps();
-        return l.guarded(c, |l| l.op_void(Op::DemoteToHelperInvocation, vec![]));
+        return l.guarded(c, |l| l.op_void(Op::DemoteToHelperInvocation, &[]));
     }
     let (t, merge) = (l.new_label(), l.new_label());
-    l.b.selection_merge(merge, spirv::SelectionControl::NONE).map_err(internal)?;
-    l.b.branch_conditional(c, t, merge, []).map_err(internal)?;
+    l.b.selection_merge(merge).map_err(internal)?;
+    l.b.branch_conditional(c, t, merge).map_err(internal)?;
     l.begin(t)?;
-    l.b.kill().map_err(internal)?;
+    l.b.terminator(Op::Kill, &[], &[]).map_err(internal)?;
     l.begin(merge)
 }
 
@@ -153,7 +152,7 @@ fn eval(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<(
     };
     let f = l.f32();
     let x = match comp {
-        Some(c) => l.op_with(Op::CompositeExtract, f, vec![Operand::IdRef(v), Operand::LiteralBit32(c)])?,
+        Some(c) => l.op(Op::CompositeExtract, f, &[v, c])?,
         None => v,
     };
     let r = l.convert_scalar(Scalar::F32, to, x)?;

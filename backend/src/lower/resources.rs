@@ -9,10 +9,9 @@
 //! `struct { uvec4 rows[N]; }` uniform buffers (or push constants);
 //! typed buffers are texel buffers; textures sampled or storage images.
 
-use rspirv::dr::Operand;
 use rspirv::spirv::{Capability, Decoration, Dim, ImageFormat, Op, Scope, StorageClass, Word};
 
-use super::meta::{CompType, ResDecl, ResKind};
+use super::meta::{CompType, EntryMeta, ResDecl, ResKind};
 use super::{malformed, unsupported, Fail, LResult, Lowerer, Scalar, Val};
 use crate::binding::{self, DescriptorKind, Placement, ResourceClass};
 use crate::compile::{HeapBinding, PushConstantRange, ResourceBinding};
@@ -39,6 +38,8 @@ pub(crate) struct ResInfo {
     /// The `ulong[]` view of a raw/structured buffer (64-bit atomics).
     pub var64: Word,
     pub counter_var: Word,
+    /// Block struct types of `var`, `var16` and `var64` (storage buffers; 0: none).
+    pub blocks: [Word; 3],
     /// Image type of typed buffers and textures.
     pub img_ty: Word,
     /// Texel scalar of typed resources.
@@ -328,7 +329,7 @@ fn find_by_binding(l: &Lowerer<'_>, args: &[Value]) -> LResult<u32> {
     }
 }
 
-impl Lowerer<'_> {
+impl<'m> Lowerer<'m> {
     /// The handle a value stands for.
     pub(crate) fn handle(&self, v: Value) -> LResult<HandleVal> {
         match v {
@@ -340,8 +341,10 @@ impl Lowerer<'_> {
         }
     }
 
-    pub(crate) fn decl(&self, h: HandleVal) -> &super::meta::ResDecl {
-        &self.meta.resources[h.res as usize]
+    /// The declaration of a handle's range (borrowed from the metadata, not from `self`).
+    pub(crate) fn decl(&self, h: HandleVal) -> &'m super::meta::ResDecl {
+        let meta: &'m EntryMeta = self.meta;
+        &meta.resources[h.res as usize]
     }
 
     /// Declares the descriptor variable(s) of range `r`.
@@ -350,7 +353,8 @@ impl Lowerer<'_> {
         if self.res.info[ri].var != 0 {
             return Ok(());
         }
-        let d = self.meta.resources[ri].clone();
+        let meta: &'m EntryMeta = self.meta;
+        let d = &meta.resources[ri];
         let info = self.res.info[ri].clone();
         let (set, binding) = match info.placement {
             Some(Placement::Descriptor { set, binding }) => (set, binding),
@@ -366,16 +370,18 @@ impl Lowerer<'_> {
         let u = self.u32();
         let (inner, sc) = match d.kind {
             ResKind::RawBuffer | ResKind::StructuredBuffer => {
-                (self.ssbo_struct(Scalar::U32), StorageClass::StorageBuffer)
+                let st = self.ssbo_struct(Scalar::U32);
+                self.res.info[ri].blocks[0] = st;
+                (st, StorageClass::StorageBuffer)
             }
             ResKind::CBuffer => {
                 let rows = d.cb_size.div_ceil(16).max(1);
                 self.res.info[ri].rows = rows;
                 let u4 = self.vector(u, 4);
                 let n = self.const_u32(rows);
-                let arr = self.new_type(Op::TypeArray, vec![Operand::IdRef(u4), Operand::IdRef(n)]);
+                let arr = self.new_type(Op::TypeArray, &[u4, n]);
                 self.decorate(arr, Decoration::ArrayStride, &[16]);
-                let st = self.new_type(Op::TypeStruct, vec![Operand::IdRef(arr)]);
+                let st = self.new_type(Op::TypeStruct, &[arr]);
                 self.decorate(st, Decoration::Block, &[]);
                 self.member_decorate(st, 0, Decoration::Offset, &[0]);
                 let sc = if set == u32::MAX { StorageClass::PushConstant } else { StorageClass::Uniform };
@@ -383,12 +389,12 @@ impl Lowerer<'_> {
             }
             ResKind::Sampler => {
                 if self.res.sampler_ty == 0 {
-                    self.res.sampler_ty = self.new_type(Op::TypeSampler, vec![]);
+                    self.res.sampler_ty = self.new_type(Op::TypeSampler, &[]);
                 }
                 (self.res.sampler_ty, StorageClass::UniformConstant)
             }
             k if k == ResKind::TypedBuffer || k.is_texture() => {
-                let img = self.image_type(r, &d)?;
+                let img = self.image_type(r, d)?;
                 (img, StorageClass::UniformConstant)
             }
             k => return unsupported(format!("{} resources", k.name())),
@@ -427,6 +433,7 @@ impl Lowerer<'_> {
                 self.cap(Capability::Int64Atomics);
             }
             let inner = self.ssbo_struct(view);
+            self.res.info[ri].blocks[if view == Scalar::U16 { 1 } else { 2 }] = inner;
             let (ty, _) = self.descriptor_array(inner, d.size);
             let pt = self.pointer(sc, ty);
             let v = self.global_var(pt, sc, None);
@@ -455,9 +462,9 @@ impl Lowerer<'_> {
             Scalar::U64 => 8,
             _ => 4,
         };
-        let rt = self.new_type(Op::TypeRuntimeArray, vec![Operand::IdRef(e)]);
+        let rt = self.new_type(Op::TypeRuntimeArray, &[e]);
         self.decorate(rt, Decoration::ArrayStride, &[stride]);
-        let st = self.new_type(Op::TypeStruct, vec![Operand::IdRef(rt)]);
+        let st = self.new_type(Op::TypeStruct, &[rt]);
         self.decorate(st, Decoration::Block, &[]);
         self.member_decorate(st, 0, Decoration::Offset, &[0]);
         st
@@ -469,12 +476,12 @@ impl Lowerer<'_> {
             Some(1) => (inner, false),
             Some(n) => {
                 let c = self.const_u32(n);
-                (self.new_type(Op::TypeArray, vec![Operand::IdRef(inner), Operand::IdRef(c)]), true)
+                (self.new_type(Op::TypeArray, &[inner, c]), true)
             }
             None => {
                 self.cap(Capability::RuntimeDescriptorArray);
                 self.ext("SPV_EXT_descriptor_indexing");
-                (self.new_type(Op::TypeRuntimeArray, vec![Operand::IdRef(inner)]), true)
+                (self.new_type(Op::TypeRuntimeArray, &[inner]), true)
             }
         }
     }
@@ -557,18 +564,8 @@ impl Lowerer<'_> {
         let img = match self.res.image_types.iter().find(|(k, _)| *k == key) {
             Some(&(_, id)) => id,
             None => {
-                let id = self.new_type(
-                    Op::TypeImage,
-                    vec![
-                        Operand::IdRef(st),
-                        Operand::Dim(dim),
-                        Operand::LiteralBit32(0),
-                        Operand::LiteralBit32(arrayed),
-                        Operand::LiteralBit32(ms),
-                        Operand::LiteralBit32(if uav { 2 } else { 1 }),
-                        Operand::ImageFormat(format),
-                    ],
-                );
+                let id = self
+                    .new_type(Op::TypeImage, &[st, dim as u32, 0, arrayed, ms, if uav { 2 } else { 1 }, format as u32]);
                 self.res.image_types.push((key, id));
                 id
             }
@@ -682,27 +679,24 @@ impl Lowerer<'_> {
             None => var,
             Some(a) => {
                 // Pointer to the block struct inside the descriptor array.
-                let st = self.ssbo_block_type(var)?;
+                let st = self.ssbo_block_type(h, view)?;
                 let pt = self.pointer(StorageClass::StorageBuffer, st);
                 self.access_chain(pt, var, &[a])?
             }
         };
-        self.op_with(Op::ArrayLength, u, vec![Operand::IdRef(base), Operand::LiteralBit32(0)])
+        self.op(Op::ArrayLength, u, &[base, 0])
     }
 
-    /// The Block struct type of an (arrayed) storage buffer variable.
-    fn ssbo_block_type(&self, var: Word) -> LResult<Word> {
-        let m = self.b.module_ref();
-        let find = |id: Word| m.types_global_values.iter().find(|i| i.result_id == Some(id));
-        let var_ty = find(var).and_then(|i| i.result_type).ok_or_else(|| Fail::Internal("variable type".into()))?;
-        let ptr = find(var_ty).ok_or_else(|| Fail::Internal("pointer type".into()))?;
-        let arr = match ptr.operands.get(1) {
-            Some(Operand::IdRef(a)) => *a,
-            _ => return Err(Fail::Internal("pointer pointee".into())),
+    /// The Block struct type of the `view` variable of a storage buffer.
+    fn ssbo_block_type(&self, h: HandleVal, view: Scalar) -> LResult<Word> {
+        let k = match view {
+            Scalar::U16 => 1,
+            Scalar::U64 => 2,
+            _ => 0,
         };
-        match find(arr).and_then(|i| i.operands.first()) {
-            Some(Operand::IdRef(s)) => Ok(*s),
-            _ => Err(Fail::Internal("array element".into())),
+        match self.res.info.get(h.res as usize).and_then(|i| i.blocks.get(k)) {
+            Some(&st) if st != 0 => Ok(st),
+            _ => Err(Fail::Internal(format!("storage buffer view {view:?} of range {} has no block type", h.res))),
         }
     }
 
@@ -898,9 +892,7 @@ fn cbuffer_load_legacy(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResul
         if used & (1 << k) == 0 {
             continue;
         }
-        let comp = |l: &mut Lowerer<'_>, c: u32| {
-            l.op_with(Op::CompositeExtract, u, vec![Operand::IdRef(v), Operand::LiteralBit32(c)])
-        };
+        let comp = |l: &mut Lowerer<'_>, c: u32| l.op(Op::CompositeExtract, u, &[v, c]);
         *part = match s {
             Scalar::U32 | Scalar::F32 => {
                 let w = comp(l, k as u32)?;
@@ -1023,7 +1015,7 @@ fn update_counter(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()>
         return malformed("BufferUpdateCounter arguments");
     };
     let h = l.handle(hv)?;
-    let d = l.decl(h).clone();
+    let d = l.decl(h);
     let Some((set, binding)) = l.res.info[h.res as usize].counter else {
         if d.heap {
             return unsupported("UAV counter of a descriptor-heap resource");
@@ -1032,7 +1024,7 @@ fn update_counter(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()>
     };
     let u = l.u32();
     if l.res.info[h.res as usize].counter_var == 0 {
-        let st = l.new_type(Op::TypeStruct, vec![Operand::IdRef(u)]);
+        let st = l.new_type(Op::TypeStruct, &[u]);
         l.decorate(st, Decoration::Block, &[]);
         l.member_decorate(st, 0, Decoration::Offset, &[0]);
         let (ty, _) = l.descriptor_array(st, d.size);
@@ -1267,8 +1259,8 @@ fn buffer_store(l: &mut Lowerer<'_>, op: DxilOp, args: &[Value]) -> LResult<()> 
             Scalar::U64 | Scalar::F64 => {
                 let u2 = l.vector(u, 2);
                 let pair = l.op(Op::Bitcast, u2, &[x])?;
-                let lo = l.op_with(Op::CompositeExtract, u, vec![Operand::IdRef(pair), Operand::LiteralBit32(0)])?;
-                let hi = l.op_with(Op::CompositeExtract, u, vec![Operand::IdRef(pair), Operand::LiteralBit32(1)])?;
+                let lo = l.op(Op::CompositeExtract, u, &[pair, 0])?;
+                let hi = l.op(Op::CompositeExtract, u, &[pair, 1])?;
                 let w0 = add_const(l, base, 2 * k as u32)?;
                 let w1 = add_const(l, base, 2 * k as u32 + 1)?;
                 ssbo_store(l, h, w0, false, lo, len)?;
@@ -1285,14 +1277,14 @@ fn buffer_store(l: &mut Lowerer<'_>, op: DxilOp, args: &[Value]) -> LResult<()> 
 pub(crate) fn texel_part(l: &mut Lowerer<'_>, st: Scalar, s: Scalar, texel: Word, k: u32) -> LResult<Word> {
     let stt = l.scalar(st);
     if st == Scalar::U64 {
-        let x = l.op_with(Op::CompositeExtract, stt, vec![Operand::IdRef(texel), Operand::LiteralBit32(0)])?;
+        let x = l.op(Op::CompositeExtract, stt, &[texel, 0])?;
         let u = l.u32();
         let u2 = l.vector(u, 2);
         let pair = l.op(Op::Bitcast, u2, &[x])?;
-        let w = l.op_with(Op::CompositeExtract, u, vec![Operand::IdRef(pair), Operand::LiteralBit32(k % 2)])?;
+        let w = l.op(Op::CompositeExtract, u, &[pair, k % 2])?;
         return convert_texel(l, Scalar::U32, s, w);
     }
-    let c = l.op_with(Op::CompositeExtract, stt, vec![Operand::IdRef(texel), Operand::LiteralBit32(k)])?;
+    let c = l.op(Op::CompositeExtract, stt, &[texel, k])?;
     convert_texel(l, st, s, c)
 }
 
@@ -1368,12 +1360,10 @@ fn typed_buffer_load(l: &mut Lowerer<'_>, h: HandleVal, coord: Word) -> LResult<
 fn typed_buffer_store(l: &mut Lowerer<'_>, h: HandleVal, coord: Word, texel: Word) -> LResult<()> {
     let (img, _) = l.load_image(h)?;
     if !l.robust_explicit() {
-        return l.op_void(Op::ImageWrite, vec![Operand::IdRef(img), Operand::IdRef(coord), Operand::IdRef(texel)]);
+        return l.op_void(Op::ImageWrite, &[img, coord, texel]);
     }
     let inb = image_in_bounds(l, img, coord, true)?;
-    l.guarded(inb, |l| {
-        l.op_void(Op::ImageWrite, vec![Operand::IdRef(img), Operand::IdRef(coord), Operand::IdRef(texel)])
-    })
+    l.guarded(inb, |l| l.op_void(Op::ImageWrite, &[img, coord, texel]))
 }
 
 /// The binding list, push-constant range and descriptor-heap bindings of a lowered shader.

@@ -6,7 +6,6 @@
 //! space when X and Y are even (DerivativeGroupQuads), else groups of four
 //! consecutive flattened indices (DerivativeGroupLinear).
 
-use rspirv::dr::Operand;
 use rspirv::spirv::{Capability, ImageOperands, Op, StorageClass, Word};
 
 use super::meta::ResKind;
@@ -97,7 +96,7 @@ fn components(l: &mut Lowerer<'_>, elem: Word, v: Word, n: u32) -> LResult<Vec<W
     if n == 1 {
         return Ok(vec![v]);
     }
-    (0..n).map(|k| l.op_with(Op::CompositeExtract, elem, vec![Operand::IdRef(v), Operand::LiteralBit32(k)])).collect()
+    (0..n).map(|k| l.op(Op::CompositeExtract, elem, &[v, k])).collect()
 }
 
 /// Integer coordinates moved by dynamic offsets (`TextureLoad`: address = coord + offset).
@@ -171,12 +170,7 @@ fn const_offset(l: &mut Lowerer<'_>, vals: &[Value], n: u32) -> LResult<Option<W
         return Ok(Some(ids[0]));
     }
     let t = l.vector(i, n);
-    let mut ops = Vec::with_capacity(ids.len());
-    ops.extend(ids.iter().map(|&x| Operand::IdRef(x)));
-    let id = l.b.id();
-    let inst = l.instruction(Op::ConstantComposite, Some(t), Some(id), ops);
-    l.b.insert_types_global_values(rspirv::dr::InsertPoint::End, inst);
-    Ok(Some(id))
+    Ok(Some(l.const_composite(t, &ids)))
 }
 
 fn set_texel_parts(l: &mut Lowerer<'_>, i: InstId, h: HandleVal, texel: Word) -> LResult<()> {
@@ -214,7 +208,7 @@ fn sampled_image(l: &mut Lowerer<'_>, h: HandleVal, sampler: Value) -> LResult<(
 pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
     let Some(&hv) = args.first() else { return malformed(format!("{} without handle", op.name())) };
     let h = l.handle(hv)?;
-    let d = l.decl(h).clone();
+    let d = l.decl(h);
     if op == DxilOp::GetDimensions {
         return get_dimensions(l, i, h, args);
     }
@@ -252,12 +246,12 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
                 mask |= ImageOperands::SAMPLE;
                 extra.push(l.value(args[1])?);
             }
-            let mut ops = vec![Operand::IdRef(img), Operand::IdRef(coord)];
+            let mut ops = vec![img, coord];
             if !mask.is_empty() {
-                ops.push(Operand::ImageOperands(mask));
-                ops.extend(extra.iter().map(|&x| Operand::IdRef(x)));
+                ops.push(mask.bits());
+                ops.extend_from_slice(&extra);
             }
-            let texel = l.op_with(if uav { Op::ImageRead } else { Op::ImageFetch }, v4, ops)?;
+            let texel = l.op(if uav { Op::ImageRead } else { Op::ImageFetch }, v4, &ops)?;
             let texel = if l.robust_explicit() && !ms {
                 let lod = if uav || d.kind == ResKind::TypedBuffer { None } else { extra.first().copied() };
                 let inb = in_bounds(l, img, coord, ncoord, lod)?;
@@ -290,13 +284,11 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
                 };
             }
             let texel = super::resources::build_texel(l, s, st, comps)?;
-            let mut ops = vec![Operand::IdRef(img), Operand::IdRef(coord), Operand::IdRef(texel)];
-            if sample {
-                let idx = l.value(args[9])?;
-                ops.push(Operand::ImageOperands(ImageOperands::SAMPLE));
-                ops.push(Operand::IdRef(idx));
-            }
-            let write = move |l: &mut Lowerer<'_>| l.op_void(Op::ImageWrite, ops);
+            let sample = if sample { Some(l.value(args[9])?) } else { None };
+            let write = move |l: &mut Lowerer<'_>| match sample {
+                Some(idx) => l.op_void(Op::ImageWrite, &[img, coord, texel, ImageOperands::SAMPLE.bits(), idx]),
+                None => l.op_void(Op::ImageWrite, &[img, coord, texel]),
+            };
             if l.robust_explicit() {
                 let inb = in_bounds(l, img, coord, ncoord, None)?;
                 l.guarded(inb, write)
@@ -340,12 +332,10 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             let (si, _) = sampled_image(l, h, sampler)?;
             let dref = float_operand(l, args[9])?;
             let v4 = l.vector(f, 4);
-            let mut ops = vec![Operand::IdRef(si), Operand::IdRef(coord), Operand::IdRef(dref)];
-            if let Some((mask, off)) = gather_offset(l, &args[6..8])? {
-                ops.push(Operand::ImageOperands(mask));
-                ops.push(Operand::IdRef(off));
-            }
-            let texel = l.op_with(Op::ImageDrefGather, v4, ops)?;
+            let texel = match gather_offset(l, &args[6..8])? {
+                Some((mask, off)) => l.op(Op::ImageDrefGather, v4, &[si, coord, dref, mask.bits(), off])?,
+                None => l.op(Op::ImageDrefGather, v4, &[si, coord, dref])?,
+            };
             set_texel_parts(l, i, h, texel)
         }
         DxilOp::CalculateLOD => {
@@ -368,11 +358,7 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             let lod = l.op(Op::ImageQueryLod, v2, &[si, coord])?;
             // x: the LOD after clamping (CalculateLevelOfDetail), y: unclamped.
             let clamped = l.m.const_uint(args[5]).unwrap_or(1) != 0;
-            let r = l.op_with(
-                Op::CompositeExtract,
-                f,
-                vec![Operand::IdRef(lod), Operand::LiteralBit32(if clamped { 0 } else { 1 })],
-            )?;
+            let r = l.op(Op::CompositeExtract, f, &[lod, if clamped { 0 } else { 1 }])?;
             l.set_id(i, r);
             Ok(())
         }
@@ -407,22 +393,19 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             let stt = l.scalar(st);
             let v4 = l.vector(stt, 4);
             let comp = l.const_u32(channel as u32);
-            let mut ops = vec![Operand::IdRef(si), Operand::IdRef(coord), Operand::IdRef(comp)];
-            match tex_offset(l, &args[6..8], 2)? {
-                TexOffset::None => {}
+            let ops = [si, coord, comp];
+            let texel = match tex_offset(l, &args[6..8], 2)? {
+                TexOffset::None => l.op(Op::ImageGather, v4, &ops)?,
                 TexOffset::Const(off) => {
-                    ops.push(Operand::ImageOperands(ImageOperands::CONST_OFFSET));
-                    ops.push(Operand::IdRef(off));
+                    l.op2(Op::ImageGather, v4, &ops, &[ImageOperands::CONST_OFFSET.bits(), off])?
                 }
                 TexOffset::Dynamic(offs) => {
                     l.cap(Capability::ImageGatherExtended);
                     let it = l.scalar(Scalar::I32);
                     let off = compose(l, it, &offs)?;
-                    ops.push(Operand::ImageOperands(ImageOperands::OFFSET));
-                    ops.push(Operand::IdRef(off));
+                    l.op2(Op::ImageGather, v4, &ops, &[ImageOperands::OFFSET.bits(), off])?
                 }
-            }
-            let texel = l.op_with(Op::ImageGather, v4, ops)?;
+            };
             set_texel_parts(l, i, h, texel)
         }
         _ => Err(Fail::Internal(format!("sampling::lower got {}", op.name()))),
@@ -481,7 +464,7 @@ fn sample_position(l: &mut Lowerer<'_>, i: InstId, h: HandleVal, args: &[Value])
         elems.push(l.const_composite(v2, &[cx, cy]));
     }
     let n = l.const_u32(SAMPLE_POSITIONS.len() as u32);
-    let arr = l.new_type(Op::TypeArray, vec![Operand::IdRef(v2), Operand::IdRef(n)]);
+    let arr = l.new_type(Op::TypeArray, &[v2, n]);
     let table = l.const_composite(arr, &elems);
     let pt = l.pointer(StorageClass::Private, arr);
     let var = l.global_var(pt, StorageClass::Private, Some(table));
@@ -503,7 +486,7 @@ fn sample_position(l: &mut Lowerer<'_>, i: InstId, h: HandleVal, args: &[Value])
     let pos = l.select(ok, v2, pos, z2)?;
     let mut parts = [0; 2];
     for (k, part) in parts.iter_mut().enumerate() {
-        *part = l.op_with(Op::CompositeExtract, f, vec![Operand::IdRef(pos), Operand::LiteralBit32(k as u32)])?;
+        *part = l.op(Op::CompositeExtract, f, &[pos, k as u32])?;
     }
     l.set_parts(i, &parts);
     Ok(())
@@ -639,7 +622,7 @@ fn sample(
                     let v2 = l.vector(f, 2);
                     l.cap(Capability::ImageQuery);
                     let q = l.op(Op::ImageQueryLod, v2, &[si, coord])?;
-                    let x = l.op_with(Op::CompositeExtract, f, vec![Operand::IdRef(q), Operand::LiteralBit32(0)])?;
+                    let x = l.op(Op::CompositeExtract, f, &[q, 0])?;
                     match bias {
                         Some(b) => l.op(Op::FAdd, f, &[x, b])?,
                         None => x,
@@ -654,13 +637,14 @@ fn sample(
         mask |= ImageOperands::MIN_LOD;
         extra.push(float_operand(l, c)?);
     }
-    let mut ops = vec![Operand::IdRef(si), Operand::IdRef(coord)];
+    let mut ops = Vec::with_capacity(4 + extra.len());
+    ops.extend_from_slice(&[si, coord]);
     if let Some(d) = dref {
-        ops.push(Operand::IdRef(d));
+        ops.push(d);
     }
     if !mask.is_empty() {
-        ops.push(Operand::ImageOperands(mask));
-        ops.extend(extra.iter().map(|&x| Operand::IdRef(x)));
+        ops.push(mask.bits());
+        ops.extend_from_slice(&extra);
     }
     let sop = match (cmp, implicit) {
         (false, true) => Op::ImageSampleImplicitLod,
@@ -669,7 +653,7 @@ fn sample(
         (true, false) => Op::ImageSampleDrefExplicitLod,
     };
     if cmp {
-        let r = l.op_with(sop, f, ops)?;
+        let r = l.op(sop, f, &ops)?;
         let s = l.field_scalar(i)?;
         let mut parts = [0; 5];
         parts[0] = l.convert_scalar(Scalar::F32, s, r)?;
@@ -683,7 +667,7 @@ fn sample(
     let st = l.res.info[h.res as usize].sampled.unwrap_or(Scalar::F32);
     let stt = l.scalar(st);
     let v4 = l.vector(stt, 4);
-    let texel = l.op_with(sop, v4, ops)?;
+    let texel = l.op(sop, v4, &ops)?;
     set_texel_parts(l, i, h, texel)
 }
 
@@ -713,7 +697,7 @@ pub(crate) fn in_bounds(l: &mut Lowerer<'_>, img: Word, coord: Word, n: u32, lod
 }
 
 fn get_dimensions(l: &mut Lowerer<'_>, i: InstId, h: HandleVal, args: &[Value]) -> LResult<()> {
-    let d = l.decl(h).clone();
+    let d = l.decl(h);
     let u = l.u32();
     let undef = l.undef(u);
     let mut parts = [undef; 4];
@@ -756,11 +740,7 @@ fn get_dimensions(l: &mut Lowerer<'_>, i: InstId, h: HandleVal, args: &[Value]) 
                 l.op(Op::ImageQuerySizeLod, st, &[img, mip])?
             };
             for (k, p) in parts.iter_mut().enumerate().take(n as usize) {
-                *p = if n == 1 {
-                    size
-                } else {
-                    l.op_with(Op::CompositeExtract, u, vec![Operand::IdRef(size), Operand::LiteralBit32(k as u32)])?
-                };
+                *p = if n == 1 { size } else { l.op(Op::CompositeExtract, u, &[size, k as u32])? };
             }
             if ms {
                 parts[3] = l.op(Op::ImageQuerySamples, u, &[img])?;
@@ -779,7 +759,7 @@ impl Lowerer<'_> {
         if let Some(&(_, t)) = self.res.sampled_image_types.iter().find(|(i, _)| *i == img) {
             return t;
         }
-        let t = self.new_type(Op::TypeSampledImage, vec![Operand::IdRef(img)]);
+        let t = self.new_type(Op::TypeSampledImage, &[img]);
         self.res.sampled_image_types.push((img, t));
         t
     }

@@ -70,7 +70,6 @@
 //! is `TessCoord` unchanged: the fixture draws confirm D3D's and Vulkan's
 //! (upper-left origin) domain orientation agree for all three domains.
 
-use rspirv::dr::Operand;
 use rspirv::spirv::{
     self, BuiltIn as SpvBuiltIn, Capability, Decoration, ExecutionMode, ExecutionModel, Op, StorageClass, Word,
 };
@@ -285,7 +284,7 @@ impl<'m> Lowerer<'m> {
         let void = self.scalar(Scalar::Void);
         let fn_ty = self.fn_void_type();
         let fn_id = self.b.id();
-        self.b.begin_function(void, Some(fn_id), spirv::FunctionControl::NONE, fn_ty).map_err(internal)?;
+        self.b.begin_function(void, fn_id, spirv::FunctionControl::NONE, fn_ty).map_err(internal)?;
         let entry = self.new_label();
         self.begin(entry)?;
         self.declare_locals(sf)?;
@@ -294,7 +293,7 @@ impl<'m> Lowerer<'m> {
         self.branch(first)?;
         self.begin(first)?;
         if self.node(&sf.root)? {
-            self.b.ret().map_err(internal)?;
+            self.b.terminator(Op::Return, &[], &[]).map_err(internal)?;
             self.open = false;
         }
         self.b.end_function().map_err(internal)?;
@@ -306,7 +305,7 @@ impl<'m> Lowerer<'m> {
         if let Some(&c) = self.consts.get(&(void, u64::MAX - 2)) {
             return c;
         }
-        let t = self.new_type(Op::TypeFunction, vec![Operand::IdRef(void)]);
+        let t = self.new_type(Op::TypeFunction, &[void]);
         self.consts.insert((void, u64::MAX - 2), t);
         t
     }
@@ -337,20 +336,20 @@ impl<'m> Lowerer<'m> {
         let void = self.scalar(Scalar::Void);
         let fn_ty = self.fn_void_type();
         let main = self.b.id();
-        self.b.begin_function(void, Some(main), spirv::FunctionControl::NONE, fn_ty).map_err(internal)?;
+        self.b.begin_function(void, main, spirv::FunctionControl::NONE, fn_ty).map_err(internal)?;
         let entry = self.new_label();
         self.begin(entry)?;
-        self.op_with(Op::FunctionCall, void, vec![Operand::IdRef(cp_fn)])?;
+        self.op(Op::FunctionCall, void, &[cp_fn])?;
         if let Some(pc_fn) = pc_fn {
             if self.tess_state()?.output_cps > 1 {
                 let wg = self.const_u32(spirv::Scope::Workgroup as u32);
                 let inv = self.const_u32(spirv::Scope::Invocation as u32);
                 let none = self.const_u32(0);
-                self.op_void(Op::ControlBarrier, vec![Operand::IdRef(wg), Operand::IdRef(inv), Operand::IdRef(none)])?;
+                self.op_void(Op::ControlBarrier, &[wg, inv, none])?;
             }
             match self.opts.hull_patch_constants {
                 PatchConstantInvocations::All => {
-                    self.op_with(Op::FunctionCall, void, vec![Operand::IdRef(pc_fn)])?;
+                    self.op(Op::FunctionCall, void, &[pc_fn])?;
                 }
                 PatchConstantInvocations::First => {
                     let id = self.load_bi(Bi::InvocationId)?;
@@ -358,19 +357,19 @@ impl<'m> Lowerer<'m> {
                     let bt = self.bool();
                     let first = self.op(Op::IEqual, bt, &[id, zero])?;
                     self.guarded(first, |l| {
-                        l.op_with(Op::FunctionCall, void, vec![Operand::IdRef(pc_fn)])?;
+                        l.op(Op::FunctionCall, void, &[pc_fn])?;
                         Ok(())
                     })?;
                 }
             }
         }
-        self.b.ret().map_err(internal)?;
+        self.b.terminator(Op::Return, &[], &[]).map_err(internal)?;
         self.open = false;
         self.b.end_function().map_err(internal)?;
         let interface = std::mem::take(&mut self.interface);
-        self.b.entry_point(ExecutionModel::TessellationControl, main, self.meta.name.as_str(), interface);
+        self.b.entry_point(ExecutionModel::TessellationControl, main, self.meta.name.as_str(), &interface);
         let n = self.tess_state()?.output_cps;
-        self.b.execution_mode(main, ExecutionMode::OutputVertices, [n]);
+        self.b.execution_mode(main, ExecutionMode::OutputVertices, &[n]);
         self.tess_modes(main, true)
     }
 
@@ -391,9 +390,9 @@ impl<'m> Lowerer<'m> {
             Ok(())
         })?;
         let interface = std::mem::take(&mut self.interface);
-        self.b.entry_point(ExecutionModel::TessellationEvaluation, main, self.meta.name.as_str(), interface);
+        self.b.entry_point(ExecutionModel::TessellationEvaluation, main, self.meta.name.as_str(), &interface);
         if self.captures_xfb() {
-            self.b.execution_mode(main, ExecutionMode::Xfb, []);
+            self.b.execution_mode(main, ExecutionMode::Xfb, &[]);
         }
         self.tess_modes(main, false)
     }
@@ -409,7 +408,7 @@ impl<'m> Lowerer<'m> {
             TessDomain::IsoLine => ExecutionMode::Isolines,
             TessDomain::Undefined => return malformed("tessellator domain undefined"),
         };
-        self.b.execution_mode(f, d, []);
+        self.b.execution_mode(f, d, &[]);
         let Some(tp) = tp else {
             if hull {
                 return Err(Fail::Internal("hull shader plan without tessellation state".into()));
@@ -422,14 +421,14 @@ impl<'m> Lowerer<'m> {
             TessPartitioning::FractionalEven => ExecutionMode::SpacingFractionalEven,
             TessPartitioning::Undefined => return malformed("tessellator partitioning undefined"),
         };
-        self.b.execution_mode(f, spacing, []);
+        self.b.execution_mode(f, spacing, &[]);
         let order = match tp.output_primitive {
             TessOutputPrimitive::TriangleCCW => ExecutionMode::VertexOrderCcw,
             _ => ExecutionMode::VertexOrderCw,
         };
-        self.b.execution_mode(f, order, []);
+        self.b.execution_mode(f, order, &[]);
         match tp.output_primitive {
-            TessOutputPrimitive::Point => self.b.execution_mode(f, ExecutionMode::PointMode, []),
+            TessOutputPrimitive::Point => self.b.execution_mode(f, ExecutionMode::PointMode, &[]),
             TessOutputPrimitive::TriangleCW | TessOutputPrimitive::TriangleCCW if domain == TessDomain::IsoLine => {
                 return malformed("isoline domain with triangle output");
             }
@@ -545,7 +544,7 @@ impl<'m> Lowerer<'m> {
         let per_vertex = self.per_vertex_len(sig)?;
         if let Some(nv) = per_vertex {
             let n = self.const_u32(nv);
-            t = self.new_type(Op::TypeArray, vec![Operand::IdRef(t), Operand::IdRef(n)]);
+            t = self.new_type(Op::TypeArray, &[t, n]);
         }
         let sc = match (sig, hull) {
             (Sig::Input, _) | (Sig::Patch, false) => StorageClass::Input,
@@ -553,13 +552,13 @@ impl<'m> Lowerer<'m> {
         };
         let pt = self.pointer(sc, t);
         let var = self.global_var(pt, sc, None);
-        self.b.name(var, super::io::sv_name(e));
+        self.b.name_indexed(var, &e.semantic_name, e.semantic_indices.first().copied().unwrap_or(0));
         self.decorate(var, Decoration::Location, &[location]);
         if dcomp != 0 {
             self.decorate(var, Decoration::Component, &[dcomp]);
         }
         if sig == Sig::Patch {
-            self.b.decorate(var, Decoration::Patch, []);
+            self.b.decorate(var, Decoration::Patch, &[]);
         }
         if sig == Sig::Output && !hull {
             // As io.rs does for VS/GS outputs: llvmpipe sets up interpolation from the producer's decorations.
@@ -609,7 +608,7 @@ impl<'m> Lowerer<'m> {
             Bi::TessCoord => (self.vector(f, 3), false, SpvBuiltIn::TessCoord),
             Bi::TessLevelOuter | Bi::TessLevelInner => {
                 let n = self.const_u32(if b == Bi::TessLevelOuter { 4 } else { 2 });
-                let a = self.new_type(Op::TypeArray, vec![Operand::IdRef(f), Operand::IdRef(n)]);
+                let a = self.new_type(Op::TypeArray, &[f, n]);
                 let spv = if b == Bi::TessLevelOuter { SpvBuiltIn::TessLevelOuter } else { SpvBuiltIn::TessLevelInner };
                 (a, false, spv)
             }
@@ -625,22 +624,22 @@ impl<'m> Lowerer<'m> {
                 };
                 self.cap(if clip { Capability::ClipDistance } else { Capability::CullDistance });
                 let n = self.const_u32(n.max(1));
-                let a = self.new_type(Op::TypeArray, vec![Operand::IdRef(f), Operand::IdRef(n)]);
+                let a = self.new_type(Op::TypeArray, &[f, n]);
                 (a, true, if clip { SpvBuiltIn::ClipDistance } else { SpvBuiltIn::CullDistance })
             }
         };
         let ty = match (arrayed, per_vertex) {
             (true, Some(nv)) => {
                 let n = self.const_u32(nv);
-                self.new_type(Op::TypeArray, vec![Operand::IdRef(ty), Operand::IdRef(n)])
+                self.new_type(Op::TypeArray, &[ty, n])
             }
             _ => ty,
         };
         let pt = self.pointer(sc, ty);
         let var = self.global_var(pt, sc, None);
-        self.b.decorate(var, Decoration::BuiltIn, [Operand::BuiltIn(spv)]);
+        self.b.decorate(var, Decoration::BuiltIn, &[spv as u32]);
         if matches!(b, Bi::TessLevelOuter | Bi::TessLevelInner) {
-            self.b.decorate(var, Decoration::Patch, []);
+            self.b.decorate(var, Decoration::Patch, &[]);
         }
         self.tess_mut()?.builtins.push((b, sc, var));
         Ok(var)

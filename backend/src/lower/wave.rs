@@ -1,6 +1,5 @@
 //! Wave ops → SPIR-V group non-uniform operations (subgroup scope).
 
-use rspirv::dr::Operand;
 use rspirv::spirv::{Capability, GroupOperation, Op, Scope, Word};
 
 use super::compute::Builtin;
@@ -15,7 +14,7 @@ impl Lowerer<'_> {
 
     fn group_op(&mut self, op: Op, ty: Word, g: GroupOperation, x: Word) -> LResult<Word> {
         let s = self.subgroup();
-        self.op_with(op, ty, vec![Operand::IdRef(s), Operand::GroupOperation(g), Operand::IdRef(x)])
+        self.op(op, ty, &[s, g as u32, x])
     }
 }
 
@@ -49,7 +48,7 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             let b = l.op(Op::GroupNonUniformBallot, u4, &[s, x])?;
             let mut parts = [0; 4];
             for (k, p) in parts.iter_mut().enumerate() {
-                *p = l.op_with(Op::CompositeExtract, u, vec![Operand::IdRef(b), Operand::LiteralBit32(k as u32)])?;
+                *p = l.op(Op::CompositeExtract, u, &[b, k as u32])?;
             }
             l.set_parts(i, &parts);
             return Ok(());
@@ -139,7 +138,7 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             })?;
             let mut parts = [0; 4];
             for (k, p) in parts.iter_mut().enumerate() {
-                *p = l.op_with(Op::CompositeExtract, u, vec![Operand::IdRef(b), Operand::LiteralBit32(k as u32)])?;
+                *p = l.op(Op::CompositeExtract, u, &[b, k as u32])?;
             }
             l.set_parts(i, &parts);
             return Ok(());
