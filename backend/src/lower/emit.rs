@@ -67,10 +67,12 @@ fn encode(sec: &mut Vec<Word>, op: Op, a: &[Word], b: &[Word], c: &[Word]) -> bo
 }
 
 /// Appends the concatenation of `parts` as a literal string (UTF-8 bytes, then at least one
-/// NUL, padded to a whole word).
+/// NUL, padded to a whole word). A NUL inside the text (possible in hostile metadata) would end
+/// the literal early and shift every later operand, so it is written as `_` (see [`spirv_name`]).
 fn put_string(sec: &mut Vec<Word>, parts: &[&[u8]]) {
     let (mut word, mut n) = (0u32, 0u32);
     for &b in parts.iter().flat_map(|p| p.iter()) {
+        let b = if b == 0 { b'_' } else { b };
         word |= u32::from(b) << (8 * n);
         n += 1;
         if n == 4 {
@@ -94,6 +96,16 @@ fn encode_str(sec: &mut Vec<Word>, op: Op, head: &[Word], parts: &[&[u8]], tail:
     put_string(sec, parts);
     sec.extend_from_slice(tail);
     true
+}
+
+/// `name` as the emitter writes it into a literal string (embedded NULs as `_`), e.g. for the
+/// entry-point name the API must pass to Vulkan.
+pub fn spirv_name(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.contains('\0') {
+        std::borrow::Cow::Owned(name.replace('\0', "_"))
+    } else {
+        std::borrow::Cow::Borrowed(name)
+    }
 }
 
 /// The decimal digits of `v` (in `buf`).
@@ -394,6 +406,16 @@ mod tests {
 
     fn op_word(n: u32, op: Op) -> Word {
         (n << 16) | op as Word
+    }
+
+    #[test]
+    fn embedded_nul_cannot_end_a_string_early() {
+        let mut e = Emitter::new(1, 3, 0);
+        e.extension("A\0BC"); // written as "A_BC" + a NUL word
+        let w = e.finish().unwrap();
+        assert_eq!(&w[5..], &[op_word(3, Op::Extension), u32::from_le_bytes(*b"A_BC"), 0]);
+        assert_eq!(spirv_name("ma\0in"), "ma_in");
+        assert!(matches!(spirv_name("main"), std::borrow::Cow::Borrowed("main")));
     }
 
     #[test]

@@ -1274,7 +1274,7 @@ impl<'m> Lowerer<'m> {
         };
         Ok(CompiledShader {
             spirv,
-            entry_point: self.meta.name.clone(),
+            entry_point: emit::spirv_name(&self.meta.name).into_owned(),
             stage: self.meta.kind,
             workgroup_size: if self.meta.kind == crate::ShaderKind::Compute { self.meta.numthreads } else { [0; 3] },
             bindings,
