@@ -276,7 +276,7 @@ impl ShaderProperties {
 pub(crate) fn decode_properties(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<ShaderProperties, DxilError> {
     let mut p = ShaderProperties::default();
     let mut seen: Vec<u32> = Vec::new();
-    for (tag, v) in r.tag_list(op, what)? {
+    for (tag, v) in r.tags(r.tag_pairs(op, what)?) {
         let w = Field(what, tags::name(tag));
         if tag <= tags::RANGED_WAVE_SIZE {
             if seen.contains(&tag) {

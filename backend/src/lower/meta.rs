@@ -193,6 +193,44 @@ impl<'m> Md<'m> {
 
 /// Reads the entry point named `entry` (or the first) and its metadata.
 pub fn read(m: &Module, entry: Option<&str>) -> Result<EntryMeta, String> {
+    match read_entry(m, entry, false) {
+        Ok(e) => Ok(e.meta),
+        Err(ReadError::Malformed(s)) => Err(s),
+        Err(ReadError::Library { shader_model }) => Err(format!("{shader_model} is a library")),
+    }
+}
+
+/// [`read`]'s result with where the entry's record is.
+pub(crate) struct ReadEntry {
+    pub meta: EntryMeta,
+    /// The record's index in `!dx.entryPoints` and its node.
+    pub index: usize,
+    pub node: MdId,
+}
+
+pub(crate) enum ReadError {
+    /// A DXIL library (`lib_x_y` profile) and the caller refused libraries.
+    Library {
+        shader_model: String,
+    },
+    Malformed(String),
+}
+
+impl From<&str> for ReadError {
+    fn from(s: &str) -> Self {
+        ReadError::Malformed(s.to_string())
+    }
+}
+
+impl From<String> for ReadError {
+    fn from(s: String) -> Self {
+        ReadError::Malformed(s)
+    }
+}
+
+/// [`read`]; with `refuse_library`, a `lib_*` profile is refused before any
+/// entry point is looked at.
+pub(crate) fn read_entry(m: &Module, entry: Option<&str>, refuse_library: bool) -> Result<ReadEntry, ReadError> {
     let md = Md(m);
     let sm_node = m
         .named_md("dx.shaderModel")
@@ -206,9 +244,12 @@ pub fn read(m: &Module, entry: Option<&str>) -> Result<EntryMeta, String> {
         md.uint(md.op(sm_node, 1)).ok_or("!dx.shaderModel: no major")? as u32,
         md.uint(md.op(sm_node, 2)).ok_or("!dx.shaderModel: no minor")? as u32,
     );
+    if refuse_library && kind == ShaderKind::Library {
+        return Err(ReadError::Library { shader_model: format!("{prefix}_{}_{}", sm.0, sm.1) });
+    }
     let eps = m.named_md("dx.entryPoints").ok_or("missing !dx.entryPoints")?;
     let mut chosen = None;
-    for &ep in &eps.ops {
+    for (index, &ep) in eps.ops.iter().enumerate() {
         let Some(node) = m.md_node(ep) else { continue };
         let name = md.string(md.op(node, 1)).unwrap_or("");
         let func = match md.value(md.op(node, 0)) {
@@ -216,15 +257,15 @@ pub fn read(m: &Module, entry: Option<&str>) -> Result<EntryMeta, String> {
             _ => None,
         };
         if entry.is_none_or(|e| e == name) {
-            chosen = Some((node, func, name));
+            chosen = Some((node, func, name, index, ep));
             break;
         }
     }
-    let (node, func, name) =
+    let (node, func, name, index, node_id) =
         chosen.ok_or_else(|| format!("entry point {:?} not in !dx.entryPoints", entry.unwrap_or("<first>")))?;
     let func = func.ok_or_else(|| format!("entry point {name:?} has no function"))?;
     if m.functions.get(func.index()).is_none_or(|f| f.is_declaration) {
-        return Err(format!("entry point {name:?}: function is not defined"));
+        return Err(ReadError::Malformed(format!("entry point {name:?}: function is not defined")));
     }
     let mut out =
         EntryMeta { func, name: name.to_string(), kind, sm, numthreads: [1, 1, 1], flags: 0, resources: Vec::new() };
@@ -267,7 +308,7 @@ pub fn read(m: &Module, entry: Option<&str>) -> Result<EntryMeta, String> {
             i += 2;
         }
     }
-    Ok(out)
+    Ok(ReadEntry { meta: out, index, node: node_id })
 }
 
 fn read_res(md: &Md<'_>, class: ResourceClass, rec: &[Option<MdId>]) -> Result<ResDecl, String> {
