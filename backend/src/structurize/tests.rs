@@ -31,6 +31,25 @@ fn check_module(m: &Module, rng: &mut Rng, runs: usize) -> Result<super::Structu
 }
 
 #[test]
+fn single_block_shortcut_is_the_general_tree() {
+    for seed in 0..300u64 {
+        let term = if seed % 5 == 0 { Term::Unreachable } else { Term::Ret };
+        let m = build_module(seed, 1 + (seed % 3) as u32, &[term]);
+        let f = &m.functions[0];
+        let fast = super::single_block(f).expect("one block ending in ret/unreachable");
+        assert_eq!(Ok(&fast), super::general(&m, f).as_ref(), "seed {seed}");
+        assert_eq!(structurize(&m, f).as_ref(), Ok(&fast));
+    }
+    // Anything with control flow takes the general path.
+    for seed in 0..50u64 {
+        let m = random_module(seed, GenParams::small(2 + (seed as usize % 6), 1, 3));
+        assert!(super::single_block(&m.functions[0]).is_none(), "seed {seed}");
+    }
+    let m = build_module(1, 1, &[Term::Br(0)]);
+    assert!(super::single_block(&m.functions[0]).is_none());
+}
+
+#[test]
 fn dominators_match_the_textbook_algorithm() {
     for seed in 0..300u64 {
         let n = 2 + (seed as usize % 60);
