@@ -265,8 +265,8 @@ pub fn compile_pipeline(
     for (k, bytes) in stages.iter().enumerate() {
         let err = |error| PipelineError::Compile { stage: k, error };
         let module = read_container(bytes).map_err(err)?;
-        let entry = read_meta(&module, opts).map_err(err)?;
-        ios.push(stage_io(&module, &entry).map_err(err)?);
+        let mut entry = read_meta(&module, opts).map_err(err)?;
+        ios.push(stage_io(&module, &mut entry).map_err(err)?);
         modules.push((module, entry.meta));
     }
     let plan = crate::link::link(&ios, link_opts)?;
@@ -300,14 +300,14 @@ fn compile_module_timed(
     opts: &CompileOptions,
     clock: &mut impl PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
-    let entry = read_meta(module, opts)?;
-    let meta = &entry.meta;
-    if meta.kind == ShaderKind::Compute {
-        check_version(meta, opts)?;
+    let mut entry = read_meta(module, opts)?;
+    if entry.meta.kind == ShaderKind::Compute {
+        check_version(&entry.meta, opts)?;
         clock.lap(Phase::Metadata);
-        return crate::lower::lower_timed(module, meta, opts, None, clock);
+        return crate::lower::lower_timed(module, &entry.meta, opts, None, clock);
     }
-    let io = stage_io(module, &entry)?;
+    let io = stage_io(module, &mut entry)?;
+    let meta = &entry.meta;
     let plan = LinkPlan::single_owned(io).map_err(|e| unsupported(meta, format!("signature: {e}")))?;
     clock.lap(Phase::Metadata);
     compile_module_stage_timed(module, meta, &plan, 0, opts, clock)
@@ -322,7 +322,9 @@ pub fn compile_stage(
     opts: &CompileOptions,
 ) -> Result<CompiledShader, CompileError> {
     let module = read_container(container)?;
-    let entry = read_meta(&module, opts)?;
+    let mut entry = read_meta(&module, opts)?;
+    crate::lower::meta::read_tess_state(&module, &mut entry)
+        .map_err(|e| CompileError::Malformed(format!("metadata: {e}")))?;
     compile_module_stage(&module, &entry.meta, plan, stage_index, opts)
 }
 
@@ -390,10 +392,11 @@ fn unsupported(meta: &crate::lower::meta::EntryMeta, feature: String) -> Compile
 }
 
 /// The signatures and state of a graphics stage: its entry record's
-/// signatures and properties, decoded once and moved into the [`StageIo`].
+/// signatures and properties, decoded once and moved into the [`StageIo`]
+/// (hull and domain shaders: their state also into the entry's meta).
 pub(crate) fn stage_io(
     module: &crate::ir::Module,
-    entry: &crate::lower::meta::ReadEntry,
+    entry: &mut crate::lower::meta::ReadEntry,
 ) -> Result<StageIo, CompileError> {
     let meta = &entry.meta;
     let Some(stage) = Stage::from_kind(meta.kind) else {
@@ -401,6 +404,8 @@ pub(crate) fn stage_io(
     };
     let ep = crate::dxil::decode_entry_io(module, entry.node, entry.index)
         .map_err(|e| CompileError::Malformed(format!("metadata: {e}")))?;
+    entry.meta.hs.clone_from(&ep.properties.hs);
+    entry.meta.ds.clone_from(&ep.properties.ds);
     StageIo::from_entry(stage, ep, module).map_err(|e| CompileError::Malformed(format!("signatures: {e}")))
 }
 

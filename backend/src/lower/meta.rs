@@ -149,6 +149,10 @@ pub struct EntryMeta {
     pub numthreads: [u32; 3],
     pub flags: u64,
     pub resources: Vec<ResDecl>,
+    /// Hull and domain shaders: the tessellator state of the entry's
+    /// properties ([`read`] and the compile entry points fill it).
+    pub hs: Option<crate::dxil::HsState>,
+    pub ds: Option<crate::dxil::DsState>,
 }
 
 impl EntryMeta {
@@ -193,11 +197,24 @@ impl<'m> Md<'m> {
 
 /// Reads the entry point named `entry` (or the first) and its metadata.
 pub fn read(m: &Module, entry: Option<&str>) -> Result<EntryMeta, String> {
-    match read_entry(m, entry, false) {
-        Ok(e) => Ok(e.meta),
-        Err(ReadError::Malformed(s)) => Err(s),
-        Err(ReadError::Library { shader_model }) => Err(format!("{shader_model} is a library")),
+    let mut e = match read_entry(m, entry, false) {
+        Ok(e) => e,
+        Err(ReadError::Malformed(s)) => return Err(s),
+        Err(ReadError::Library { shader_model }) => return Err(format!("{shader_model} is a library")),
+    };
+    read_tess_state(m, &mut e).map_err(|e| e.to_string())?;
+    Ok(e.meta)
+}
+
+/// Fills [`EntryMeta::hs`]/[`EntryMeta::ds`] of a hull or domain shader
+/// from its entry record (nothing for other stages).
+pub(crate) fn read_tess_state(m: &Module, e: &mut ReadEntry) -> Result<(), crate::dxil::DxilError> {
+    if matches!(e.meta.kind, ShaderKind::Hull | ShaderKind::Domain) {
+        let ep = crate::dxil::decode_entry_io(m, e.node, e.index)?;
+        e.meta.hs = ep.properties.hs;
+        e.meta.ds = ep.properties.ds;
     }
+    Ok(())
 }
 
 /// [`read`]'s result with where the entry's record is.
@@ -267,8 +284,17 @@ pub(crate) fn read_entry(m: &Module, entry: Option<&str>, refuse_library: bool) 
     if m.functions.get(func.index()).is_none_or(|f| f.is_declaration) {
         return Err(ReadError::Malformed(format!("entry point {name:?}: function is not defined")));
     }
-    let mut out =
-        EntryMeta { func, name: name.to_string(), kind, sm, numthreads: [1, 1, 1], flags: 0, resources: Vec::new() };
+    let mut out = EntryMeta {
+        func,
+        name: name.to_string(),
+        kind,
+        sm,
+        numthreads: [1, 1, 1],
+        flags: 0,
+        resources: Vec::new(),
+        hs: None,
+        ds: None,
+    };
     // Resources: entry op 3, else the named dx.resources.
     let res_node = md
         .node(md.op(node, 3))
