@@ -60,12 +60,16 @@ impl DomTree {
         for i in 0..n {
             child_off[i + 1] += child_off[i];
         }
-        let mut fill = child_off.clone();
+        // Placing moves child_off[p] to the start of p + 1; one shift restores the starts.
         let mut children = vec![0u32; child_off[n] as usize];
         each_child(&idom, rpo, root, |b, p| {
-            children[fill[p] as usize] = b;
-            fill[p] += 1;
+            children[child_off[p] as usize] = b;
+            child_off[p] += 1;
         });
+        for i in (1..=n).rev() {
+            child_off[i] = child_off[i - 1];
+        }
+        child_off[0] = 0;
         let mut t = DomTree { idom, child_off, children, pre: vec![NONE; n], post: vec![NONE; n], depth: vec![0; n] };
         if let Some(root) = root {
             t.number(root);
