@@ -265,9 +265,9 @@ pub fn compile_pipeline(
     for (k, bytes) in stages.iter().enumerate() {
         let err = |error| PipelineError::Compile { stage: k, error };
         let module = read_container(bytes).map_err(err)?;
-        let meta = read_meta(&module, opts).map_err(err)?;
-        ios.push(stage_io(&module, &meta).map_err(err)?);
-        modules.push((module, meta));
+        let mut entry = read_meta(&module, opts).map_err(err)?;
+        ios.push(stage_io(&module, &mut entry).map_err(err)?);
+        modules.push((module, entry.meta));
     }
     let plan = crate::link::link(&ios, link_opts)?;
     let mut shaders = Vec::with_capacity(plan.stages.len());
@@ -300,16 +300,17 @@ fn compile_module_timed(
     opts: &CompileOptions,
     clock: &mut impl PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
-    let meta = read_meta(module, opts)?;
-    if meta.kind == ShaderKind::Compute {
-        check_version(&meta, opts)?;
+    let mut entry = read_meta(module, opts)?;
+    if entry.meta.kind == ShaderKind::Compute {
+        check_version(&entry.meta, opts)?;
         clock.lap(Phase::Metadata);
-        return crate::lower::lower_timed(module, &meta, opts, None, clock);
+        return crate::lower::lower_timed(module, &entry.meta, opts, None, clock);
     }
-    let io = stage_io(module, &meta)?;
-    let plan = LinkPlan::single(&io).map_err(|e| unsupported(&meta, format!("signature: {e}")))?;
+    let io = stage_io(module, &mut entry)?;
+    let meta = &entry.meta;
+    let plan = LinkPlan::single_owned(io).map_err(|e| unsupported(meta, format!("signature: {e}")))?;
     clock.lap(Phase::Metadata);
-    compile_module_stage_timed(module, &meta, &plan, 0, opts, clock)
+    compile_module_stage_timed(module, meta, &plan, 0, opts, clock)
 }
 
 /// Compiles stage `stage_index` of a link plan (from [`crate::link::link`]); the
@@ -321,8 +322,10 @@ pub fn compile_stage(
     opts: &CompileOptions,
 ) -> Result<CompiledShader, CompileError> {
     let module = read_container(container)?;
-    let meta = read_meta(&module, opts)?;
-    compile_module_stage(&module, &meta, plan, stage_index, opts)
+    let mut entry = read_meta(&module, opts)?;
+    crate::lower::meta::read_tess_state(&module, &mut entry)
+        .map_err(|e| CompileError::Malformed(format!("metadata: {e}")))?;
+    compile_module_stage(&module, &entry.meta, plan, stage_index, opts)
 }
 
 pub(crate) fn compile_module_stage(
@@ -369,48 +372,41 @@ fn read_container(container: &[u8]) -> Result<crate::ir::Module, CompileError> {
     crate::bitcode::read_module(prog.bitcode).map_err(|e| CompileError::Malformed(format!("bitcode: {e}")))
 }
 
-fn read_meta(module: &crate::ir::Module, opts: &CompileOptions) -> Result<crate::lower::meta::EntryMeta, CompileError> {
+fn read_meta(module: &crate::ir::Module, opts: &CompileOptions) -> Result<crate::lower::meta::ReadEntry, CompileError> {
+    use crate::lower::meta::ReadError;
     // DXIL libraries (ray tracing, work graphs) export several shaders through
     // state objects, not one entry point: not compiled yet.
-    let profile = module.named_md("dx.shaderModel").and_then(|n| n.ops.first()).and_then(|&t| {
-        let ops = module.md_node(t)?;
-        let kind = module.md_string((*ops.first()?)?)?;
-        let major = module.const_uint(match module.md(ops.get(1).copied()??) {
-            crate::ir::Metadata::Value { value, .. } => *value,
-            _ => return None,
-        })?;
-        let minor = module.const_uint(match module.md(ops.get(2).copied()??) {
-            crate::ir::Metadata::Value { value, .. } => *value,
-            _ => return None,
-        })?;
-        Some((kind.to_string(), major, minor))
-    });
-    if let Some((kind, major, minor)) = profile.filter(|p| p.0 == "lib") {
-        return Err(CompileError::Unsupported {
+    crate::lower::meta::read_entry(module, opts.entry_point.as_deref(), true).map_err(|e| match e {
+        ReadError::Library { shader_model } => CompileError::Unsupported {
             feature: "DXIL libraries (ray-tracing and work-graph state objects)".into(),
             function: "<library exports>".into(),
             block: None,
-            shader_model: format!("{kind}_{major}_{minor}"),
-        });
-    }
-    crate::lower::meta::read(module, opts.entry_point.as_deref())
-        .map_err(|e| CompileError::Malformed(format!("metadata: {e}")))
+            shader_model,
+        },
+        ReadError::Malformed(e) => CompileError::Malformed(format!("metadata: {e}")),
+    })
 }
 
 fn unsupported(meta: &crate::lower::meta::EntryMeta, feature: String) -> CompileError {
     CompileError::Unsupported { feature, function: meta.name.clone(), block: None, shader_model: meta.sm_string() }
 }
 
-/// The signatures and state of a graphics stage.
+/// The signatures and state of a graphics stage: its entry record's
+/// signatures and properties, decoded once and moved into the [`StageIo`]
+/// (hull and domain shaders: their state also into the entry's meta).
 pub(crate) fn stage_io(
     module: &crate::ir::Module,
-    meta: &crate::lower::meta::EntryMeta,
+    entry: &mut crate::lower::meta::ReadEntry,
 ) -> Result<StageIo, CompileError> {
-    if Stage::from_kind(meta.kind).is_none() {
+    let meta = &entry.meta;
+    let Some(stage) = Stage::from_kind(meta.kind) else {
         return Err(unsupported(meta, format!("{} shaders", meta.kind.name())));
-    }
-    let info = crate::dxil::decode(module).map_err(|e| CompileError::Malformed(format!("metadata: {e}")))?;
-    StageIo::from_module(&info, module).map_err(|e| CompileError::Malformed(format!("signatures: {e}")))
+    };
+    let ep = crate::dxil::decode_entry_io(module, entry.node, entry.index)
+        .map_err(|e| CompileError::Malformed(format!("metadata: {e}")))?;
+    entry.meta.hs.clone_from(&ep.properties.hs);
+    entry.meta.ds.clone_from(&ep.properties.ds);
+    StageIo::from_entry(stage, ep, module).map_err(|e| CompileError::Malformed(format!("signatures: {e}")))
 }
 
 fn check_version(meta: &crate::lower::meta::EntryMeta, opts: &CompileOptions) -> Result<(), CompileError> {

@@ -35,7 +35,7 @@ impl Cfg {
     /// must be `< n`.
     pub fn from_succs<I: IntoIterator<Item = u32>>(n: usize, entry: u32, mut succs: impl FnMut(u32) -> I) -> Cfg {
         let mut succ_off = Vec::with_capacity(n + 1);
-        let mut succ = Vec::new();
+        let mut succ = Vec::with_capacity(n * 2);
         let mut stamp = vec![NONE; n];
         succ_off.push(0);
         for b in 0..n as u32 {
@@ -49,18 +49,7 @@ impl Cfg {
             }
             succ_off.push(succ.len() as u32);
         }
-        let mut cfg = Cfg {
-            entry,
-            succ_off,
-            succ,
-            pred_off: Vec::new(),
-            pred: Vec::new(),
-            rpo: Vec::new(),
-            rpo_index: Vec::new(),
-        };
-        cfg.compute_rpo();
-        cfg.compute_preds();
-        cfg
+        Cfg::finish(entry, succ_off, succ, stamp)
     }
 
     /// The CFG of a function's blocks (node `i` = `BlockId(i)`, entry block 0).
@@ -69,47 +58,75 @@ impl Cfg {
         if n == 0 {
             return Err(CfgError::NoBlocks { func: f.name.clone() });
         }
-        let mut lists: Vec<Vec<u32>> = Vec::with_capacity(n);
+        let mut succ_off = Vec::with_capacity(n + 1);
+        let mut succ = Vec::with_capacity(n * 2);
+        let mut stamp = vec![NONE; n];
+        succ_off.push(0);
         for (i, b) in f.blocks.iter().enumerate() {
             let t = b
                 .terminator()
                 .and_then(|t| f.insts.get(t.index()).map(|inst| (t, inst)))
                 .filter(|(_, inst)| inst.kind.is_terminator())
                 .ok_or_else(|| CfgError::NoTerminator { func: f.name.clone(), block: i as u32 })?;
-            let mut l: Vec<u32> = Vec::new();
+            let i = i as u32;
+            let mut add = |s: u32| {
+                let Some(st) = stamp.get_mut(s as usize) else {
+                    return Err(CfgError::BadTarget { func: f.name.clone(), block: i, target: s });
+                };
+                if *st != i {
+                    *st = i;
+                    succ.push(s);
+                }
+                Ok(())
+            };
             match &t.1.kind {
-                InstKind::Br { target } => l.push(target.0),
-                InstKind::CondBr { if_true, if_false, .. } => l.extend([if_true.0, if_false.0]),
+                InstKind::Br { target } => add(target.0)?,
+                InstKind::CondBr { if_true, if_false, .. } => {
+                    add(if_true.0)?;
+                    add(if_false.0)?;
+                }
                 InstKind::Switch { default, cases, .. } => {
-                    l.push(default.0);
-                    let cases = f.case_pool.get(cases.range()).unwrap_or(&[]);
-                    l.extend(cases.iter().map(|c| c.1 .0));
+                    add(default.0)?;
+                    for c in f.case_pool.get(cases.range()).unwrap_or(&[]) {
+                        add(c.1 .0)?;
+                    }
                 }
                 _ => {}
             }
-            if let Some(&bad) = l.iter().find(|&&s| s as usize >= n) {
-                return Err(CfgError::BadTarget { func: f.name.clone(), block: i as u32, target: bad });
-            }
-            lists.push(l);
+            succ_off.push(succ.len() as u32);
         }
-        Ok(Cfg::from_succs(n, 0, |b| lists[b as usize].iter().copied()))
+        Ok(Cfg::finish(0, succ_off, succ, stamp))
+    }
+
+    /// Reverse post-order and predecessors of the CFG `succ_off`/`succ`;
+    /// `scratch` is any buffer of `n` words (reused for the DFS marks).
+    fn finish(entry: u32, succ_off: Vec<u32>, succ: Vec<u32>, scratch: Vec<u32>) -> Cfg {
+        let mut cfg =
+            Cfg { entry, succ_off, succ, pred_off: Vec::new(), pred: Vec::new(), rpo: Vec::new(), rpo_index: scratch };
+        cfg.compute_rpo();
+        cfg.compute_preds();
+        cfg
     }
 
     fn compute_rpo(&mut self) {
         let n = self.len();
         let mut post = Vec::with_capacity(n);
-        let mut seen = vec![false; n];
+        // `rpo_index` doubles as the DFS's "seen" marks (0 = seen).
+        let seen = &mut self.rpo_index;
+        seen.clear();
+        seen.resize(n, NONE);
         if (self.entry as usize) < n {
             // Iterative DFS: (node, index of the next successor to visit).
-            let mut stack: Vec<(u32, u32)> = vec![(self.entry, self.succ_off[self.entry as usize])];
-            seen[self.entry as usize] = true;
+            let mut stack: Vec<(u32, u32)> = Vec::with_capacity(n.min(64));
+            stack.push((self.entry, self.succ_off[self.entry as usize]));
+            seen[self.entry as usize] = 0;
             while let Some(top) = stack.last_mut() {
                 let (b, next) = *top;
                 if next < self.succ_off[b as usize + 1] {
                     top.1 += 1;
                     let s = self.succ[next as usize];
-                    if !seen[s as usize] {
-                        seen[s as usize] = true;
+                    if seen[s as usize] == NONE {
+                        seen[s as usize] = 0;
                         stack.push((s, self.succ_off[s as usize]));
                     }
                 } else {
@@ -119,35 +136,40 @@ impl Cfg {
             }
         }
         post.reverse();
-        let mut rpo_index = vec![NONE; n];
+        let rpo_index = &mut self.rpo_index;
+        rpo_index.fill(NONE);
         for (i, &b) in post.iter().enumerate() {
             rpo_index[b as usize] = i as u32;
         }
         self.rpo = post;
-        self.rpo_index = rpo_index;
     }
 
     fn compute_preds(&mut self) {
         let n = self.len();
-        let mut count = vec![0u32; n + 1];
+        // off[s + 1] counts, then prefix sums; placing moves off[s] to the
+        // start of s + 1, and one shift restores the starts.
+        let mut off = vec![0u32; n + 1];
         for &b in &self.rpo {
             for &s in self.succs(b) {
-                count[s as usize + 1] += 1;
+                off[s as usize + 1] += 1;
             }
         }
         for i in 0..n {
-            count[i + 1] += count[i];
+            off[i + 1] += off[i];
         }
-        let mut fill = count.clone();
-        let mut pred = vec![0u32; count[n] as usize];
+        let mut pred = vec![0u32; off[n] as usize];
         for &b in &self.rpo {
             let (lo, hi) = (self.succ_off[b as usize] as usize, self.succ_off[b as usize + 1] as usize);
             for &s in &self.succ[lo..hi] {
-                pred[fill[s as usize] as usize] = b;
-                fill[s as usize] += 1;
+                pred[off[s as usize] as usize] = b;
+                off[s as usize] += 1;
             }
         }
-        self.pred_off = count;
+        for i in (1..=n).rev() {
+            off[i] = off[i - 1];
+        }
+        off[0] = 0;
+        self.pred_off = off;
         self.pred = pred;
     }
 

@@ -39,24 +39,40 @@ impl DomTree {
                 }
             }
         }
-        // Children lists in reverse post-order (counting sort by parent).
+        // Children lists in reverse post-order.
+        Self::with_children(idom, Some(rpo), rpo.first().copied())
+    }
+
+    /// The tree of known immediate dominators (`idom[root] == root`, [`NONE`]
+    /// for unreachable nodes; every other chain must lead to `root`).
+    /// Children are listed in increasing node order.
+    pub fn from_idoms(idom: Vec<u32>, root: u32) -> DomTree {
+        let root = ((root as usize) < idom.len()).then_some(root);
+        Self::with_children(idom, None, root)
+    }
+
+    /// Children lists (counting sort by parent, in reverse post-order when
+    /// `rpo` is given, else by node) and pre/post numbers from `root`.
+    fn with_children(idom: Vec<u32>, rpo: Option<&[u32]>, root: Option<u32>) -> DomTree {
+        let n = idom.len();
         let mut child_off = vec![0u32; n + 1];
-        for &b in rpo.iter().skip(1) {
-            child_off[idom[b as usize] as usize + 1] += 1;
-        }
+        each_child(&idom, rpo, root, |_, p| child_off[p + 1] += 1);
         for i in 0..n {
             child_off[i + 1] += child_off[i];
         }
-        let mut fill = child_off.clone();
+        // Placing moves child_off[p] to the start of p + 1; one shift restores the starts.
         let mut children = vec![0u32; child_off[n] as usize];
-        for &b in rpo.iter().skip(1) {
-            let p = idom[b as usize] as usize;
-            children[fill[p] as usize] = b;
-            fill[p] += 1;
+        each_child(&idom, rpo, root, |b, p| {
+            children[child_off[p] as usize] = b;
+            child_off[p] += 1;
+        });
+        for i in (1..=n).rev() {
+            child_off[i] = child_off[i - 1];
         }
+        child_off[0] = 0;
         let mut t = DomTree { idom, child_off, children, pre: vec![NONE; n], post: vec![NONE; n], depth: vec![0; n] };
-        if let Some(&entry) = rpo.first() {
-            t.number(entry);
+        if let Some(root) = root {
+            t.number(root);
         }
         t
     }
@@ -114,4 +130,23 @@ fn intersect(cfg: &Cfg, idom: &[u32], mut a: u32, mut b: u32) -> u32 {
         }
     }
     a
+}
+
+/// Calls `f(node, parent)` for every node with a parent: the reachable
+/// nodes after the entry in `rpo`, or every node but `root` with an idom.
+fn each_child(idom: &[u32], rpo: Option<&[u32]>, root: Option<u32>, mut f: impl FnMut(u32, usize)) {
+    match rpo {
+        Some(r) => {
+            for &b in r.iter().skip(1) {
+                f(b, idom[b as usize] as usize);
+            }
+        }
+        None => {
+            for (b, &d) in idom.iter().enumerate() {
+                if Some(b as u32) != root && d != NONE && (d as usize) < idom.len() {
+                    f(b as u32, d as usize);
+                }
+            }
+        }
+    }
 }

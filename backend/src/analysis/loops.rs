@@ -84,32 +84,46 @@ impl Loops {
     }
 
     fn number(&mut self, cfg: &Cfg) {
-        // Children lists of the forest, then an iterative DFS.
+        // Children lists of the forest (CSR, in reverse post-order), then an iterative DFS.
         let n = self.header_of.len();
-        let mut kids: Vec<Vec<u32>> = vec![Vec::new(); n];
-        let mut roots = Vec::new();
-        for &b in cfg.rpo() {
-            if self.is_header[b as usize] {
-                match self.parent[b as usize] {
-                    NONE => roots.push(b),
-                    p => kids[p as usize].push(b),
-                }
+        let headers = || cfg.rpo().iter().copied().filter(|&b| self.is_header[b as usize]);
+        let mut kid_off = vec![0u32; n + 1];
+        for h in headers() {
+            if let Some(p) = self.parent.get(h as usize).copied().filter(|&p| p != NONE) {
+                kid_off[p as usize + 1] += 1;
             }
         }
+        for i in 0..n {
+            kid_off[i + 1] += kid_off[i];
+        }
+        let mut kids = vec![0u32; kid_off[n] as usize];
+        for h in headers() {
+            if let Some(p) = self.parent.get(h as usize).copied().filter(|&p| p != NONE) {
+                kids[kid_off[p as usize] as usize] = h;
+                kid_off[p as usize] += 1;
+            }
+        }
+        for i in (1..=n).rev() {
+            kid_off[i] = kid_off[i - 1];
+        }
+        kid_off[0] = 0;
+        let roots: Vec<u32> = headers().filter(|&h| self.parent[h as usize] == NONE).collect();
         let (mut pre, mut post) = (0u32, 0u32);
+        let mut stack: Vec<(u32, u32)> = Vec::new();
         for r in roots {
-            let mut stack = vec![(r, 0usize)];
+            stack.push((r, kid_off[r as usize]));
             self.pre[r as usize] = pre;
             self.depth[r as usize] = 1;
             pre += 1;
             while let Some(top) = stack.last_mut() {
                 let (h, next) = *top;
-                if let Some(&c) = kids[h as usize].get(next) {
+                if next < kid_off[h as usize + 1] {
                     top.1 += 1;
+                    let c = kids[next as usize];
                     self.pre[c as usize] = pre;
                     self.depth[c as usize] = self.depth[h as usize] + 1;
                     pre += 1;
-                    stack.push((c, 0));
+                    stack.push((c, kid_off[c as usize]));
                 } else {
                     self.post[h as usize] = post;
                     post += 1;

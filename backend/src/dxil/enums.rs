@@ -46,6 +46,7 @@ macro_rules! dxil_enum {
 pub(crate) use dxil_enum;
 
 /// Reads an enum-valued field, mapping unknown numbers to a typed error.
+#[inline]
 pub(crate) fn read_enum<T>(
     r: &super::reader::Reader<'_>,
     op: super::reader::Op,
@@ -54,9 +55,14 @@ pub(crate) fn read_enum<T>(
     from: impl Fn(u32) -> Option<T>,
 ) -> Result<T, super::DxilError> {
     let v = r.uint(op, what)?;
-    u32::try_from(v).ok().and_then(from).ok_or_else(|| super::DxilError::BadEnum {
-        what: what.to_string(),
-        ty,
-        value: v,
-    })
+    match u32::try_from(v).ok().and_then(from) {
+        Some(x) => Ok(x),
+        None => Err(bad_enum(what, ty, v)),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn bad_enum(what: &dyn std::fmt::Display, ty: &'static str, value: u64) -> super::DxilError {
+    super::DxilError::BadEnum { what: what.to_string(), ty, value }
 }

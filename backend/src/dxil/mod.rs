@@ -102,7 +102,7 @@ pub fn decode(m: &Module) -> Result<DxilModuleInfo> {
         .ops
         .iter()
         .enumerate()
-        .map(|(i, id)| decode_entry(&r, *id, &format_args!("dx.entryPoints[{i}]")))
+        .map(|(i, id)| decode_entry(&r, *id, &format_args!("dx.entryPoints[{i}]"), true))
         .collect::<Result<Vec<_>>>()?;
     Ok(DxilModuleInfo { shader_model, dxil_version, validator_version, entry_points, resources })
 }
@@ -140,7 +140,15 @@ fn decode_shader_model(r: &Reader<'_>) -> Result<ShaderModel> {
     })
 }
 
-fn decode_entry(r: &Reader<'_>, id: MdId, what: &dyn Display) -> Result<EntryPoint> {
+/// Decodes record `index` (node `id`) of `!dx.entryPoints` alone: its
+/// function, name, signatures and properties, not its resource list (a
+/// compile reads resources through [`crate::lower::meta`]). The checks and
+/// errors are those of [`decode`] for that record.
+pub(crate) fn decode_entry_io(m: &Module, id: MdId, index: usize) -> Result<EntryPoint> {
+    decode_entry(&Reader::new(m), id, &format_args!("dx.entryPoints[{index}]"), false)
+}
+
+fn decode_entry(r: &Reader<'_>, id: MdId, what: &dyn Display, with_resources: bool) -> Result<EntryPoint> {
     let f = r.node(Some(id), what)?;
     arity(f, 5, what)?;
     let sig_what = format_args!("{what}.signatures");
@@ -157,6 +165,7 @@ fn decode_entry(r: &Reader<'_>, id: MdId, what: &dyn Display) -> Result<EntryPoi
     };
     let resources = match f[3] {
         None => None,
+        _ if !with_resources => None,
         op => Some(resources::decode_resources(r, op, &format_args!("{what}.resources"))?),
     };
     Ok(EntryPoint {

@@ -275,14 +275,15 @@ impl ShaderProperties {
 
 pub(crate) fn decode_properties(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<ShaderProperties, DxilError> {
     let mut p = ShaderProperties::default();
-    let mut seen: Vec<u32> = Vec::new();
-    for (tag, v) in r.tag_list(op, what)? {
+    let mut seen = 0u32;
+    for (tag, v) in r.tags(r.tag_pairs(op, what)?) {
         let w = Field(what, tags::name(tag));
         if tag <= tags::RANGED_WAVE_SIZE {
-            if seen.contains(&tag) {
+            let bit = 1u32 << tag;
+            if seen & bit != 0 {
                 return Err(DxilError::DuplicateTag { what: what.to_string(), tag });
             }
-            seen.push(tag);
+            seen |= bit;
         }
         match tag {
             tags::SHADER_FLAGS => p.flags = Some(r.uint(v, &w)?),

@@ -30,6 +30,7 @@ impl Display for Index<'_> {
     }
 }
 
+#[derive(Clone, Copy)]
 pub(crate) struct Reader<'m> {
     pub m: &'m Module,
 }
@@ -106,53 +107,97 @@ impl<'m> Reader<'m> {
         }
     }
 
-    fn int_bits(&self, op: Op, what: &dyn Display) -> Result<(u64, u32)> {
-        let (_, v) = self.value(op, what)?;
-        let not_int = || wrong(what, "an integer constant", self.describe(op));
-        let Value::Const(c) = v else {
-            return Err(not_int());
+    /// The value of an integer constant operand and its width, `None` for
+    /// anything else (the error path, [`Reader::int_error`], says why).
+    #[inline]
+    fn int_fast(&self, op: Op) -> Option<(u64, u32)> {
+        let Metadata::Value { value: Value::Const(c), .. } = self.m.metadata.get(op?.index())? else {
+            return None;
         };
-        let c = self.m.consts.get(c.index()).ok_or_else(not_int)?;
+        let c = self.m.consts.get(c.index())?;
         let Some(Type::Int(width)) = self.m.types.list.get(c.ty.0 as usize) else {
-            return Err(not_int());
+            return None;
         };
         let width = (*width).min(64);
         match &c.kind {
-            ConstKind::Int(bits) => Ok((crate::ir::mask_bits(*bits, width), width)),
-            ConstKind::Null => Ok((0, width)),
-            _ => Err(not_int()),
+            ConstKind::Int(bits) => Some((crate::ir::mask_bits(*bits, width), width)),
+            ConstKind::Null => Some((0, width)),
+            _ => None,
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn int_error(&self, op: Op, what: &dyn Display) -> DxilError {
+        match self.value(op, what) {
+            Err(e) => e,
+            Ok(_) => wrong(what, "an integer constant", self.describe(op)),
+        }
+    }
+
+    #[inline]
+    fn int_bits(&self, op: Op, what: &dyn Display) -> Result<(u64, u32)> {
+        match self.int_fast(op) {
+            Some(x) => Ok(x),
+            None => Err(self.int_error(op, what)),
         }
     }
 
     /// An integer constant, zero-extended from its width.
+    #[inline]
     pub fn uint(&self, op: Op, what: &dyn Display) -> Result<u64> {
         Ok(self.int_bits(op, what)?.0)
     }
 
     /// An integer constant, sign-extended from its width.
+    #[inline]
     pub fn int(&self, op: Op, what: &dyn Display) -> Result<i64> {
         let (bits, width) = self.int_bits(op, what)?;
         Ok(crate::ir::sign_extend(bits, width))
     }
 
+    #[inline]
     pub fn u32(&self, op: Op, what: &dyn Display) -> Result<u32> {
-        let v = self.uint(op, what)?;
-        u32::try_from(v).map_err(|_| DxilError::OutOfRange { what: what.to_string(), value: v.into(), range: "u32" })
+        match self.int_fast(op).and_then(|(v, _)| u32::try_from(v).ok()) {
+            Some(v) => Ok(v),
+            None => Err(self.range_error(op, what, "u32", false)),
+        }
     }
 
+    #[inline]
     pub fn u8(&self, op: Op, what: &dyn Display) -> Result<u8> {
-        let v = self.uint(op, what)?;
-        u8::try_from(v).map_err(|_| DxilError::OutOfRange { what: what.to_string(), value: v.into(), range: "u8" })
+        match self.int_fast(op).and_then(|(v, _)| u8::try_from(v).ok()) {
+            Some(v) => Ok(v),
+            None => Err(self.range_error(op, what, "u8", false)),
+        }
     }
 
+    #[inline]
     pub fn i32(&self, op: Op, what: &dyn Display) -> Result<i32> {
-        let v = self.int(op, what)?;
-        i32::try_from(v).map_err(|_| DxilError::OutOfRange { what: what.to_string(), value: v.into(), range: "i32" })
+        match self.int_fast(op).and_then(|(b, w)| i32::try_from(crate::ir::sign_extend(b, w)).ok()) {
+            Some(v) => Ok(v),
+            None => Err(self.range_error(op, what, "i32", true)),
+        }
     }
 
+    #[inline]
     pub fn i8(&self, op: Op, what: &dyn Display) -> Result<i8> {
-        let v = self.int(op, what)?;
-        i8::try_from(v).map_err(|_| DxilError::OutOfRange { what: what.to_string(), value: v.into(), range: "i8" })
+        match self.int_fast(op).and_then(|(b, w)| i8::try_from(crate::ir::sign_extend(b, w)).ok()) {
+            Some(v) => Ok(v),
+            None => Err(self.range_error(op, what, "i8", true)),
+        }
+    }
+
+    /// Why an operand is not an integer constant in `range` (read signed or unsigned).
+    #[cold]
+    #[inline(never)]
+    fn range_error(&self, op: Op, what: &dyn Display, range: &'static str, signed: bool) -> DxilError {
+        let value = match self.int_bits(op, what) {
+            Err(e) => return e,
+            Ok((b, w)) if signed => i128::from(crate::ir::sign_extend(b, w)),
+            Ok((b, _)) => i128::from(b),
+        };
+        DxilError::OutOfRange { what: what.to_string(), value, range }
     }
 
     pub fn bool(&self, op: Op, what: &dyn Display) -> Result<bool> {
@@ -235,20 +280,29 @@ impl<'m> Reader<'m> {
         }
     }
 
-    /// A flat tag/value list (`!{i32 tag, value, i32 tag, value, …}`).
-    pub fn tag_list(&self, op: Op, what: &dyn Display) -> Result<Vec<(u32, Op)>> {
+    /// A flat tag/value list (`!{i32 tag, value, i32 tag, value, …}`): its
+    /// operands, every tag checked to be a `u32` (empty for `null`). Walk it
+    /// with [`Reader::tags`].
+    pub fn tag_pairs(&self, op: Op, what: &dyn Display) -> Result<&'m [Op]> {
         let Some(ops) = self.opt_node(op, what)? else {
-            return Ok(Vec::new());
+            return Ok(&[]);
         };
         if ops.len() % 2 != 0 {
             return Err(DxilError::OddTagList { what: what.to_string(), len: ops.len() });
         }
-        let mut out = Vec::with_capacity(ops.len() / 2);
         for (i, pair) in ops.chunks_exact(2).enumerate() {
-            let tag = self.u32(pair[0], &format_args!("{what}.tag[{i}]"))?;
-            out.push((tag, pair[1]));
+            self.u32(pair[0], &format_args!("{what}.tag[{i}]"))?;
         }
-        Ok(out)
+        Ok(ops)
+    }
+
+    /// The (tag, value) pairs of a list [`Reader::tag_pairs`] checked.
+    pub fn tags(&self, checked: &'m [Op]) -> impl Iterator<Item = (u32, Op)> + 'm {
+        let r = Reader { m: self.m };
+        checked.chunks_exact(2).map(move |pair| {
+            let tag = r.int_fast(pair[0]).and_then(|(v, _)| u32::try_from(v).ok()).unwrap_or(u32::MAX);
+            (tag, pair[1])
+        })
     }
 
     /// Renders an operand compactly, LLVM-like, for "other tag" records.

@@ -226,7 +226,7 @@ fn decode_binding(r: &Reader<'_>, f: &[Op], what: &dyn Display) -> Result<Bindin
 
 fn decode_view_props(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<ViewProperties, DxilError> {
     let mut p = ViewProperties::default();
-    for (i, (tag, v)) in r.tag_list(op, what)?.into_iter().enumerate() {
+    for (i, (tag, v)) in r.tags(r.tag_pairs(op, what)?).enumerate() {
         let w = Index(what, i);
         match tag {
             tags::ELEMENT_TYPE => {
@@ -244,7 +244,7 @@ fn decode_view_props(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<ViewP
 }
 
 fn other_tags(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<Vec<(u32, String)>, DxilError> {
-    Ok(r.tag_list(op, what)?.into_iter().map(|(t, v)| (t, r.render(v))).collect())
+    Ok(r.tags(r.tag_pairs(op, what)?).map(|(t, v)| (t, r.render(v))).collect())
 }
 
 fn decode_srv(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<Srv, DxilError> {

@@ -262,7 +262,7 @@ fn decode_element(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<Signatur
         other_tags: Vec::new(),
     };
     let tags_what = field("tags");
-    for (i, (tag, v)) in r.tag_list(f[10], &tags_what)?.into_iter().enumerate() {
+    for (i, (tag, v)) in r.tags(r.tag_pairs(f[10], &tags_what)?).enumerate() {
         let w = Index(&tags_what, i);
         match tag {
             tags::OUTPUT_STREAM => e.output_stream = Some(r.u32(v, &w)?),

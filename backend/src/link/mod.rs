@@ -219,9 +219,15 @@ impl LinkPlan {
         place::single(io)
     }
 
+    /// [`LinkPlan::single`], moving the stage's element names into the plan
+    /// instead of copying them.
+    pub fn single_owned(io: StageIo) -> Result<LinkPlan, LinkError> {
+        place::single_owned(io)
+    }
+
     /// [`LinkPlan::single`] for a decoded module.
     pub fn single_module(info: &DxilModuleInfo, module: &Module) -> Result<LinkPlan, LinkError> {
-        place::single(&StageIo::from_module(info, module)?)
+        place::single_owned(StageIo::from_module(info, module)?)
     }
 }
 
@@ -344,6 +350,24 @@ pub(crate) fn element_placement(e: &SignatureElement, placement: Placement) -> E
         start_row: e.start_row,
         start_col: e.start_col,
         stream: e.stream(),
+        placement,
+    }
+}
+
+/// [`element_placement`] taking the element's name and indices.
+pub(crate) fn element_placement_owned(e: SignatureElement, placement: Placement) -> ElementPlacement {
+    ElementPlacement {
+        id: e.id,
+        system_value: e.system_value_name(),
+        component_type: e.component_type,
+        interpolation: e.interpolation,
+        rows: e.rows,
+        cols: e.cols,
+        start_row: e.start_row,
+        start_col: e.start_col,
+        stream: e.stream(),
+        semantic_name: e.semantic_name,
+        semantic_indices: e.semantic_indices,
         placement,
     }
 }

@@ -7,8 +7,8 @@ use super::stage::{SignatureKind, Stage, StageIo};
 use super::sysval::{classify, BuiltIn, SvClass};
 use super::validate::{Boundary, BoundaryKind};
 use super::{
-    element_placement, input_vertices, GeometryPlan, LinkPlan, Pipeline, Placement, StagePlan, StreamOutputDesc,
-    TessellationPlan,
+    element_placement, element_placement_owned, input_vertices, GeometryPlan, LinkPlan, Pipeline, Placement, StagePlan,
+    StreamOutputDesc, TessellationPlan,
 };
 use crate::dxil::{SemanticKind, SignatureElement, TessPartitioning};
 
@@ -59,6 +59,23 @@ impl Work {
             cull_distances_out: self.cull_out,
         }
     }
+    /// [`Work::finish`] moving the elements' names into the plan.
+    fn finish_owned(self, io: StageIo) -> StagePlan {
+        let zip = |elems: Vec<SignatureElement>, p: Vec<Option<Placement>>| {
+            elems.into_iter().zip(p).map(|(e, p)| element_placement_owned(e, p.unwrap_or(Placement::Unused))).collect()
+        };
+        StagePlan {
+            stage: io.stage,
+            entry: io.entry,
+            inputs: zip(io.inputs, self.inputs),
+            outputs: zip(io.outputs, self.outputs),
+            patch_constants: zip(io.patch_constants, self.pcs),
+            clip_distances_in: self.clip_in,
+            cull_distances_in: self.cull_in,
+            clip_distances_out: self.clip_out,
+            cull_distances_out: self.cull_out,
+        }
+    }
 }
 
 fn class_of(stage: Stage, sig: SignatureKind, e: &SignatureElement, feeds_raster: bool) -> Result<SvClass, LinkError> {
@@ -93,6 +110,9 @@ fn clip_layout(
     keep: impl Fn(usize) -> bool,
     kind: SemanticKind,
 ) -> (Vec<Option<u32>>, u32) {
+    if !elems.iter().any(|e| e.semantic_kind == kind) {
+        return (Vec::new(), 0);
+    }
     let mut order: Vec<usize> =
         (0..elems.len()).filter(|&i| keep(i) && elems.get(i).is_some_and(|e| e.semantic_kind == kind)).collect();
     order.sort_by_key(|&i| elems.get(i).map(|e| (semantic_index(e, 0), e.start_row, e.start_col)));
@@ -130,13 +150,10 @@ fn lone_side(
     let (clip_off, clip_total) = clip_layout(elems, |_| true, SemanticKind::ClipDistance);
     let (cull_off, cull_total) = clip_layout(elems, |_| true, SemanticKind::CullDistance);
     // Streams of a GS get disjoint Location ranges.
-    let mut stream_end: Vec<u32> = Vec::new();
+    let mut stream_end = [0u32; 4];
     for (e, c) in elems.iter().zip(&cls) {
         if *c == SvClass::Varying && is_placed(e) {
             let s = e.stream().min(3) as usize;
-            if stream_end.len() <= s {
-                stream_end.resize(s + 1, 0);
-            }
             if let Some(x) = stream_end.get_mut(s) {
                 *x = (*x).max(end_row(e));
             }
@@ -444,15 +461,23 @@ fn feeds_raster_alone(s: Stage) -> bool {
     matches!(s, Stage::Vertex | Stage::Domain | Stage::Geometry)
 }
 
-pub(crate) fn single(io: &StageIo) -> Result<LinkPlan, LinkError> {
-    let mut w = Work::new(io);
+/// The placements and plan-wide facts of a stage alone.
+type Single = (Work, Vec<super::VertexAttribute>, Option<TessellationPlan>, Option<GeometryPlan>);
+
+fn single_parts(io: &StageIo) -> Result<Single, LinkError> {
     let stage = io.stage;
     let (inp, clip_in, cull_in) = lone_side(stage, SignatureKind::Input, &io.inputs, false, 0, false)?;
-    fill(&mut w.inputs, inp);
     let (out, clip_out, cull_out) =
         lone_side(stage, SignatureKind::Output, &io.outputs, feeds_raster_alone(stage), 0, false)?;
-    fill(&mut w.outputs, out);
-    (w.clip_in, w.cull_in, w.clip_out, w.cull_out) = (clip_in, cull_in, clip_out, cull_out);
+    let mut w = Work {
+        inputs: inp.into_iter().map(Some).collect(),
+        outputs: out.into_iter().map(Some).collect(),
+        pcs: Vec::new(),
+        clip_in,
+        cull_in,
+        clip_out,
+        cull_out,
+    };
     let pc_offset = match stage {
         Stage::Hull => location_end(&io.outputs, &w.outputs),
         Stage::Domain => location_end(&io.inputs, &w.inputs),
@@ -460,12 +485,22 @@ pub(crate) fn single(io: &StageIo) -> Result<LinkPlan, LinkError> {
     };
     if !io.patch_constants.is_empty() {
         let (pc, _, _) = lone_side(stage, SignatureKind::PatchConstant, &io.patch_constants, false, pc_offset, false)?;
-        fill(&mut w.pcs, pc);
+        w.pcs = pc.into_iter().map(Some).collect();
     }
     let vertex_input = if stage == Stage::Vertex { vertex_input(io, &w.inputs, None)? } else { Vec::new() };
     let tess = if stage == Stage::Hull { tessellation(io, pc_offset) } else { None };
     let geom = if stage == Stage::Geometry { geometry(io, Some(0)) } else { None };
-    Ok(LinkPlan { stages: vec![w.finish(io)], vertex_input, tessellation: tess, geometry: geom, stream_output: None })
+    Ok((w, vertex_input, tess, geom))
+}
+
+pub(crate) fn single(io: &StageIo) -> Result<LinkPlan, LinkError> {
+    let (w, vertex_input, tessellation, geometry) = single_parts(io)?;
+    Ok(LinkPlan { stages: vec![w.finish(io)], vertex_input, tessellation, geometry, stream_output: None })
+}
+
+pub(crate) fn single_owned(io: StageIo) -> Result<LinkPlan, LinkError> {
+    let (w, vertex_input, tessellation, geometry) = single_parts(&io)?;
+    Ok(LinkPlan { stages: vec![w.finish_owned(io)], vertex_input, tessellation, geometry, stream_output: None })
 }
 
 pub(crate) fn pipeline(

@@ -1,7 +1,7 @@
 //! The signatures and state of one pipeline stage, as the linker sees them.
 
 use super::error::LinkError;
-use crate::dxil::{DsState, DxilModuleInfo, GsState, HsState, SignatureElement};
+use crate::dxil::{DsState, DxilModuleInfo, EntryPoint, GsState, HsState, SignatureElement};
 use crate::ir::Module;
 use crate::ShaderKind;
 use serde::Serialize;
@@ -113,7 +113,22 @@ impl StageIo {
         let kind = info.shader_model.kind;
         let stage = Stage::from_kind(kind).ok_or(LinkError::NotAGraphicsStage { kind })?;
         let ep = info.main_entry().ok_or(LinkError::NoEntryPoint { stage })?;
-        let p = &ep.properties;
+        let ep = EntryPoint {
+            function: ep.function,
+            name: ep.name.clone(),
+            inputs: ep.inputs.clone(),
+            outputs: ep.outputs.clone(),
+            patch_constants: ep.patch_constants.clone(),
+            resources: None,
+            properties: ep.properties.clone(),
+        };
+        Self::from_entry(stage, ep, module)
+    }
+
+    /// The interface of one decoded entry point of a `stage` shader (its
+    /// signatures are moved, not copied).
+    pub fn from_entry(stage: Stage, ep: EntryPoint, module: &Module) -> Result<StageIo, LinkError> {
+        let p = ep.properties;
         let missing = |what: &'static str| LinkError::MissingState { stage, what };
         match stage {
             Stage::Hull if p.hs.is_none() => return Err(missing("hull shader state")),
@@ -128,14 +143,14 @@ impl StageIo {
                 .map(|f| f.name.clone());
         Ok(StageIo {
             stage,
-            entry: ep.name.clone(),
-            inputs: ep.inputs.clone(),
-            outputs: ep.outputs.clone(),
-            patch_constants: ep.patch_constants.clone(),
+            entry: ep.name,
+            inputs: ep.inputs,
+            outputs: ep.outputs,
+            patch_constants: ep.patch_constants,
             native_low_precision: p.flags.unwrap_or(0) & FLAG_NATIVE_LOW_PRECISION != 0,
-            hs: p.hs.clone(),
-            ds: p.ds.clone(),
-            gs: p.gs.clone(),
+            hs: p.hs,
+            ds: p.ds,
+            gs: p.gs,
             patch_constant_function,
         })
     }

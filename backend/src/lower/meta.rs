@@ -149,6 +149,10 @@ pub struct EntryMeta {
     pub numthreads: [u32; 3],
     pub flags: u64,
     pub resources: Vec<ResDecl>,
+    /// Hull and domain shaders: the tessellator state of the entry's
+    /// properties ([`read`] and the compile entry points fill it).
+    pub hs: Option<crate::dxil::HsState>,
+    pub ds: Option<crate::dxil::DsState>,
 }
 
 impl EntryMeta {
@@ -193,6 +197,57 @@ impl<'m> Md<'m> {
 
 /// Reads the entry point named `entry` (or the first) and its metadata.
 pub fn read(m: &Module, entry: Option<&str>) -> Result<EntryMeta, String> {
+    let mut e = match read_entry(m, entry, false) {
+        Ok(e) => e,
+        Err(ReadError::Malformed(s)) => return Err(s),
+        Err(ReadError::Library { shader_model }) => return Err(format!("{shader_model} is a library")),
+    };
+    read_tess_state(m, &mut e).map_err(|e| e.to_string())?;
+    Ok(e.meta)
+}
+
+/// Fills [`EntryMeta::hs`]/[`EntryMeta::ds`] of a hull or domain shader
+/// from its entry record (nothing for other stages).
+pub(crate) fn read_tess_state(m: &Module, e: &mut ReadEntry) -> Result<(), crate::dxil::DxilError> {
+    if matches!(e.meta.kind, ShaderKind::Hull | ShaderKind::Domain) {
+        let ep = crate::dxil::decode_entry_io(m, e.node, e.index)?;
+        e.meta.hs = ep.properties.hs;
+        e.meta.ds = ep.properties.ds;
+    }
+    Ok(())
+}
+
+/// [`read`]'s result with where the entry's record is.
+pub(crate) struct ReadEntry {
+    pub meta: EntryMeta,
+    /// The record's index in `!dx.entryPoints` and its node.
+    pub index: usize,
+    pub node: MdId,
+}
+
+pub(crate) enum ReadError {
+    /// A DXIL library (`lib_x_y` profile) and the caller refused libraries.
+    Library {
+        shader_model: String,
+    },
+    Malformed(String),
+}
+
+impl From<&str> for ReadError {
+    fn from(s: &str) -> Self {
+        ReadError::Malformed(s.to_string())
+    }
+}
+
+impl From<String> for ReadError {
+    fn from(s: String) -> Self {
+        ReadError::Malformed(s)
+    }
+}
+
+/// [`read`]; with `refuse_library`, a `lib_*` profile is refused before any
+/// entry point is looked at.
+pub(crate) fn read_entry(m: &Module, entry: Option<&str>, refuse_library: bool) -> Result<ReadEntry, ReadError> {
     let md = Md(m);
     let sm_node = m
         .named_md("dx.shaderModel")
@@ -206,9 +261,12 @@ pub fn read(m: &Module, entry: Option<&str>) -> Result<EntryMeta, String> {
         md.uint(md.op(sm_node, 1)).ok_or("!dx.shaderModel: no major")? as u32,
         md.uint(md.op(sm_node, 2)).ok_or("!dx.shaderModel: no minor")? as u32,
     );
+    if refuse_library && kind == ShaderKind::Library {
+        return Err(ReadError::Library { shader_model: format!("{prefix}_{}_{}", sm.0, sm.1) });
+    }
     let eps = m.named_md("dx.entryPoints").ok_or("missing !dx.entryPoints")?;
     let mut chosen = None;
-    for &ep in &eps.ops {
+    for (index, &ep) in eps.ops.iter().enumerate() {
         let Some(node) = m.md_node(ep) else { continue };
         let name = md.string(md.op(node, 1)).unwrap_or("");
         let func = match md.value(md.op(node, 0)) {
@@ -216,18 +274,27 @@ pub fn read(m: &Module, entry: Option<&str>) -> Result<EntryMeta, String> {
             _ => None,
         };
         if entry.is_none_or(|e| e == name) {
-            chosen = Some((node, func, name));
+            chosen = Some((node, func, name, index, ep));
             break;
         }
     }
-    let (node, func, name) =
+    let (node, func, name, index, node_id) =
         chosen.ok_or_else(|| format!("entry point {:?} not in !dx.entryPoints", entry.unwrap_or("<first>")))?;
     let func = func.ok_or_else(|| format!("entry point {name:?} has no function"))?;
     if m.functions.get(func.index()).is_none_or(|f| f.is_declaration) {
-        return Err(format!("entry point {name:?}: function is not defined"));
+        return Err(ReadError::Malformed(format!("entry point {name:?}: function is not defined")));
     }
-    let mut out =
-        EntryMeta { func, name: name.to_string(), kind, sm, numthreads: [1, 1, 1], flags: 0, resources: Vec::new() };
+    let mut out = EntryMeta {
+        func,
+        name: name.to_string(),
+        kind,
+        sm,
+        numthreads: [1, 1, 1],
+        flags: 0,
+        resources: Vec::new(),
+        hs: None,
+        ds: None,
+    };
     // Resources: entry op 3, else the named dx.resources.
     let res_node = md
         .node(md.op(node, 3))
@@ -267,7 +334,7 @@ pub fn read(m: &Module, entry: Option<&str>) -> Result<EntryMeta, String> {
             i += 2;
         }
     }
-    Ok(out)
+    Ok(ReadEntry { meta: out, index, node: node_id })
 }
 
 fn read_res(md: &Md<'_>, class: ResourceClass, rec: &[Option<MdId>]) -> Result<ResDecl, String> {

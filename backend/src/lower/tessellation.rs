@@ -161,14 +161,11 @@ pub(super) fn lower(
         block,
         shader_model: meta.sm_string(),
     };
-    let info = crate::dxil::decode(m).map_err(|e| CompileError::Malformed(format!("metadata: {e}")))?;
-    let Some(ep) = info.functions().find(|e| e.function == Some(meta.func)) else {
-        return Err(CompileError::Malformed(format!("entry point {} not in dx.entryPoints", meta.name)));
-    };
     let owned;
     let (plan, index) = match plan {
         Some(p) => p,
         None => {
+            let info = crate::dxil::decode(m).map_err(|e| CompileError::Malformed(format!("metadata: {e}")))?;
             let io = crate::link::StageIo::from_module(&info, m)
                 .map_err(|e| CompileError::Malformed(format!("signatures: {e}")))?;
             owned = LinkPlan::single(&io).map_err(|e| unsup(format!("signature: {e}"), &meta.name, None))?;
@@ -179,7 +176,7 @@ pub(super) fn lower(
         return Err(CompileError::Internal(format!("link plan has no stage {index}")));
     };
     let hull = meta.kind == crate::ShaderKind::Hull;
-    let (domain, output_cps, max_tess_factor, pc_func) = match (&ep.properties.hs, &ep.properties.ds) {
+    let (domain, output_cps, max_tess_factor, pc_func) = match (&meta.hs, &meta.ds) {
         (Some(h), _) if hull => (h.domain, h.output_control_points, h.max_tess_factor, h.patch_constant_function),
         (_, Some(d)) if !hull => (d.domain, d.input_control_points, 64.0, None),
         _ => return Err(CompileError::Malformed(format!("{} shader without its state", meta.kind.name()))),

@@ -63,7 +63,7 @@ pub use stackify::MAX_NESTING;
 pub use tree::{Cond, Node, StructuredFunction, VarId};
 
 use crate::analysis::CfgError;
-use crate::ir::{BlockId, Function, Module};
+use crate::ir::{BlockId, Function, InstId, InstKind, Module, Value};
 use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -86,6 +86,17 @@ pub enum StructurizeError {
 
 /// Structurizes one function definition.
 pub fn structurize(m: &Module, f: &Function) -> Result<StructuredFunction, StructurizeError> {
+    if f.is_declaration || f.blocks.is_empty() {
+        return Err(StructurizeError::NoBody { func: f.name.clone() });
+    }
+    if let Some(sf) = single_block(f) {
+        return Ok(sf);
+    }
+    general(m, f)
+}
+
+/// The general algorithm (every CFG, no shortcut).
+fn general(m: &Module, f: &Function) -> Result<StructuredFunction, StructurizeError> {
     let _ = m; // Lowering-facing API: the module is where types and constants live.
     if f.is_declaration || f.blocks.is_empty() {
         return Err(StructurizeError::NoBody { func: f.name.clone() });
@@ -95,4 +106,41 @@ pub fn structurize(m: &Module, f: &Function) -> Result<StructuredFunction, Struc
     let (root, vars) = resolve::resolve(&shape, &w)?;
     let demote = demote::compute(f, &root);
     Ok(StructuredFunction { root, vars, demote })
+}
+
+/// Most shaders are one block ending in `ret` (or `unreachable`): there is
+/// no control flow to structure, and the tree is that block and its exit,
+/// exactly what [`general`] builds for it. Demoted are only uses of values
+/// no instruction of the block defines (malformed IR), as [`general`] does.
+fn single_block(f: &Function) -> Option<StructuredFunction> {
+    let [blk] = f.blocks.as_slice() else { return None };
+    let t = blk.terminator()?;
+    let exit = match &f.insts.get(t.index())?.kind {
+        InstKind::Ret { value } => Node::Return(*value),
+        InstKind::Unreachable => Node::Unreachable,
+        _ => return None,
+    };
+    let outside = |j: InstId| f.insts.get(j.index()).is_none_or(|d| d.block != BlockId(0));
+    let mut demote = Vec::new();
+    for i in blk.first..t.0 {
+        let Some(inst) = f.insts.get(i as usize) else { break };
+        if matches!(inst.kind, InstKind::Phi { .. }) {
+            continue;
+        }
+        f.for_each_operand(InstId(i), |v| {
+            if let Value::Inst(j) = v {
+                if outside(j) {
+                    demote.push(j);
+                }
+            }
+        });
+    }
+    if let Node::Return(Some(Value::Inst(j))) = exit {
+        if outside(j) {
+            demote.push(j);
+        }
+    }
+    demote.sort_unstable();
+    demote.dedup();
+    Some(StructuredFunction { root: Node::Seq(vec![Node::Block(BlockId(0)), exit]), vars: 0, demote })
 }

@@ -53,8 +53,6 @@ pub const MAX_TREE_DEPTH: u32 = 512;
 
 struct Resolver<'s, 'a> {
     shape: &'s Shape<'a>,
-    /// First pass: only find the regions that need scopes; build nothing.
-    dry: bool,
     depth: u32,
     scope: &'s [bool],
     frames: Vec<Frame>,
@@ -63,26 +61,34 @@ struct Resolver<'s, 'a> {
 }
 
 /// Returns the tree and the number of structurizer variables.
+///
+/// The first pass builds the tree without scopes; only when some branch
+/// needs one (rare) is that tree dropped and built again with scopes for
+/// those regions.
 pub fn resolve(shape: &Shape<'_>, w: &[W]) -> Result<(Node, u32), StructurizeError> {
     let n = shape.cfg.len();
-    let none = vec![false; n];
+    let mut scope = vec![false; n];
     let mut r = Resolver {
         shape,
-        dry: true,
         depth: 0,
-        scope: &none,
+        scope: &scope,
         frames: Vec::new(),
         vars: shape.dispatch_vars(),
         missing: Vec::new(),
     };
-    r.seq(w, Fall::Nothing)?;
-    let mut scope = vec![false; n];
-    for &z in &r.missing {
-        scope[z as usize] = true;
+    let first = r.seq(w, Fall::Nothing)?;
+    if r.missing.is_empty() {
+        return Ok((seq_node(first), r.vars));
+    }
+    drop(first);
+    let missing = std::mem::take(&mut r.missing);
+    for &z in &missing {
+        if let Some(s) = scope.get_mut(z as usize) {
+            *s = true;
+        }
     }
     let mut r = Resolver {
         shape,
-        dry: false,
         depth: 0,
         scope: &scope,
         frames: Vec::new(),
@@ -157,9 +163,6 @@ impl Resolver<'_, '_> {
                 other => {
                     let Some(out) = outs.last_mut() else { return Err(self.internal(0, "region stack")) };
                     self.item(other, rest, fall, out)?;
-                    if self.dry {
-                        out.clear();
-                    }
                 }
             }
         }
@@ -206,9 +209,6 @@ impl Resolver<'_, '_> {
                 let f = lookahead(rest, fall);
                 let t = self.seq(then_, f)?;
                 let e = self.seq(else_, f)?;
-                if self.dry {
-                    return Ok(());
-                }
                 out.push(Node::If { cond: cond.clone(), then_: Box::new(seq_node(t)), else_: Box::new(seq_node(e)) });
             }
             W::Switch { selector, cases, default } => {
@@ -220,9 +220,6 @@ impl Resolver<'_, '_> {
                 }
                 let default = seq_node(self.seq(default, after)?);
                 let frame = self.frames.pop().ok_or_else(|| self.internal(0, "frame stack"))?;
-                if self.dry {
-                    return self.finish(frame, Node::Unreachable, out);
-                }
                 let node = Node::Switch { selector: *selector, cases: arms, default: Box::new(default) };
                 self.finish(frame, node, out)?;
             }
@@ -231,9 +228,6 @@ impl Resolver<'_, '_> {
                 self.frames.push(Frame { kind: Kind::Loop(*header), after, var: None, pending: Vec::new() });
                 let body = self.seq(body, Fall::Cont(*header))?;
                 let frame = self.frames.pop().ok_or_else(|| self.internal(*header, "frame stack"))?;
-                if self.dry {
-                    return self.finish(frame, Node::Unreachable, out);
-                }
                 let body = seq_node(body);
                 self.finish(frame, Node::Loop { body: Box::new(body) }, out)?;
             }
@@ -249,19 +243,9 @@ impl Resolver<'_, '_> {
     /// ladder dispatch after it.
     fn finish(&mut self, frame: Frame, node: Node, out: &mut Vec<Node>) -> Result<(), StructurizeError> {
         let Some(v) = frame.var else {
-            if !self.dry {
-                out.push(node);
-            }
+            out.push(node);
             return Ok(());
         };
-        if self.dry {
-            let mut sink = Vec::new();
-            for &(t, cont) in &frame.pending {
-                self.jump(t, cont, Fall::Nothing, &mut sink)?;
-                sink.clear();
-            }
-            return Ok(());
-        }
         out.push(Node::SetVar { var: v, value: 0 });
         out.push(node);
         for (k, &(t, cont)) in frame.pending.iter().enumerate() {

@@ -110,7 +110,8 @@ impl<'a> Shape<'a> {
             }
         }
         exits.sort_by_key(|e| cfg.rpo_index(e.0));
-        let mut redirect: Vec<Vec<(u32, u32, u32)>> = vec![Vec::new(); real as usize];
+        // Allocated with the first dispatcher (most functions have none).
+        let mut redirect: Vec<Vec<(u32, u32, u32)>> = Vec::new();
         let mut dispatch: Vec<(VarId, Vec<u32>)> = Vec::new();
         for group in exits.chunk_by(|a, b| a.0 == b.0) {
             let mut targets: Vec<u32> = group.iter().map(|e| e.2).collect();
@@ -118,6 +119,9 @@ impl<'a> Shape<'a> {
             targets.dedup();
             if targets.len() < 2 {
                 continue;
+            }
+            if redirect.is_empty() {
+                redirect = vec![Vec::new(); real as usize];
             }
             let node = real + dispatch.len() as u32;
             for &(_, u, x) in group {

@@ -31,6 +31,25 @@ fn check_module(m: &Module, rng: &mut Rng, runs: usize) -> Result<super::Structu
 }
 
 #[test]
+fn single_block_shortcut_is_the_general_tree() {
+    for seed in 0..300u64 {
+        let term = if seed % 5 == 0 { Term::Unreachable } else { Term::Ret };
+        let m = build_module(seed, 1 + (seed % 3) as u32, &[term]);
+        let f = &m.functions[0];
+        let fast = super::single_block(f).expect("one block ending in ret/unreachable");
+        assert_eq!(Ok(&fast), super::general(&m, f).as_ref(), "seed {seed}");
+        assert_eq!(structurize(&m, f).as_ref(), Ok(&fast));
+    }
+    // Anything with control flow takes the general path.
+    for seed in 0..50u64 {
+        let m = random_module(seed, GenParams::small(2 + (seed as usize % 6), 1, 3));
+        assert!(super::single_block(&m.functions[0]).is_none(), "seed {seed}");
+    }
+    let m = build_module(1, 1, &[Term::Br(0)]);
+    assert!(super::single_block(&m.functions[0]).is_none());
+}
+
+#[test]
 fn dominators_match_the_textbook_algorithm() {
     for seed in 0..300u64 {
         let n = 2 + (seed as usize % 60);
@@ -56,6 +75,15 @@ fn dominators_match_the_textbook_algorithm() {
                 }
                 assert_eq!(dom.dominates(a, b), walk, "seed {seed}: dominates({a}, {b})");
             }
+        }
+        // The same tree rebuilt from its immediate dominators answers the same.
+        let idoms = (0..n as u32).map(|b| dom.idom(b).unwrap_or(crate::analysis::NONE)).collect();
+        let again = DomTree::from_idoms(idoms, 0);
+        for a in 0..n as u32 {
+            for b in 0..n as u32 {
+                assert_eq!(again.dominates(a, b), dom.dominates(a, b), "seed {seed}: from_idoms dominates({a}, {b})");
+            }
+            assert_eq!(again.depth(a), dom.depth(a), "seed {seed}: depth({a})");
         }
         Loops::compute(&cfg, &dom).expect("generated CFGs are reducible");
     }
@@ -179,6 +207,11 @@ fn random_cfgs_match_in_both_interpreters() {
         let p = GenParams::small(n, 1 + rng.below(3) as u32, 2 + rng.below(5));
         let m = random_module(seed, p);
         let sf = check_module(&m, &mut rng, 4).unwrap_or_else(|e| panic!("case {i} (seed {seed:#x}, {p:?}): {e}"));
+        let reference = super::demote::reference::compute(&m.functions[0], &sf.root);
+        assert_eq!(
+            sf.demote, reference,
+            "case {i} (seed {seed:#x}): demoted values differ from the explicit-CFG analysis"
+        );
         blocks += n;
         vars += sf.vars as u64;
         demoted += sf.demote.len();
