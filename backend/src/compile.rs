@@ -143,11 +143,23 @@ pub enum Phase {
     Lowering,
     /// Module assembly into SPIR-V words and the shader's interface.
     Assembly,
+    /// PSO-time linking of the stages' signatures (pipelines only, see [`compile_pipeline_with_stats`]).
+    Link,
 }
 
 impl Phase {
-    pub const COUNT: usize = 6;
-    pub const ALL: [Phase; Phase::COUNT] =
+    pub const COUNT: usize = 7;
+    pub const ALL: [Phase; Phase::COUNT] = [
+        Phase::Container,
+        Phase::Bitcode,
+        Phase::Metadata,
+        Phase::Structurize,
+        Phase::Lowering,
+        Phase::Assembly,
+        Phase::Link,
+    ];
+    /// The phases of one shader's compile (all but [`Phase::Link`]).
+    pub const SHADER: [Phase; 6] =
         [Phase::Container, Phase::Bitcode, Phase::Metadata, Phase::Structurize, Phase::Lowering, Phase::Assembly];
     pub fn name(self) -> &'static str {
         match self {
@@ -157,6 +169,7 @@ impl Phase {
             Phase::Structurize => "structurize",
             Phase::Lowering => "lowering",
             Phase::Assembly => "assembly",
+            Phase::Link => "link",
         }
     }
 }
@@ -260,16 +273,40 @@ pub fn compile_pipeline(
     link_opts: &LinkOptions,
     opts: &CompileOptions,
 ) -> Result<CompiledPipeline, PipelineError> {
+    compile_pipeline_timed(stages, link_opts, opts, &mut ())
+}
+
+/// [`compile_pipeline`], adding the wall time of each phase (summed over the
+/// stages, [`Phase::Link`] for the linker) to `times`.
+pub fn compile_pipeline_with_stats(
+    stages: &[&[u8]],
+    link_opts: &LinkOptions,
+    opts: &CompileOptions,
+    times: &mut PhaseTimes,
+) -> Result<CompiledPipeline, PipelineError> {
+    let mut clock = Stopwatch { times, last: std::time::Instant::now() };
+    compile_pipeline_timed(stages, link_opts, opts, &mut clock)
+}
+
+fn compile_pipeline_timed(
+    stages: &[&[u8]],
+    link_opts: &LinkOptions,
+    opts: &CompileOptions,
+    clock: &mut impl PhaseClock,
+) -> Result<CompiledPipeline, PipelineError> {
     let mut modules = Vec::with_capacity(stages.len());
     let mut ios = Vec::with_capacity(stages.len());
     for (k, bytes) in stages.iter().enumerate() {
         let err = |error| PipelineError::Compile { stage: k, error };
-        let module = read_container(bytes).map_err(err)?;
+        let module = read_container_timed(bytes, clock).map_err(err)?;
         let mut entry = read_meta(&module, opts).map_err(err)?;
         ios.push(stage_io(&module, &mut entry).map_err(err)?);
+        clock.lap(Phase::Metadata);
         modules.push((module, entry.meta));
     }
-    let plan = crate::link::link(&ios, link_opts)?;
+    let plan = crate::link::link(&ios, link_opts);
+    clock.lap(Phase::Link);
+    let plan = plan?;
     let mut shaders = Vec::with_capacity(plan.stages.len());
     for (index, sp) in plan.stages.iter().enumerate() {
         let Some(k) = ios.iter().position(|io| io.stage == sp.stage) else {
@@ -281,7 +318,7 @@ pub fn compile_pipeline(
         let Some((module, meta)) = modules.get(k) else {
             return Err(PipelineError::Compile { stage: k, error: CompileError::Internal("stage index".into()) });
         };
-        let cs = compile_module_stage(module, meta, &plan, index, opts)
+        let cs = compile_module_stage_timed(module, meta, &plan, index, opts, clock)
             .map_err(|error| PipelineError::Compile { stage: k, error })?;
         shaders.push(cs);
     }
@@ -367,9 +404,16 @@ fn compile_module_stage_timed(
 }
 
 fn read_container(container: &[u8]) -> Result<crate::ir::Module, CompileError> {
+    read_container_timed(container, &mut ())
+}
+
+fn read_container_timed(container: &[u8], clock: &mut impl PhaseClock) -> Result<crate::ir::Module, CompileError> {
     let c = Container::parse(container).map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
     let prog = c.dxil_program().map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
-    crate::bitcode::read_module(prog.bitcode).map_err(|e| CompileError::Malformed(format!("bitcode: {e}")))
+    clock.lap(Phase::Container);
+    let m = crate::bitcode::read_module(prog.bitcode).map_err(|e| CompileError::Malformed(format!("bitcode: {e}")))?;
+    clock.lap(Phase::Bitcode);
+    Ok(m)
 }
 
 fn read_meta(module: &crate::ir::Module, opts: &CompileOptions) -> Result<crate::lower::meta::ReadEntry, CompileError> {

@@ -24,7 +24,7 @@ pub mod compile;
 pub mod lower;
 pub use binding::{BindingMap, DescriptorKind, ResourceClass};
 pub use compile::{
-    compile, compile_pipeline, compile_stage, compile_with_stats, CompileError, CompileOptions, CompiledPipeline,
-    CompiledShader, HeapBinding, PatchConstantInvocations, Phase, PhaseTimes, PipelineError, PushConstantRange,
-    ResourceBinding, Robustness,
+    compile, compile_pipeline, compile_pipeline_with_stats, compile_stage, compile_with_stats, CompileError,
+    CompileOptions, CompiledPipeline, CompiledShader, HeapBinding, PatchConstantInvocations, Phase, PhaseTimes,
+    PipelineError, PushConstantRange, ResourceBinding, Robustness,
 };

@@ -201,7 +201,7 @@ struct Result1 {
     ok: bool,
     error: Option<String>,
     whole: Summary,
-    phases: [Summary; Phase::COUNT],
+    phases: [Summary; Phase::COUNT], // indexed by Phase; Link stays empty for one shader
     spirv_bytes: usize,
     peak_bytes: u64,
     allocs: u64,
@@ -251,7 +251,7 @@ fn bench_shader(s: &Shader, opts: &CompileOptions, iterations: usize) -> Result1
         let mut t = PhaseTimes::default();
         let r = dxjit::compile_with_stats(&s.bytes, opts, &mut t);
         drop(std::hint::black_box(r));
-        for p in Phase::ALL {
+        for p in Phase::SHADER {
             phases[p as usize].push(us(t.get(p)));
         }
     }
@@ -391,8 +391,19 @@ fn bench_pipelines(dir: &Path, iterations: usize) -> Result<Vec<Value>, String> 
         };
         let link = time(&|| drop(std::hint::black_box(dxjit::link::link(&stages, &opts))));
         let compile = time(&|| drop(std::hint::black_box(dxjit::compile_pipeline(&refs, &opts, &copts))));
+        // Per phase (summed over the stages; `link` = the linker inside the PSO compile).
+        let mut per: Vec<Vec<f64>> = vec![Vec::new(); Phase::COUNT];
+        for _ in 0..iterations.max(1) {
+            let mut t = dxjit::PhaseTimes::default();
+            drop(std::hint::black_box(dxjit::compile_pipeline_with_stats(&refs, &opts, &copts, &mut t)));
+            for p in Phase::ALL {
+                per[p as usize].push(us(t.get(p)));
+            }
+        }
+        let phases: serde_json::Map<String, Value> =
+            Phase::ALL.iter().map(|p| (p.name().to_string(), summary_json(summarize(&mut per[*p as usize])))).collect();
         out.push(json!({"spec": name, "ok": true, "stages": stages.len(), "verdict": verdict,
-            "link": summary_json(link), "compile_pipeline": summary_json(compile)}));
+            "link": summary_json(link), "compile_pipeline": summary_json(compile), "phases": phases}));
     }
     Ok(out)
 }
@@ -624,7 +635,7 @@ fn run(a: Args) -> Result<(), String> {
     let corpus = summarize(&mut med);
     let mut phase_rows = Vec::new();
     let mut phase_json = serde_json::Map::new();
-    for p in Phase::ALL {
+    for p in Phase::SHADER {
         let mut v: Vec<f64> = ok_results.iter().map(|(_, r)| r.phases[p as usize].median).collect();
         let tot: f64 = v.iter().sum();
         let s = summarize(&mut v);
@@ -718,7 +729,7 @@ fn run(a: Args) -> Result<(), String> {
             });
             if r.ok {
                 let ph: serde_json::Map<String, Value> =
-                    Phase::ALL.iter().map(|p| (p.name().to_string(), summary_json(r.phases[*p as usize]))).collect();
+                    Phase::SHADER.iter().map(|p| (p.name().to_string(), summary_json(r.phases[*p as usize]))).collect();
                 j["phases"] = Value::Object(ph);
                 j["peak_alloc_bytes"] = json!(r.peak_bytes);
                 j["allocations"] = json!(r.allocs);
@@ -769,6 +780,11 @@ fn run(a: Args) -> Result<(), String> {
         );
         println!("  link             {:9.2} {:9.2} {:9.2} µs", ls.median, ls.p90, ls.max);
         println!("  compile_pipeline {:9.2} {:9.2} {:9.2} µs (all stages + link)", ws.median, ws.p90, ws.max);
+        for ph in Phase::ALL {
+            let mut v: Vec<f64> = p.iter().filter_map(|x| x["phases"][ph.name()]["median_us"].as_f64()).collect();
+            let s = summarize(&mut v);
+            println!("    {:14} {:9.2} {:9.2} {:9.2} µs", ph.name(), s.median, s.p90, s.max);
+        }
         report["pipelines"] = json!({"specs": p, "link": summary_json(ls), "compile_pipeline": summary_json(ws)});
     }
     if a.device {

@@ -67,6 +67,17 @@ fn bench_writes_the_documented_json_times_pipelines_and_compares() {
         let link = x["link"]["median_us"].as_f64().unwrap();
         let whole = x["compile_pipeline"]["median_us"].as_f64().unwrap();
         assert!(link > 0.0 && whole > 0.0, "{x}");
+        // Phases of the PSO compile: each stage read and decoded, linked; lowered only when linked.
+        let ph = |p: &str| x["phases"][p]["median_us"].as_f64().unwrap_or_else(|| panic!("{p}: {x}"));
+        assert!(ph("bitcode") > 0.0 && ph("link") > 0.0, "{x}");
+        if x["verdict"].as_str().unwrap().starts_with("compiled") {
+            assert!(ph("lowering") > 0.0 && ph("assembly") > 0.0, "{x}");
+            let sum: f64 = ["container", "bitcode", "metadata", "structurize", "lowering", "assembly", "link"]
+                .iter()
+                .map(|p| ph(p))
+                .sum();
+            assert!(sum <= whole * 3.0, "phases {sum} vs whole {whole}: {x}");
+        }
     }
     assert!(out.contains("compile_pipeline"), "{out}");
     // --compare against the run just written: every shader in both, ratios printed.

@@ -166,7 +166,7 @@ pub(crate) fn lower_timed(
     clock: &mut impl crate::compile::PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
     if matches!(meta.kind, crate::ShaderKind::Hull | crate::ShaderKind::Domain) {
-        return tessellation::lower(m, meta, opts, plan);
+        return tessellation::lower(m, meta, opts, plan, clock);
     }
     let f = &m.functions[meta.func.index()];
     let unsup = |feature: String, block: Option<BlockId>| CompileError::Unsupported {

@@ -154,6 +154,7 @@ pub(super) fn lower(
     meta: &EntryMeta,
     opts: &CompileOptions,
     plan: Option<(&LinkPlan, usize)>,
+    clock: &mut impl crate::compile::PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
     let unsup = |feature: String, function: &str, block: Option<u32>| CompileError::Unsupported {
         feature,
@@ -206,6 +207,7 @@ pub(super) fn lower(
         Some(p) => Some((p, structure(p)?)),
         None => None,
     };
+    clock.lap(crate::compile::Phase::Structurize);
     let mut l = Lowerer::new(m, f, meta, opts);
     l.tess = Some(Tess {
         plan,
@@ -230,7 +232,10 @@ pub(super) fn lower(
         }
         Err(Fail::Internal(s)) => return Err(CompileError::Internal(s)),
     }
-    l.finish()
+    clock.lap(crate::compile::Phase::Lowering);
+    let out = l.finish();
+    clock.lap(crate::compile::Phase::Assembly);
+    out
 }
 
 /// The 32-bit scalar an element is declared with.
