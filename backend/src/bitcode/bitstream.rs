@@ -29,9 +29,14 @@ enum Op {
     Blob,
 }
 
-#[derive(Debug, Clone, Default)]
+/// An abbreviation: its operands `start..end` in [`Cursor::bi_ops`] (BLOCKINFO
+/// abbreviations, kept for the whole stream) or [`Cursor::ops`] (those of
+/// the open blocks, dropped when their block ends).
+#[derive(Debug, Clone, Copy)]
 struct Abbrev {
-    ops: Vec<Op>,
+    start: u32,
+    end: u32,
+    blockinfo: bool,
 }
 
 /// A bit cursor over a byte slice.
@@ -119,9 +124,7 @@ impl<'a> Bits<'a> {
                 used += width;
                 v |= (chunk & (hi - 1)) << out_shift;
                 if chunk & hi == 0 {
-                    if u64::from(used) > self.remaining() {
-                        return Err(ErrorKind::UnexpectedEof);
-                    }
+                    // `used` ≤ 64 - shift bits from `byte`, all inside the data.
                     self.pos += u64::from(used);
                     return Ok(v);
                 }
@@ -129,6 +132,28 @@ impl<'a> Bits<'a> {
             }
         }
         self.read_vbr_slow(width)
+    }
+
+    /// Reads a vbr6 value (record codes, lengths and unabbreviated operands),
+    /// with a fast path for the common single-chunk value.
+    #[inline(always)]
+    pub fn read_vbr6(&mut self) -> Result<u64> {
+        let byte = (self.pos >> 3) as usize;
+        if let Some(w) = self.data.get(byte..byte + 8) {
+            let mut buf = [0u8; 8];
+            buf.copy_from_slice(w);
+            let window = u64::from_le_bytes(buf) >> (self.pos & 7);
+            // The window holds at least 57 bits, all before the end of the data.
+            if window & 0x20 == 0 {
+                self.pos += 6;
+                return Ok(window & 0x1f);
+            }
+            if window & 0x800 == 0 {
+                self.pos += 12;
+                return Ok((window & 0x1f) | ((window >> 1) & 0x3e0));
+            }
+        }
+        self.read_vbr(6)
     }
 
     fn read_vbr_slow(&mut self, width: u32) -> Result<u64> {
@@ -173,9 +198,10 @@ impl<'a> Bits<'a> {
 struct Scope {
     block_id: u32,
     abbrev_width: u32,
-    /// Index into `Cursor::blockinfo` of this block id's BLOCKINFO abbreviations.
-    info: Option<usize>,
-    abbrevs: Vec<Abbrev>,
+    /// This block's abbreviations are `Cursor::abbrevs[abbrev_base..]` (the
+    /// BLOCKINFO ones for its id first), their operands `Cursor::ops[ops_base..]`.
+    abbrev_base: usize,
+    ops_base: usize,
     /// End of this block in bits (from its length word).
     end: u64,
 }
@@ -198,16 +224,61 @@ pub struct Record {
     pub blob: Option<(usize, usize)>,
 }
 
+/// The storage of a [`Cursor`], reusable from one stream to the next so that
+/// reading a module does not allocate for its block structure.
+#[derive(Debug, Default)]
+pub struct CursorStorage {
+    scopes: Vec<Scope>,
+    ops: Vec<Op>,
+    abbrevs: Vec<Abbrev>,
+    bi_ops: Vec<Op>,
+    /// BLOCKINFO abbreviations: (block id, abbreviation), in definition order.
+    blockinfo: Vec<(u32, Abbrev)>,
+}
+
+impl std::fmt::Debug for Scope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Scope({})", self.block_id)
+    }
+}
+
+impl CursorStorage {
+    fn clear(&mut self) {
+        self.scopes.clear();
+        self.ops.clear();
+        self.abbrevs.clear();
+        self.bi_ops.clear();
+        self.blockinfo.clear();
+    }
+    /// Bytes held, to decide whether keeping it for reuse is worthwhile.
+    pub fn capacity_bytes(&self) -> usize {
+        self.scopes.capacity() * std::mem::size_of::<Scope>()
+            + (self.ops.capacity() + self.bi_ops.capacity()) * std::mem::size_of::<Op>()
+            + self.abbrevs.capacity() * std::mem::size_of::<Abbrev>()
+            + self.blockinfo.capacity() * std::mem::size_of::<(u32, Abbrev)>()
+    }
+}
+
 /// A cursor over a bitstream with its block scopes and BLOCKINFO abbreviations.
 pub struct Cursor<'a> {
     pub bits: Bits<'a>,
-    scopes: Vec<Scope>,
-    blockinfo: Vec<(u32, Vec<Abbrev>)>,
+    st: CursorStorage,
 }
 
 impl<'a> Cursor<'a> {
     pub fn new(data: &'a [u8]) -> Self {
-        Cursor { bits: Bits::new(data), scopes: Vec::new(), blockinfo: Vec::new() }
+        Self::with_storage(data, CursorStorage::default())
+    }
+
+    /// A cursor that uses (cleared) `storage` from an earlier cursor.
+    pub fn with_storage(data: &'a [u8], mut storage: CursorStorage) -> Self {
+        storage.clear();
+        Cursor { bits: Bits::new(data), st: storage }
+    }
+
+    /// Gives back the storage for reuse.
+    pub fn into_storage(self) -> CursorStorage {
+        self.st
     }
 
     pub fn data(&self) -> &'a [u8] {
@@ -216,40 +287,48 @@ impl<'a> Cursor<'a> {
 
     /// The innermost block id.
     pub fn block_id(&self) -> Option<u32> {
-        self.scopes.last().map(|s| s.block_id)
+        self.st.scopes.last().map(|s| s.block_id)
     }
 
     /// Bits left before the end of the innermost block (0 at top level), to size
     /// storage for what the block holds before reading it.
     pub fn block_bits_left(&self) -> u64 {
-        self.scopes.last().map_or(0, |s| s.end.saturating_sub(self.bits.pos()))
+        self.st.scopes.last().map_or(0, |s| s.end.saturating_sub(self.bits.pos()))
     }
 
     pub fn depth(&self) -> usize {
-        self.scopes.len()
+        self.st.scopes.len()
     }
 
+    #[inline]
     fn abbrev_width(&self) -> u32 {
-        self.scopes.last().map_or(2, |s| s.abbrev_width)
+        self.st.scopes.last().map_or(2, |s| s.abbrev_width)
     }
 
     /// Reads the next entry of the current block (or of the top level).
     /// DEFINE_ABBREV entries are consumed here.
+    #[inline]
     pub fn advance(&mut self) -> Result<Entry> {
         loop {
-            if self.scopes.is_empty() && self.bits.remaining() < 32 {
-                // Top level: trailing padding ends the stream.
-                return Ok(Entry::EndBlock);
-            }
-            if let Some(s) = self.scopes.last() {
-                if self.bits.pos() >= s.end {
-                    return Err(ErrorKind::Malformed("block ends without END_BLOCK"));
+            let width = match self.st.scopes.last() {
+                Some(s) => {
+                    if self.bits.pos() >= s.end {
+                        return Err(ErrorKind::Malformed("block ends without END_BLOCK"));
+                    }
+                    s.abbrev_width
                 }
-            }
-            let id = self.bits.read(self.abbrev_width())? as u32;
+                None => {
+                    if self.bits.remaining() < 32 {
+                        // Top level: trailing padding ends the stream.
+                        return Ok(Entry::EndBlock);
+                    }
+                    2
+                }
+            };
+            let id = self.bits.read(width)? as u32;
             match id {
                 END_BLOCK => {
-                    if self.scopes.is_empty() {
+                    if self.st.scopes.is_empty() {
                         return Err(ErrorKind::Malformed("END_BLOCK at top level"));
                     }
                     self.bits.align32()?;
@@ -261,12 +340,15 @@ impl<'a> Cursor<'a> {
                     return Ok(Entry::SubBlock(bid));
                 }
                 DEFINE_ABBREV => {
-                    let a = self.read_abbrev_def()?;
-                    let s = self.scopes.last_mut().ok_or(ErrorKind::Malformed("DEFINE_ABBREV at top level"))?;
-                    if s.abbrevs.len() >= MAX_ABBREVS {
+                    let base =
+                        self.st.scopes.last().ok_or(ErrorKind::Malformed("DEFINE_ABBREV at top level"))?.abbrev_base;
+                    if self.st.abbrevs.len() - base >= MAX_ABBREVS {
                         return Err(ErrorKind::Limit("too many abbreviations"));
                     }
-                    s.abbrevs.push(a);
+                    let start = self.st.ops.len();
+                    read_abbrev_def(&mut self.bits, &mut self.st.ops)?;
+                    let end = self.st.ops.len();
+                    self.st.abbrevs.push(Abbrev { start: start as u32, end: end as u32, blockinfo: false });
                 }
                 _ => return Ok(Entry::Record(id)),
             }
@@ -275,7 +357,7 @@ impl<'a> Cursor<'a> {
 
     /// Enters the block whose ENTER_SUBBLOCK id was just read.
     pub fn enter(&mut self, block_id: u32) -> Result<()> {
-        if self.scopes.len() >= MAX_DEPTH {
+        if self.st.scopes.len() >= MAX_DEPTH {
             return Err(ErrorKind::Limit("blocks nested too deeply"));
         }
         let width = self.bits.read_vbr(4)? as u32;
@@ -288,13 +370,17 @@ impl<'a> Cursor<'a> {
         if end > self.bits.end {
             return Err(ErrorKind::UnexpectedEof);
         }
-        if let Some(outer) = self.scopes.last() {
+        if let Some(outer) = self.st.scopes.last() {
             if end > outer.end {
                 return Err(ErrorKind::Malformed("block extends past its parent"));
             }
         }
-        let info = self.blockinfo.iter().position(|b| b.0 == block_id);
-        self.scopes.push(Scope { block_id, abbrev_width: width, info, abbrevs: Vec::new(), end });
+        let abbrev_base = self.st.abbrevs.len();
+        let ops_base = self.st.ops.len();
+        // The block starts with the BLOCKINFO abbreviations for its id.
+        let st = &mut self.st;
+        st.abbrevs.extend(st.blockinfo.iter().filter(|b| b.0 == block_id).map(|b| b.1));
+        self.st.scopes.push(Scope { block_id, abbrev_width: width, abbrev_base, ops_base, end });
         if block_id == 0 {
             self.read_blockinfo()?;
         }
@@ -311,73 +397,10 @@ impl<'a> Cursor<'a> {
 
     /// Leaves the current block after its END_BLOCK was read.
     pub fn leave(&mut self) {
-        self.scopes.pop();
-    }
-
-    fn read_abbrev_def(&mut self) -> Result<Abbrev> {
-        let n = self.bits.read_vbr(5)?;
-        if n > MAX_ABBREV_OPS {
-            return Err(ErrorKind::Limit("abbreviation with too many operands"));
+        if let Some(s) = self.st.scopes.pop() {
+            self.st.abbrevs.truncate(s.abbrev_base);
+            self.st.ops.truncate(s.ops_base);
         }
-        let mut ops = Vec::with_capacity(n as usize);
-        let mut i = 0;
-        while i < n {
-            let literal = self.bits.read(1)? == 1;
-            if literal {
-                ops.push(Op::Literal(self.bits.read_vbr(8)?));
-            } else {
-                let enc = self.bits.read(3)?;
-                let op = match enc {
-                    1 | 2 => {
-                        let w = self.bits.read_vbr(5)?;
-                        if enc == 1 && w > 64 {
-                            return Err(ErrorKind::InvalidAbbrev("fixed width over 64"));
-                        }
-                        if enc == 2 && w > 32 {
-                            return Err(ErrorKind::InvalidAbbrev("VBR width over 32"));
-                        }
-                        if enc == 2 && w == 1 {
-                            return Err(ErrorKind::InvalidAbbrev("VBR width 1"));
-                        }
-                        // Zero-width operands always read 0.
-                        if w == 0 {
-                            Op::Literal(0)
-                        } else if enc == 1 {
-                            Op::Fixed(w as u8)
-                        } else {
-                            Op::Vbr(w as u8)
-                        }
-                    }
-                    3 => Op::Array,
-                    4 => Op::Char6,
-                    5 => Op::Blob,
-                    _ => return Err(ErrorKind::InvalidAbbrev("unknown operand encoding")),
-                };
-                ops.push(op);
-            }
-            i += 1;
-        }
-        // Validate shape: Array must be second to last followed by a scalar op; Blob last.
-        for (k, op) in ops.iter().enumerate() {
-            match op {
-                Op::Array => {
-                    if k + 2 != ops.len() {
-                        return Err(ErrorKind::InvalidAbbrev("array operand not second to last"));
-                    }
-                    if matches!(ops[k + 1], Op::Array | Op::Blob) {
-                        return Err(ErrorKind::InvalidAbbrev("array of arrays or blobs"));
-                    }
-                }
-                Op::Blob if k + 1 != ops.len() => {
-                    return Err(ErrorKind::InvalidAbbrev("blob operand not last"));
-                }
-                _ => {}
-            }
-        }
-        if ops.is_empty() {
-            return Err(ErrorKind::InvalidAbbrev("abbreviation without operands"));
-        }
-        Ok(Abbrev { ops })
     }
 
     fn read_blockinfo(&mut self) -> Result<()> {
@@ -388,7 +411,7 @@ impl<'a> Cursor<'a> {
             match id {
                 END_BLOCK => {
                     self.bits.align32()?;
-                    self.scopes.pop();
+                    self.leave();
                     return Ok(());
                 }
                 ENTER_SUBBLOCK => {
@@ -397,19 +420,14 @@ impl<'a> Cursor<'a> {
                     self.skip_block()?;
                 }
                 DEFINE_ABBREV => {
-                    let a = self.read_abbrev_def()?;
                     let bid = cur.ok_or(ErrorKind::Malformed("BLOCKINFO abbreviation before SETBID"))?;
-                    let slot = match self.blockinfo.iter().position(|b| b.0 == bid) {
-                        Some(i) => i,
-                        None => {
-                            self.blockinfo.push((bid, Vec::new()));
-                            self.blockinfo.len() - 1
-                        }
-                    };
-                    if self.blockinfo[slot].1.len() >= MAX_ABBREVS {
+                    if self.st.blockinfo.iter().filter(|b| b.0 == bid).count() >= MAX_ABBREVS {
                         return Err(ErrorKind::Limit("too many abbreviations"));
                     }
-                    self.blockinfo[slot].1.push(a);
+                    let start = self.st.bi_ops.len();
+                    read_abbrev_def(&mut self.bits, &mut self.st.bi_ops)?;
+                    let end = self.st.bi_ops.len();
+                    self.st.blockinfo.push((bid, Abbrev { start: start as u32, end: end as u32, blockinfo: true }));
                 }
                 _ => {
                     self.read_record(id, &mut rec)?;
@@ -425,38 +443,108 @@ impl<'a> Cursor<'a> {
     }
 
     /// Reads the record with abbreviation `id` (as returned by [`Cursor::advance`]).
+    #[inline]
     pub fn read_record(&mut self, id: u32, rec: &mut Record) -> Result<()> {
         rec.ops.clear();
         rec.blob = None;
         if id == UNABBREV_RECORD {
-            let code = self.bits.read_vbr(6)?;
-            rec.code = u32::try_from(code).map_err(|_| ErrorKind::Malformed("record code too large"))?;
-            let n = self.bits.read_vbr(6)?;
-            // Each operand takes at least one bit.
-            if n > self.bits.remaining() {
-                return Err(ErrorKind::UnexpectedEof);
-            }
-            rec.ops.reserve(n as usize);
-            for _ in 0..n {
-                rec.ops.push(self.bits.read_vbr(6)?);
-            }
-            return Ok(());
+            return read_unabbreviated(&mut self.bits, rec);
         }
         if id < 4 {
             return Err(ErrorKind::InvalidAbbrevId(id));
         }
-        // Borrow the abbreviation and the bit reader as disjoint fields.
-        let bits = &mut self.bits;
-        let scope = self.scopes.last().ok_or(ErrorKind::InvalidAbbrevId(id))?;
-        let idx = (id - 4) as usize;
-        let info: &[Abbrev] = scope.info.and_then(|i| self.blockinfo.get(i)).map_or(&[], |b| &b.1[..]);
-        let abbrev = if idx < info.len() {
-            &info[idx]
-        } else {
-            scope.abbrevs.get(idx - info.len()).ok_or(ErrorKind::InvalidAbbrevId(id))?
-        };
-        decode_abbreviated(bits, &abbrev.ops, rec)
+        let base = self.st.scopes.last().ok_or(ErrorKind::InvalidAbbrevId(id))?.abbrev_base;
+        let a = *base
+            .checked_add((id - 4) as usize)
+            .and_then(|i| self.st.abbrevs.get(i))
+            .ok_or(ErrorKind::InvalidAbbrevId(id))?;
+        let pool = if a.blockinfo { &self.st.bi_ops } else { &self.st.ops };
+        let ops = pool.get(a.start as usize..a.end as usize).ok_or(ErrorKind::InvalidAbbrevId(id))?;
+        decode_abbreviated(&mut self.bits, ops, rec)
     }
+}
+
+/// Reads an unabbreviated record: vbr6 code, vbr6 count, vbr6 operands.
+#[inline]
+fn read_unabbreviated(bits: &mut Bits<'_>, rec: &mut Record) -> Result<()> {
+    let code = bits.read_vbr(6)?;
+    rec.code = u32::try_from(code).map_err(|_| ErrorKind::Malformed("record code too large"))?;
+    let n = bits.read_vbr(6)?;
+    // Each operand takes at least 6 bits.
+    if n > bits.remaining() / 6 {
+        return Err(ErrorKind::UnexpectedEof);
+    }
+    rec.ops.resize(n as usize, 0);
+    for slot in rec.ops.iter_mut() {
+        *slot = bits.read_vbr6()?;
+    }
+    Ok(())
+}
+
+/// Reads one DEFINE_ABBREV body, appending its operands to `ops`.
+fn read_abbrev_def(bits: &mut Bits<'_>, ops: &mut Vec<Op>) -> Result<()> {
+    let n = bits.read_vbr(5)?;
+    if n > MAX_ABBREV_OPS {
+        return Err(ErrorKind::Limit("abbreviation with too many operands"));
+    }
+    if n == 0 {
+        return Err(ErrorKind::InvalidAbbrev("abbreviation without operands"));
+    }
+    let start = ops.len();
+    for _ in 0..n {
+        let literal = bits.read(1)? == 1;
+        if literal {
+            ops.push(Op::Literal(bits.read_vbr(8)?));
+        } else {
+            let enc = bits.read(3)?;
+            let op = match enc {
+                1 | 2 => {
+                    let w = bits.read_vbr(5)?;
+                    if enc == 1 && w > 64 {
+                        return Err(ErrorKind::InvalidAbbrev("fixed width over 64"));
+                    }
+                    if enc == 2 && w > 32 {
+                        return Err(ErrorKind::InvalidAbbrev("VBR width over 32"));
+                    }
+                    if enc == 2 && w == 1 {
+                        return Err(ErrorKind::InvalidAbbrev("VBR width 1"));
+                    }
+                    // Zero-width operands always read 0.
+                    if w == 0 {
+                        Op::Literal(0)
+                    } else if enc == 1 {
+                        Op::Fixed(w as u8)
+                    } else {
+                        Op::Vbr(w as u8)
+                    }
+                }
+                3 => Op::Array,
+                4 => Op::Char6,
+                5 => Op::Blob,
+                _ => return Err(ErrorKind::InvalidAbbrev("unknown operand encoding")),
+            };
+            ops.push(op);
+        }
+    }
+    // Validate shape: Array must be second to last followed by a scalar op; Blob last.
+    let def = &ops[start..];
+    for (k, op) in def.iter().enumerate() {
+        match op {
+            Op::Array => {
+                if k + 2 != def.len() {
+                    return Err(ErrorKind::InvalidAbbrev("array operand not second to last"));
+                }
+                if matches!(def.get(k + 1), Some(Op::Array | Op::Blob)) {
+                    return Err(ErrorKind::InvalidAbbrev("array of arrays or blobs"));
+                }
+            }
+            Op::Blob if k + 1 != def.len() => {
+                return Err(ErrorKind::InvalidAbbrev("blob operand not last"));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Decodes one abbreviated record's operands.

@@ -1,6 +1,6 @@
 //! Module and function-body decoding (LLVM 3.7 record layouts).
 
-use super::bitstream::{Cursor, Entry, Record};
+use super::bitstream::{Cursor, CursorStorage, Entry, Record};
 use super::error::{BitcodeError, ErrorKind as E, Result};
 use crate::ir::*;
 
@@ -24,10 +24,74 @@ const MAX_VALUES: usize = 1 << 24;
 
 /// Reads a DXIL bitcode module (the bytes after the DXIL program header).
 pub fn read_module(bitcode: &[u8]) -> std::result::Result<Module, BitcodeError> {
-    let mut r = Reader::new(bitcode);
-    match r.run() {
-        Ok(()) => Ok(r.module),
-        Err(kind) => Err(r.error(kind)),
+    let scratch = SCRATCH.with(|s| s.take()).unwrap_or_default();
+    let mut r = Reader::new(bitcode, scratch);
+    let result = r.run();
+    let (module, scratch) = r.finish();
+    // Keep the reader's working storage for the next module on this thread,
+    // unless a huge module made it big.
+    if scratch.capacity_bytes() <= MAX_KEPT_SCRATCH {
+        SCRATCH.with(|s| s.set(Some(scratch)));
+    }
+    match result {
+        Ok(()) => Ok(module),
+        Err((kind, at)) => Err(at.into_error(kind, &module)),
+    }
+}
+
+/// Largest reader working storage kept between modules.
+const MAX_KEPT_SCRATCH: usize = 4 << 20;
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Option<Scratch>> = const { std::cell::Cell::new(None) };
+}
+
+/// The reader's working storage that does not end up in the module.
+#[derive(Default)]
+struct Scratch {
+    cursor: CursorStorage,
+    rec_ops: Vec<u64>,
+    values: Vec<(Value, TypeId)>,
+    ptr_cache: crate::fxhash::FxHashMap<(TypeId, u32), TypeId>,
+    global_inits: Vec<(GlobalId, u32)>,
+    bodies: Vec<FuncId>,
+    fwd: Vec<u32>,
+    strbuf: Vec<u8>,
+}
+
+impl Scratch {
+    fn capacity_bytes(&self) -> usize {
+        self.cursor.capacity_bytes()
+            + self.rec_ops.capacity() * 8
+            + self.values.capacity() * std::mem::size_of::<(Value, TypeId)>()
+            + self.ptr_cache.capacity() * 16
+            + self.global_inits.capacity() * 8
+            + self.bodies.capacity() * 4
+            + self.fwd.capacity() * 4
+            + self.strbuf.capacity()
+    }
+}
+
+/// Where an error happened, captured before the reader is taken apart.
+struct ErrorAt {
+    bit: u64,
+    block: Option<u32>,
+    record: Option<u32>,
+    function: Option<FuncId>,
+}
+
+impl ErrorAt {
+    fn into_error(self, kind: E, module: &Module) -> BitcodeError {
+        BitcodeError {
+            kind,
+            bit: self.bit,
+            block: self.block,
+            record: self.record,
+            function: self.function.and_then(|f| {
+                let func = module.functions.get(f.index())?;
+                Some(if func.name.is_empty() { format!("#{}", f.0) } else { func.name.clone() })
+            }),
+        }
     }
 }
 
@@ -53,6 +117,8 @@ struct Reader<'a> {
     module_md_count: u32,
     local_md_base: u32,
     fwd: Vec<u32>,
+    /// Bytes of the string being decoded.
+    strbuf: Vec<u8>,
     section_names: usize,
     /// Cached ids of `void`, `i1`, `i32` (0: not yet looked up).
     common_tys: [Option<TypeId>; 3],
@@ -67,6 +133,30 @@ fn decode_signed(v: u64) -> i64 {
         i64::MIN
     }
 }
+
+/// Appends a string from a record's character operands (each truncated to a
+/// byte, invalid UTF-8 replaced) to the module's string pool, through `buf`.
+fn pool_chars(pool: &mut String, buf: &mut Vec<u8>, ops: &[u64]) -> Result<Str> {
+    buf.clear();
+    buf.extend(ops.iter().map(|&c| c as u8));
+    pool_bytes(pool, buf)
+}
+
+/// Appends bytes (invalid UTF-8 replaced) to the module's string pool.
+fn pool_bytes(pool: &mut String, bytes: &[u8]) -> Result<Str> {
+    let start = pool.len();
+    match std::str::from_utf8(bytes) {
+        Ok(s) => pool.push_str(s),
+        Err(_) => pool.push_str(&String::from_utf8_lossy(bytes)),
+    }
+    if pool.len() > MAX_STRINGS {
+        return Err(E::Limit("too much string data"));
+    }
+    Ok(Str { start: start as u32, len: (pool.len() - start) as u32 })
+}
+
+/// Cap on the module's string pool (spans are 32-bit).
+const MAX_STRINGS: usize = 1 << 30;
 
 /// A string from a record's character operands (each truncated to a byte,
 /// invalid UTF-8 replaced). The byte vector becomes the string's storage.
@@ -176,17 +266,25 @@ fn op(ops: &[u64], i: usize) -> Result<u64> {
 }
 
 impl<'a> Reader<'a> {
-    fn new(bitcode: &'a [u8]) -> Self {
+    fn new(bitcode: &'a [u8], mut sc: Scratch) -> Self {
+        let mut rec = Record::default();
+        rec.ops = std::mem::take(&mut sc.rec_ops);
+        sc.values.clear();
+        sc.ptr_cache.clear();
+        sc.global_inits.clear();
+        sc.bodies.clear();
+        sc.fwd.clear();
+        sc.strbuf.clear();
         Reader {
-            cur: Cursor::new(bitcode),
-            rec: Record::default(),
+            cur: Cursor::with_storage(bitcode, std::mem::take(&mut sc.cursor)),
+            rec,
             module: Module::default(),
             relative_ids: false,
-            values: Vec::new(),
+            values: std::mem::take(&mut sc.values),
             bitcode_types: 0,
-            ptr_cache: Default::default(),
-            global_inits: Vec::new(),
-            bodies: Vec::new(),
+            ptr_cache: std::mem::take(&mut sc.ptr_cache),
+            global_inits: std::mem::take(&mut sc.global_inits),
+            bodies: std::mem::take(&mut sc.bodies),
             next_body: 0,
             cur_function: None,
             cur_code: None,
@@ -194,26 +292,42 @@ impl<'a> Reader<'a> {
             module_values: 0,
             module_md_count: 0,
             local_md_base: 0,
-            fwd: Vec::new(),
+            fwd: std::mem::take(&mut sc.fwd),
+            strbuf: std::mem::take(&mut sc.strbuf),
             section_names: 0,
             common_tys: [None; 3],
         }
     }
 
-    fn error(&self, kind: E) -> BitcodeError {
-        BitcodeError {
-            kind,
-            bit: self.cur.bits.pos(),
-            block: self.cur.block_id(),
-            record: self.cur_code,
-            function: self.cur_function.and_then(|f| {
-                let func = self.module.functions.get(f.index())?;
-                Some(if func.name.is_empty() { format!("#{}", f.0) } else { func.name.clone() })
-            }),
-        }
+    /// Runs the reader; errors come with where they happened.
+    fn run(&mut self) -> std::result::Result<(), (E, ErrorAt)> {
+        self.run_inner().map_err(|kind| {
+            let at = ErrorAt {
+                bit: self.cur.bits.pos(),
+                block: self.cur.block_id(),
+                record: self.cur_code,
+                function: self.cur_function,
+            };
+            (kind, at)
+        })
     }
 
-    fn run(&mut self) -> Result<()> {
+    /// The module read and the working storage, for reuse.
+    fn finish(self) -> (Module, Scratch) {
+        let sc = Scratch {
+            cursor: self.cur.into_storage(),
+            rec_ops: self.rec.ops,
+            values: self.values,
+            ptr_cache: self.ptr_cache,
+            global_inits: self.global_inits,
+            bodies: self.bodies,
+            fwd: self.fwd,
+            strbuf: self.strbuf,
+        };
+        (self.module, sc)
+    }
+
+    fn run_inner(&mut self) -> Result<()> {
         let magic = [self.cur.bits.read(8)?, self.cur.bits.read(8)?, self.cur.bits.read(8)?, self.cur.bits.read(8)?];
         if magic != [b'B' as u64, b'C' as u64, 0xC0, 0xDE] {
             return Err(E::BadMagic);
@@ -311,8 +425,8 @@ impl<'a> Reader<'a> {
                 }
                 self.relative_ids = v == 1;
             }
-            2 => self.module.triple = chars(ops),
-            3 => self.module.datalayout = chars(ops),
+            2 => self.module.triple = pool_chars(&mut self.module.strings, &mut self.strbuf, ops)?,
+            3 => self.module.datalayout = pool_chars(&mut self.module.strings, &mut self.strbuf, ops)?,
             4 | 6 | 11 | 16 => {} // ASM, DEPLIB, GCNAME, SOURCE_FILENAME: not meaningful for DXIL
             5 => self.section_names += 1,
             7 => self.global_var(ops)?,
@@ -590,7 +704,10 @@ impl<'a> Reader<'a> {
                     let ops = &self.rec.ops;
                     let id = op(ops, 0)? as u32;
                     let index = op(ops, 1)? as u32;
-                    let mut attrs = Vec::new();
+                    let attrs = &mut self.module.attrs;
+                    let first = attrs.len();
+                    let strings = &mut self.module.strings;
+                    let buf = &mut self.strbuf;
                     let mut i = 2;
                     while i < ops.len() {
                         let kind = ops[i];
@@ -605,7 +722,7 @@ impl<'a> Reader<'a> {
                                 i += 2;
                             }
                             3 | 4 => {
-                                let read_str = |i: &mut usize| -> Result<String> {
+                                let mut read_str = |i: &mut usize| -> Result<Str> {
                                     let start = *i;
                                     while *i < ops.len() && ops[*i] != 0 {
                                         *i += 1;
@@ -613,17 +730,18 @@ impl<'a> Reader<'a> {
                                     if *i >= ops.len() {
                                         return Err(E::Malformed("unterminated attribute string"));
                                     }
-                                    let s = chars(&ops[start..*i]);
+                                    let s = pool_chars(strings, buf, &ops[start..*i])?;
                                     *i += 1;
                                     Ok(s)
                                 };
                                 let key = read_str(&mut i)?;
-                                let val = if kind == 4 { read_str(&mut i)? } else { String::new() };
+                                let val = if kind == 4 { read_str(&mut i)? } else { Str::default() };
                                 attrs.push(Attribute::Str(key, val));
                             }
                             _ => return Err(E::Unsupported(format!("attribute encoding {kind}"))),
                         }
                     }
+                    let attrs = Self::list(first, attrs.len() - first)?;
                     self.module.attr_groups.push(AttrGroup { id, index, attrs });
                 }
             }
@@ -642,7 +760,9 @@ impl<'a> Reader<'a> {
                     self.read_rec(a)?;
                     match self.rec.code {
                         2 => {
-                            let l = self.rec.ops.iter().map(|&g| g as u32).collect();
+                            let groups = &mut self.module.attr_list_groups;
+                            let l = Self::list(groups.len(), self.rec.ops.len())?;
+                            groups.extend(self.rec.ops.iter().map(|&g| g as u32));
                             self.module.attr_lists.push(l);
                         }
                         1 => return Err(E::Unsupported("old-style attribute list".into())),
@@ -893,7 +1013,7 @@ impl<'a> Reader<'a> {
     }
 
     fn read_metadata(&mut self, _local: bool) -> Result<()> {
-        let mut pending_name: Option<String> = None;
+        let mut pending_name: Option<Str> = None;
         if self.cur.block_id() == Some(block::METADATA) {
             self.module.metadata.reserve(estimate(self.cur.block_bits_left(), 64));
         }
@@ -920,12 +1040,15 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn metadata_record(&mut self, code: u32, ops: &[u64], pending_name: &mut Option<String>) -> Result<()> {
+    fn metadata_record(&mut self, code: u32, ops: &[u64], pending_name: &mut Option<Str>) -> Result<()> {
         if pending_name.is_some() && code != 10 {
             return Err(E::Malformed("metadata NAME not followed by NAMED_NODE"));
         }
         match code {
-            1 => self.push_md(Metadata::String(chars(ops)))?,
+            1 => {
+                let s = pool_chars(&mut self.module.strings, &mut self.strbuf, ops)?;
+                self.push_md(Metadata::String(s))?
+            }
             2 => {
                 let ty = self.ty(op(ops, 0)?)?;
                 let id = op(ops, 1)?;
@@ -933,24 +1056,28 @@ impl<'a> Reader<'a> {
                 self.push_md(Metadata::Value { ty, value: v })?;
             }
             3 | 5 => {
-                let mut v = Vec::with_capacity(ops.len());
+                let l = Self::list(self.module.md_ops.len(), ops.len())?;
+                self.module.md_ops.reserve(ops.len());
                 for &o in ops {
-                    v.push(if o == 0 { None } else { Some(self.md_ref(o - 1)?) });
+                    let r = if o == 0 { None } else { Some(self.md_ref(o - 1)?) };
+                    self.module.md_ops.push(r);
                 }
-                self.push_md(Metadata::Node { distinct: code == 5, ops: v })?;
+                self.push_md(Metadata::Node { distinct: code == 5, ops: l })?;
             }
-            4 => *pending_name = Some(chars(ops)),
+            4 => *pending_name = Some(pool_chars(&mut self.module.strings, &mut self.strbuf, ops)?),
             10 => {
                 let name = pending_name.take().ok_or(E::Malformed("NAMED_NODE without NAME"))?;
-                let mut v = Vec::with_capacity(ops.len());
+                let l = Self::list(self.module.named_md_ops.len(), ops.len())?;
+                self.module.named_md_ops.reserve(ops.len());
                 for &o in ops {
-                    v.push(self.md_ref(o)?);
+                    let r = self.md_ref(o)?;
+                    self.module.named_md_ops.push(r);
                 }
-                self.module.named_metadata.push(NamedMetadata { name, ops: v });
+                self.module.named_metadata.push(NamedMetadata { name, ops: l });
             }
             6 => {
                 let id = op(ops, 0)? as u32;
-                let name = chars(&ops[1..]);
+                let name = pool_chars(&mut self.module.strings, &mut self.strbuf, &ops[1..])?;
                 self.module.md_kinds.push((id, name));
             }
             7 | 12..=34 | 37 => self.push_md(Metadata::Other { code })?,
@@ -979,7 +1106,8 @@ impl<'a> Reader<'a> {
             let n = usize::try_from(lens.read_vbr(6)?).map_err(|_| E::UnexpectedEof)?;
             let end = chars_at.checked_add(n).ok_or(E::UnexpectedEof)?;
             let bytes = blob.get(chars_at..end).ok_or(E::UnexpectedEof)?;
-            self.push_md(Metadata::String(String::from_utf8_lossy(bytes).into_owned()))?;
+            let s = pool_bytes(&mut self.module.strings, bytes)?;
+            self.push_md(Metadata::String(s))?;
             chars_at = end;
         }
         Ok(())

@@ -208,7 +208,7 @@ pub fn read(m: &Module, entry: Option<&str>) -> Result<EntryMeta, String> {
     );
     let eps = m.named_md("dx.entryPoints").ok_or("missing !dx.entryPoints")?;
     let mut chosen = None;
-    for &ep in &eps.ops {
+    for &ep in eps.ops {
         let Some(node) = m.md_node(ep) else { continue };
         let name = md.string(md.op(node, 1)).unwrap_or("");
         let func = match md.value(md.op(node, 0)) {

@@ -236,7 +236,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn list(pool_len: usize, n: usize) -> Result<List> {
+    pub(super) fn list(pool_len: usize, n: usize) -> Result<List> {
         let start = u32::try_from(pool_len).map_err(|_| E::Limit("operand pool too large"))?;
         Ok(List { start, len: n as u32 })
     }
