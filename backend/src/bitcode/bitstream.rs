@@ -65,8 +65,59 @@ impl<'a> Bits<'a> {
     }
 
     /// Reads `width` (0..=64) bits, least significant first.
-    #[inline]
+    #[inline(always)]
     pub fn read(&mut self, width: u32) -> Result<u64> {
+        if width <= 56 {
+            let byte = (self.pos >> 3) as usize;
+            if let Some(w) = self.data.get(byte..byte + 8) {
+                // The 64-bit window from `byte` holds the `width` + 7 bits needed.
+                let mut buf = [0u8; 8];
+                buf.copy_from_slice(w);
+                let v = (u64::from_le_bytes(buf) >> (self.pos & 7)) & ((1u64 << width) - 1);
+                self.pos += u64::from(width);
+                return Ok(v);
+            }
+        }
+        self.read_general(width)
+    }
+
+    /// Reads `out.len()` values of `width` (1..=32) bits each, several from
+    /// each 64-bit load.
+    fn read_fixed_into(&mut self, width: u32, out: &mut [u64]) -> Result<()> {
+        if !(1..=32).contains(&width) {
+            for slot in out.iter_mut() {
+                *slot = self.read(width)?;
+            }
+            return Ok(());
+        }
+        let mask = (1u64 << width) - 1;
+        let mut rest = out;
+        while !rest.is_empty() {
+            let byte = (self.pos >> 3) as usize;
+            let Some(w) = self.data.get(byte..byte + 8) else { break };
+            let mut buf = [0u8; 8];
+            buf.copy_from_slice(w);
+            let shift = (self.pos & 7) as u32;
+            let mut window = u64::from_le_bytes(buf) >> shift;
+            // Whole values in the window (at least one: 57 bits ≥ 32).
+            let k = (((64 - shift) / width) as usize).min(rest.len());
+            let (now, later) = rest.split_at_mut(k);
+            for slot in now {
+                *slot = window & mask;
+                window >>= width;
+            }
+            self.pos += u64::from(width) * k as u64;
+            rest = later;
+        }
+        for slot in rest.iter_mut() {
+            *slot = self.read(width)?;
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn read_general(&mut self, width: u32) -> Result<u64> {
         if width == 0 {
             return Ok(0);
         }
@@ -97,8 +148,27 @@ impl<'a> Bits<'a> {
     }
 
     /// Reads a variable-width integer in chunks of `width` bits.
-    #[inline]
+    #[inline(always)]
     pub fn read_vbr(&mut self, width: u32) -> Result<u64> {
+        if (2..=32).contains(&width) {
+            let byte = (self.pos >> 3) as usize;
+            if let Some(w) = self.data.get(byte..byte + 8) {
+                let mut buf = [0u8; 8];
+                buf.copy_from_slice(w);
+                let window = u64::from_le_bytes(buf) >> (self.pos & 7);
+                let hi = 1u64 << (width - 1);
+                if window & hi == 0 {
+                    // One chunk, inside the window (see `read`).
+                    self.pos += u64::from(width);
+                    return Ok(window & (hi - 1));
+                }
+            }
+        }
+        self.read_vbr_general(width)
+    }
+
+    #[inline(never)]
+    fn read_vbr_general(&mut self, width: u32) -> Result<u64> {
         if width == 0 {
             return Ok(0);
         }
@@ -339,20 +409,23 @@ impl<'a> Cursor<'a> {
                     let bid = u32::try_from(bid).map_err(|_| ErrorKind::Malformed("block id too large"))?;
                     return Ok(Entry::SubBlock(bid));
                 }
-                DEFINE_ABBREV => {
-                    let base =
-                        self.st.scopes.last().ok_or(ErrorKind::Malformed("DEFINE_ABBREV at top level"))?.abbrev_base;
-                    if self.st.abbrevs.len() - base >= MAX_ABBREVS {
-                        return Err(ErrorKind::Limit("too many abbreviations"));
-                    }
-                    let start = self.st.ops.len();
-                    read_abbrev_def(&mut self.bits, &mut self.st.ops)?;
-                    let end = self.st.ops.len();
-                    self.st.abbrevs.push(Abbrev { start: start as u32, end: end as u32, blockinfo: false });
-                }
+                DEFINE_ABBREV => self.define_abbrev()?,
                 _ => return Ok(Entry::Record(id)),
             }
         }
+    }
+
+    #[inline(never)]
+    fn define_abbrev(&mut self) -> Result<()> {
+        let base = self.st.scopes.last().ok_or(ErrorKind::Malformed("DEFINE_ABBREV at top level"))?.abbrev_base;
+        if self.st.abbrevs.len() - base >= MAX_ABBREVS {
+            return Err(ErrorKind::Limit("too many abbreviations"));
+        }
+        let start = self.st.ops.len();
+        read_abbrev_def(&mut self.bits, &mut self.st.ops)?;
+        let end = self.st.ops.len();
+        self.st.abbrevs.push(Abbrev { start: start as u32, end: end as u32, blockinfo: false });
+        Ok(())
     }
 
     /// Enters the block whose ENTER_SUBBLOCK id was just read.
@@ -616,16 +689,17 @@ fn read_array_len(bits: &mut Bits<'_>, elt: Op) -> Result<u64> {
     Ok(n)
 }
 
-/// Appends `n` array elements of kind `elt` to `rec.ops`.
+/// Appends `n` array elements of kind `elt` to `rec.ops` (`n` was bounded
+/// by [`read_array_len`]).
 #[inline]
 fn read_array(bits: &mut Bits<'_>, elt: Op, n: u64, rec: &mut Record) -> Result<()> {
     let n = n as usize;
     rec.ops.reserve(n);
     match elt {
         Op::Fixed(w) => {
-            for _ in 0..n {
-                rec.ops.push(bits.read(u32::from(w))?);
-            }
+            let start = rec.ops.len();
+            rec.ops.resize(start + n, 0);
+            bits.read_fixed_into(u32::from(w), rec.ops.get_mut(start..).unwrap_or(&mut []))?;
         }
         Op::Vbr(w) => {
             for _ in 0..n {
@@ -633,8 +707,12 @@ fn read_array(bits: &mut Bits<'_>, elt: Op, n: u64, rec: &mut Record) -> Result<
             }
         }
         Op::Char6 => {
-            for _ in 0..n {
-                rec.ops.push(u64::from(char6(bits.read(6)? as u8)));
+            let start = rec.ops.len();
+            rec.ops.resize(start + n, 0);
+            let out = rec.ops.get_mut(start..).unwrap_or(&mut []);
+            bits.read_fixed_into(6, out)?;
+            for c in out {
+                *c = u64::from(char6(*c as u8));
             }
         }
         Op::Literal(v) => {
@@ -647,7 +725,7 @@ fn read_array(bits: &mut Bits<'_>, elt: Op, n: u64, rec: &mut Record) -> Result<
     Ok(())
 }
 
-#[inline]
+#[inline(always)]
 fn char6(v: u8) -> u8 {
     match v {
         0..=25 => b'a' + v,
@@ -658,7 +736,7 @@ fn char6(v: u8) -> u8 {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn read_scalar(bits: &mut Bits<'_>, op: Op) -> Result<u64> {
     match op {
         Op::Literal(v) => Ok(v),

@@ -586,7 +586,7 @@ impl<'a> Reader<'a> {
                             if n > self.cur.bits.remaining() {
                                 return Err(E::Malformed("NUMENTRY larger than the bitcode"));
                             }
-                            self.module.types.list.reserve(n as usize);
+                            self.module.types.reserve((n as usize).min(MAX_VALUES));
                             continue;
                         }
                         2 => Type::Void,
@@ -1014,9 +1014,16 @@ impl<'a> Reader<'a> {
 
     fn read_metadata(&mut self, _local: bool) -> Result<()> {
         let mut pending_name: Option<Str> = None;
+        // Size the pools from the block's length: strings take at least 8
+        // bits a byte, node operands ~12 bits each.
+        let bits = self.cur.block_bits_left();
         if self.cur.block_id() == Some(block::METADATA) {
-            self.module.metadata.reserve(estimate(self.cur.block_bits_left(), 64));
+            self.module.metadata.reserve(estimate(bits, 64));
+            self.module.md_ops.reserve(estimate(bits, 24));
+        } else {
+            self.module.md_kinds.reserve(estimate(bits, 160));
         }
+        self.module.strings.reserve(estimate(bits, 10));
         loop {
             match self.cur.advance()? {
                 Entry::EndBlock => {

@@ -540,17 +540,13 @@ impl<'a> Reader<'a> {
             }
             26 => {
                 let (agg, aty) = self.pair(ops, &mut i)?;
-                let (idx, ty) = self.agg_indices(aty, &ops[i..])?;
-                let l = Self::list(b.func.index_pool.len(), idx.len())?;
-                b.func.index_pool.extend(idx);
+                let (l, ty) = self.agg_indices(aty, &ops[i..], &mut b.func.index_pool)?;
                 (InstKind::ExtractValue { agg, indices: l }, ty)
             }
             27 => {
                 let (agg, aty) = self.pair(ops, &mut i)?;
                 let (value, _) = self.pair(ops, &mut i)?;
-                let (idx, _) = self.agg_indices(aty, &ops[i..])?;
-                let l = Self::list(b.func.index_pool.len(), idx.len())?;
-                b.func.index_pool.extend(idx);
+                let (l, _) = self.agg_indices(aty, &ops[i..], &mut b.func.index_pool)?;
                 (InstKind::InsertValue { agg, value, indices: l }, aty)
             }
             13 => return Err(E::Unsupported("invoke instruction".into())),
@@ -575,11 +571,13 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    fn agg_indices(&self, mut ty: TypeId, ops: &[u64]) -> Result<(Vec<u32>, TypeId)> {
+    /// Appends the indices of an extractvalue/insertvalue to `pool`.
+    fn agg_indices(&self, mut ty: TypeId, ops: &[u64], pool: &mut Vec<u32>) -> Result<(List, TypeId)> {
         if ops.is_empty() {
             return Err(E::Malformed("extractvalue/insertvalue without indices"));
         }
-        let mut v = Vec::with_capacity(ops.len());
+        let l = Self::list(pool.len(), ops.len())?;
+        let v = pool;
         for &k in ops {
             let k32 = u32::try_from(k).map_err(|_| E::Malformed("aggregate index too large"))?;
             match self.module.types.get(ty) {
@@ -590,7 +588,7 @@ impl<'a> Reader<'a> {
             ty = self.module.types.element(ty, k).ok_or(E::Malformed("aggregate index out of range"))?;
             v.push(k32);
         }
-        Ok((v, ty))
+        Ok((l, ty))
     }
 
     /// Replaces forward-reference placeholders by the values they name.
