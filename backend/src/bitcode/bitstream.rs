@@ -222,8 +222,19 @@ impl<'a> Bits<'a> {
                 self.pos += 12;
                 return Ok((window & 0x1f) | ((window >> 1) & 0x3e0));
             }
+            // Up to 9 chunks end inside the window's 57 valid bits.
+            let stops = !window & 0x0020_8208_2082_0820;
+            if stops != 0 {
+                let chunks = (stops.trailing_zeros() - 5) / 6 + 1;
+                let mut v = 0u64;
+                for j in 0..chunks {
+                    v |= ((window >> (6 * j)) & 0x1f) << (5 * j);
+                }
+                self.pos += u64::from(6 * chunks);
+                return Ok(v);
+            }
         }
-        self.read_vbr(6)
+        self.read_vbr_general(6)
     }
 
     fn read_vbr_slow(&mut self, width: u32) -> Result<u64> {
@@ -304,6 +315,23 @@ pub struct CursorStorage {
     bi_ops: Vec<Op>,
     /// BLOCKINFO abbreviations: (block id, abbreviation), in definition order.
     blockinfo: Vec<(u32, Abbrev)>,
+    /// The last BLOCKINFO blocks decoded, kept across streams: a DXC
+    /// version writes the same one into every module, so a byte-equal block
+    /// is not decoded again.
+    bi_cache: Vec<BlockinfoCache>,
+    /// Next entry of `bi_cache` to replace.
+    bi_cache_next: usize,
+}
+
+/// How many BLOCKINFO blocks [`CursorStorage`] remembers.
+const BLOCKINFO_CACHE: usize = 4;
+
+#[derive(Debug, Default)]
+struct BlockinfoCache {
+    width: u32,
+    body: Vec<u8>,
+    ops: Vec<Op>,
+    blockinfo: Vec<(u32, Abbrev)>,
 }
 
 impl std::fmt::Debug for Scope {
@@ -326,6 +354,15 @@ impl CursorStorage {
             + (self.ops.capacity() + self.bi_ops.capacity()) * std::mem::size_of::<Op>()
             + self.abbrevs.capacity() * std::mem::size_of::<Abbrev>()
             + self.blockinfo.capacity() * std::mem::size_of::<(u32, Abbrev)>()
+            + self
+                .bi_cache
+                .iter()
+                .map(|c| {
+                    c.body.capacity()
+                        + c.ops.capacity() * std::mem::size_of::<Op>()
+                        + c.blockinfo.capacity() * std::mem::size_of::<(u32, Abbrev)>()
+                })
+                .sum::<usize>()
     }
 }
 
@@ -333,6 +370,21 @@ impl CursorStorage {
 pub struct Cursor<'a> {
     pub bits: Bits<'a>,
     st: CursorStorage,
+    /// Copies of the innermost scope's fields for the record loop (`in_block`
+    /// false at top level).
+    in_block: bool,
+    cur_end: u64,
+    cur_width: u32,
+    cur_base: usize,
+}
+
+/// A block's header: abbreviation width and where its body ends.
+#[derive(Debug, Clone, Copy)]
+pub struct BlockHeader {
+    pub width: u32,
+    /// Bit offset of the body (after the length word) and of the block's end.
+    pub start: u64,
+    pub end: u64,
 }
 
 impl<'a> Cursor<'a> {
@@ -343,7 +395,7 @@ impl<'a> Cursor<'a> {
     /// A cursor that uses (cleared) `storage` from an earlier cursor.
     pub fn with_storage(data: &'a [u8], mut storage: CursorStorage) -> Self {
         storage.clear();
-        Cursor { bits: Bits::new(data), st: storage }
+        Cursor { bits: Bits::new(data), st: storage, in_block: false, cur_end: 0, cur_width: 2, cur_base: 0 }
     }
 
     /// Gives back the storage for reuse.
@@ -375,10 +427,51 @@ impl<'a> Cursor<'a> {
         self.st.scopes.last().map_or(2, |s| s.abbrev_width)
     }
 
+    fn sync(&mut self) {
+        match self.st.scopes.last() {
+            Some(s) => {
+                self.in_block = true;
+                self.cur_end = s.end;
+                self.cur_width = s.abbrev_width;
+                self.cur_base = s.abbrev_base;
+            }
+            None => {
+                self.in_block = false;
+                self.cur_width = 2;
+                self.cur_base = 0;
+            }
+        }
+    }
+
     /// Reads the next entry of the current block (or of the top level).
     /// DEFINE_ABBREV entries are consumed here.
     #[inline]
     pub fn advance(&mut self) -> Result<Entry> {
+        loop {
+            if !self.in_block || self.bits.pos >= self.cur_end {
+                return self.advance_edge();
+            }
+            let id = self.bits.read(self.cur_width)? as u32;
+            match id {
+                END_BLOCK => {
+                    self.bits.align32()?;
+                    return Ok(Entry::EndBlock);
+                }
+                ENTER_SUBBLOCK => {
+                    let bid = self.bits.read_vbr(8)?;
+                    let bid = u32::try_from(bid).map_err(|_| ErrorKind::Malformed("block id too large"))?;
+                    return Ok(Entry::SubBlock(bid));
+                }
+                DEFINE_ABBREV => self.define_abbrev()?,
+                _ => return Ok(Entry::Record(id)),
+            }
+        }
+    }
+
+    /// [`Cursor::advance`] at top level or at the end of a block.
+    #[cold]
+    #[inline(never)]
+    fn advance_edge(&mut self) -> Result<Entry> {
         loop {
             let width = match self.st.scopes.last() {
                 Some(s) => {
@@ -430,6 +523,13 @@ impl<'a> Cursor<'a> {
 
     /// Enters the block whose ENTER_SUBBLOCK id was just read.
     pub fn enter(&mut self, block_id: u32) -> Result<()> {
+        let h = self.block_header()?;
+        self.enter_block(block_id, h)
+    }
+
+    /// Reads the header of the block whose ENTER_SUBBLOCK id was just read;
+    /// then [`Cursor::enter_block`] or [`Cursor::skip_body`].
+    pub fn block_header(&mut self) -> Result<BlockHeader> {
         if self.st.scopes.len() >= MAX_DEPTH {
             return Err(ErrorKind::Limit("blocks nested too deeply"));
         }
@@ -439,7 +539,8 @@ impl<'a> Cursor<'a> {
         }
         self.bits.align32()?;
         let words = self.bits.read(32)?;
-        let end = self.bits.pos() + words * 32;
+        let start = self.bits.pos();
+        let end = start + words * 32;
         if end > self.bits.end {
             return Err(ErrorKind::UnexpectedEof);
         }
@@ -448,14 +549,64 @@ impl<'a> Cursor<'a> {
                 return Err(ErrorKind::Malformed("block extends past its parent"));
             }
         }
+        Ok(BlockHeader { width, start, end })
+    }
+
+    /// The bytes of a block's body.
+    pub fn body(&self, h: BlockHeader) -> &'a [u8] {
+        self.bits.data.get((h.start / 8) as usize..(h.end / 8) as usize).unwrap_or(&[])
+    }
+
+    /// Whether BLOCKINFO defined abbreviations for `block_id` (a block's
+    /// meaning depends only on its bytes when it did not).
+    pub fn has_blockinfo_for(&self, block_id: u32) -> bool {
+        self.st.blockinfo.iter().any(|b| b.0 == block_id)
+    }
+
+    /// Moves past a block whose header was read, without reading its body.
+    pub fn skip_body(&mut self, h: BlockHeader) {
+        self.bits.pos = h.end;
+    }
+
+    /// Enters a block whose header was read.
+    pub fn enter_block(&mut self, block_id: u32, h: BlockHeader) -> Result<()> {
+        let BlockHeader { width, end, .. } = h;
+        let first_blockinfo = block_id == 0 && self.st.blockinfo.is_empty() && self.st.bi_ops.is_empty();
+        if first_blockinfo {
+            let body = self.body(h);
+            if let Some(c) = self.st.bi_cache.iter().find(|c| c.width == width && c.body.as_slice() == body) {
+                self.st.bi_ops.extend_from_slice(&c.ops);
+                self.st.blockinfo.extend_from_slice(&c.blockinfo);
+                self.bits.pos = end;
+                return Ok(());
+            }
+        }
         let abbrev_base = self.st.abbrevs.len();
         let ops_base = self.st.ops.len();
         // The block starts with the BLOCKINFO abbreviations for its id.
         let st = &mut self.st;
         st.abbrevs.extend(st.blockinfo.iter().filter(|b| b.0 == block_id).map(|b| b.1));
         self.st.scopes.push(Scope { block_id, abbrev_width: width, abbrev_base, ops_base, end });
+        self.sync();
         if block_id == 0 {
             self.read_blockinfo()?;
+            if first_blockinfo && self.bits.pos == end {
+                let body = self.body(h);
+                let st = &mut self.st;
+                if st.bi_cache.len() < BLOCKINFO_CACHE {
+                    st.bi_cache.push(BlockinfoCache::default());
+                }
+                let slot = st.bi_cache_next % st.bi_cache.len();
+                st.bi_cache_next = slot + 1;
+                let Some(c) = st.bi_cache.get_mut(slot) else { return Ok(()) };
+                c.body.clear();
+                c.body.extend_from_slice(body);
+                c.ops.clear();
+                c.ops.extend_from_slice(&st.bi_ops);
+                c.blockinfo.clear();
+                c.blockinfo.extend_from_slice(&st.blockinfo);
+                c.width = width;
+            }
         }
         Ok(())
     }
@@ -474,6 +625,7 @@ impl<'a> Cursor<'a> {
             self.st.abbrevs.truncate(s.abbrev_base);
             self.st.ops.truncate(s.ops_base);
         }
+        self.sync();
     }
 
     fn read_blockinfo(&mut self) -> Result<()> {
@@ -526,8 +678,11 @@ impl<'a> Cursor<'a> {
         if id < 4 {
             return Err(ErrorKind::InvalidAbbrevId(id));
         }
-        let base = self.st.scopes.last().ok_or(ErrorKind::InvalidAbbrevId(id))?.abbrev_base;
-        let a = *base
+        if !self.in_block {
+            return Err(ErrorKind::InvalidAbbrevId(id));
+        }
+        let a = *self
+            .cur_base
             .checked_add((id - 4) as usize)
             .and_then(|i| self.st.abbrevs.get(i))
             .ok_or(ErrorKind::InvalidAbbrevId(id))?;
@@ -547,9 +702,10 @@ fn read_unabbreviated(bits: &mut Bits<'_>, rec: &mut Record) -> Result<()> {
     if n > bits.remaining() / 6 {
         return Err(ErrorKind::UnexpectedEof);
     }
-    rec.ops.resize(n as usize, 0);
-    for slot in rec.ops.iter_mut() {
-        *slot = bits.read_vbr6()?;
+    rec.ops.reserve(n as usize);
+    for _ in 0..n {
+        let v = bits.read_vbr6()?;
+        rec.ops.push(v);
     }
     Ok(())
 }

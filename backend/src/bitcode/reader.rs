@@ -57,7 +57,26 @@ struct Scratch {
     bodies: Vec<FuncId>,
     fwd: Vec<u32>,
     strbuf: Vec<u8>,
+    kinds_memo: Vec<KindsMemo>,
+    kinds_memo_next: usize,
 }
+
+/// A module-level metadata block that held only metadata kinds, as bytes and
+/// what it decoded to. DXC writes the same kind table into every module, so
+/// a byte-equal block (same abbreviation width, no BLOCKINFO abbreviations
+/// for it) is applied from here instead of decoded again.
+#[derive(Default)]
+struct KindsMemo {
+    block_id: u32,
+    width: u32,
+    body: Vec<u8>,
+    /// Kinds with name spans relative to `names`.
+    kinds: Vec<(u32, Str)>,
+    names: String,
+}
+
+/// How many kind blocks [`Scratch`] remembers.
+const KINDS_MEMO: usize = 4;
 
 impl Scratch {
     fn capacity_bytes(&self) -> usize {
@@ -69,6 +88,11 @@ impl Scratch {
             + self.bodies.capacity() * 4
             + self.fwd.capacity() * 4
             + self.strbuf.capacity()
+            + self
+                .kinds_memo
+                .iter()
+                .map(|k| k.body.capacity() + k.kinds.capacity() * 12 + k.names.capacity())
+                .sum::<usize>()
     }
 }
 
@@ -119,6 +143,8 @@ struct Reader<'a> {
     fwd: Vec<u32>,
     /// Bytes of the string being decoded.
     strbuf: Vec<u8>,
+    kinds_memo: Vec<KindsMemo>,
+    kinds_memo_next: usize,
     section_names: usize,
     /// Cached ids of `void`, `i1`, `i32` (0: not yet looked up).
     common_tys: [Option<TypeId>; 3],
@@ -294,6 +320,8 @@ impl<'a> Reader<'a> {
             local_md_base: 0,
             fwd: std::mem::take(&mut sc.fwd),
             strbuf: std::mem::take(&mut sc.strbuf),
+            kinds_memo: std::mem::take(&mut sc.kinds_memo),
+            kinds_memo_next: sc.kinds_memo_next,
             section_names: 0,
             common_tys: [None; 3],
         }
@@ -323,6 +351,8 @@ impl<'a> Reader<'a> {
             bodies: self.bodies,
             fwd: self.fwd,
             strbuf: self.strbuf,
+            kinds_memo: self.kinds_memo,
+            kinds_memo_next: self.kinds_memo_next,
         };
         (self.module, sc)
     }
@@ -358,6 +388,21 @@ impl<'a> Reader<'a> {
     }
 
     fn read_module_block(&mut self) -> Result<()> {
+        // Size the module's small tables up front (from the module's length,
+        // so hostile lengths cannot inflate them) instead of growing them
+        // from empty one push at a time.
+        let bits = self.cur.block_bits_left();
+        let m = &mut self.module;
+        m.strings.reserve(estimate(bits, 24));
+        m.globals.reserve(estimate(bits, 4096).max(4));
+        m.functions.reserve(estimate(bits, 2048).max(4));
+        m.named_metadata.reserve(8);
+        m.named_md_ops.reserve(8);
+        m.attr_groups.reserve(4);
+        m.attrs.reserve(8);
+        m.attr_lists.reserve(4);
+        m.attr_list_groups.reserve(8);
+        self.values.reserve(estimate(bits, 32));
         loop {
             match self.cur.advance()? {
                 Entry::EndBlock => {
@@ -384,10 +429,7 @@ impl<'a> Reader<'a> {
                             self.cur.enter(id)?;
                             self.read_constants()?;
                         }
-                        block::METADATA | block::METADATA_KIND => {
-                            self.cur.enter(id)?;
-                            self.read_metadata(false)?;
-                        }
+                        block::METADATA | block::METADATA_KIND => self.module_metadata_block(id)?,
                         block::VALUE_SYMTAB => {
                             self.cur.enter(id)?;
                             self.read_vst(false)?;
@@ -1009,6 +1051,69 @@ impl<'a> Reader<'a> {
             return Err(E::Limit("too much metadata"));
         }
         self.module.metadata.push(m);
+        Ok(())
+    }
+
+    /// A module-level METADATA or METADATA_KIND block, from [`KindsMemo`]
+    /// when it is a kind table seen before.
+    fn module_metadata_block(&mut self, id: u32) -> Result<()> {
+        let h = self.cur.block_header()?;
+        let memoizable = !self.cur.has_blockinfo_for(id);
+        if memoizable {
+            let body = self.cur.body(h);
+            if let Some(k) =
+                self.kinds_memo.iter().find(|k| k.block_id == id && k.width == h.width && k.body.as_slice() == body)
+            {
+                let base = self.module.strings.len();
+                if base + k.names.len() > MAX_STRINGS {
+                    return Err(E::Limit("too much string data"));
+                }
+                self.module.strings.push_str(&k.names);
+                let base = base as u32;
+                self.module
+                    .md_kinds
+                    .extend(k.kinds.iter().map(|&(kind, s)| (kind, Str { start: s.start + base, len: s.len })));
+                self.cur.skip_body(h);
+                self.cur_code = None;
+                return self.check_md_refs();
+            }
+        }
+        let m = &self.module;
+        let before = (m.metadata.len(), m.md_ops.len(), m.named_metadata.len(), m.md_kinds.len(), m.strings.len());
+        let max_ref = self.max_md_ref;
+        self.cur.enter_block(id, h)?;
+        self.read_metadata(false)?;
+        let m = &self.module;
+        let (md0, ops0, named0, kinds0, str0) = before;
+        let kinds_only = m.metadata.len() == md0
+            && m.md_ops.len() == ops0
+            && m.named_metadata.len() == named0
+            && self.max_md_ref == max_ref
+            && m.md_kinds.len() > kinds0;
+        if memoizable && kinds_only && self.cur.bits.pos() == h.end {
+            if self.kinds_memo.len() < KINDS_MEMO {
+                self.kinds_memo.push(KindsMemo::default());
+            }
+            let slot = self.kinds_memo_next % self.kinds_memo.len();
+            self.kinds_memo_next = slot + 1;
+            let body = self.cur.body(h);
+            let Some(k) = self.kinds_memo.get_mut(slot) else { return Ok(()) };
+            k.block_id = id;
+            k.width = h.width;
+            k.body.clear();
+            k.body.extend_from_slice(body);
+            k.names.clear();
+            k.names.push_str(m.strings.get(str0..).unwrap_or(""));
+            k.kinds.clear();
+            let base = str0 as u32;
+            k.kinds.extend(
+                m.md_kinds
+                    .get(kinds0..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|&(kind, s)| (kind, Str { start: s.start - base, len: s.len })),
+            );
+        }
         Ok(())
     }
 
