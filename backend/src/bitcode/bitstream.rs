@@ -81,6 +81,15 @@ impl<'a> Bits<'a> {
         self.read_general(width)
     }
 
+    /// The next 57 or more bits (from the current position), when 8 bytes are left.
+    fn window(&self) -> Option<u64> {
+        let byte = (self.pos >> 3) as usize;
+        let w = self.data.get(byte..byte + 8)?;
+        let mut buf = [0u8; 8];
+        buf.copy_from_slice(w);
+        Some(u64::from_le_bytes(buf) >> (self.pos & 7))
+    }
+
     /// Reads `out.len()` values of `width` (1..=32) bits each, several from
     /// each 64-bit load.
     fn read_fixed_into(&mut self, width: u32, out: &mut [u64]) -> Result<()> {
@@ -321,6 +330,38 @@ pub struct CursorStorage {
     bi_cache: Vec<BlockinfoCache>,
     /// Next entry of `bi_cache` to replace.
     bi_cache_next: usize,
+    /// Abbreviation definitions decoded before, by their bits (a module's
+    /// blocks define the same few abbreviations as every other module's).
+    def_cache: Vec<DefCache>,
+    def_ops: Vec<Op>,
+    def_next: usize,
+}
+
+/// How many abbreviation definitions [`CursorStorage`] remembers: sets of
+/// `DEF_WAYS` chosen by the definition's first 9 bits (every definition has
+/// at least 9: a 5-bit operand count and one operand).
+const DEF_SETS: usize = 16;
+const DEF_WAYS: usize = 4;
+
+/// First entry of the set of `def_cache` for a definition starting with `w`.
+fn def_set(w: u64) -> usize {
+    ((((w & 0x1ff) as u32).wrapping_mul(0x9e37_79b9) >> 28) as usize % DEF_SETS) * DEF_WAYS
+}
+
+/// A remembered abbreviation definition: its first `len` (≤ 57) bits and its
+/// operands `def_ops[start..end]`.
+#[derive(Debug, Clone, Copy)]
+struct DefCache {
+    bits: u64,
+    len: u32,
+    start: u32,
+    end: u32,
+}
+
+impl DefCache {
+    fn mask(&self) -> u64 {
+        (1u64 << self.len) - 1
+    }
 }
 
 /// How many BLOCKINFO blocks [`CursorStorage`] remembers.
@@ -341,6 +382,32 @@ impl std::fmt::Debug for Scope {
 }
 
 impl CursorStorage {
+    /// Remembers the definition just decoded from `len` bits of `window` into `ops[start..]`.
+    fn remember_def(&mut self, window: u64, len: u32, start: usize) {
+        let ops = self.ops.get(start..).unwrap_or(&[]);
+        if self.def_cache.is_empty() {
+            self.def_cache = vec![DefCache { bits: 0, len: 0, start: 0, end: 0 }; DEF_SETS * DEF_WAYS];
+        }
+        if self.def_ops.len() > 64 * DEF_SETS * DEF_WAYS {
+            // Start over rather than collect garbage: the working set is small.
+            self.def_cache.iter_mut().for_each(|d| d.len = 0);
+            self.def_ops.clear();
+        }
+        let d = DefCache {
+            bits: window & ((1u64 << len) - 1),
+            len,
+            start: self.def_ops.len() as u32,
+            end: (self.def_ops.len() + ops.len()) as u32,
+        };
+        self.def_ops.extend_from_slice(ops);
+        let set = def_set(window);
+        let way = self.def_next % DEF_WAYS;
+        self.def_next = self.def_next.wrapping_add(1);
+        if let Some(slot) = self.def_cache.get_mut(set + way) {
+            *slot = d;
+        }
+    }
+
     fn clear(&mut self) {
         self.scopes.clear();
         self.ops.clear();
@@ -353,6 +420,8 @@ impl CursorStorage {
         self.scopes.capacity() * std::mem::size_of::<Scope>()
             + (self.ops.capacity() + self.bi_ops.capacity()) * std::mem::size_of::<Op>()
             + self.abbrevs.capacity() * std::mem::size_of::<Abbrev>()
+            + self.def_cache.capacity() * std::mem::size_of::<DefCache>()
+            + self.def_ops.capacity() * std::mem::size_of::<Op>()
             + self.blockinfo.capacity() * std::mem::size_of::<(u32, Abbrev)>()
             + self
                 .bi_cache
@@ -445,7 +514,7 @@ impl<'a> Cursor<'a> {
 
     /// Reads the next entry of the current block (or of the top level).
     /// DEFINE_ABBREV entries are consumed here.
-    #[inline]
+    #[inline(always)]
     pub fn advance(&mut self) -> Result<Entry> {
         loop {
             if !self.in_block || self.bits.pos >= self.cur_end {
@@ -515,7 +584,25 @@ impl<'a> Cursor<'a> {
             return Err(ErrorKind::Limit("too many abbreviations"));
         }
         let start = self.st.ops.len();
-        read_abbrev_def(&mut self.bits, &mut self.st.ops)?;
+        let at = self.bits.pos;
+        let window = self.bits.window();
+        let st = &mut self.st;
+        let hit = window.and_then(|w| {
+            let set = def_set(w);
+            st.def_cache.get(set..set + DEF_WAYS)?.iter().find(|d| d.len != 0 && (w ^ d.bits) & d.mask() == 0)
+        });
+        if let Some(d) = hit {
+            // The same bits as a definition decoded before: the same operands.
+            let ops = st.def_ops.get(d.start as usize..d.end as usize).unwrap_or(&[]);
+            st.ops.extend_from_slice(ops);
+            self.bits.pos = at + u64::from(d.len);
+        } else {
+            read_abbrev_def(&mut self.bits, &mut self.st.ops)?;
+            let len = self.bits.pos - at;
+            if let (Some(w), true) = (window, len <= 57) {
+                self.st.remember_def(w, len as u32, start);
+            }
+        }
         let end = self.st.ops.len();
         self.st.abbrevs.push(Abbrev { start: start as u32, end: end as u32, blockinfo: false });
         Ok(())
@@ -695,9 +782,9 @@ impl<'a> Cursor<'a> {
 /// Reads an unabbreviated record: vbr6 code, vbr6 count, vbr6 operands.
 #[inline]
 fn read_unabbreviated(bits: &mut Bits<'_>, rec: &mut Record) -> Result<()> {
-    let code = bits.read_vbr(6)?;
+    let code = bits.read_vbr6()?;
     rec.code = u32::try_from(code).map_err(|_| ErrorKind::Malformed("record code too large"))?;
-    let n = bits.read_vbr(6)?;
+    let n = bits.read_vbr6()?;
     // Each operand takes at least 6 bits.
     if n > bits.remaining() / 6 {
         return Err(ErrorKind::UnexpectedEof);
