@@ -3,11 +3,17 @@
 //! (default 3) sets the passes.
 //!
 //! `walkloop FILE.dxil...`
-use dxjit::bitcode::bitstream::{Cursor, Entry, Record};
+use dxjit::bitcode::bitstream::{Cursor, CursorStorage, Entry, Record};
 use dxjit::container::Container;
 
-fn walk(bc: &[u8]) -> usize {
-    let mut c = Cursor::new(bc);
+fn walk(bc: &[u8], st: &mut CursorStorage) -> usize {
+    let mut c = Cursor::with_storage(bc, std::mem::take(st));
+    let n = walk_with(&mut c);
+    *st = c.into_storage();
+    n
+}
+
+fn walk_with(c: &mut Cursor<'_>) -> usize {
     let mut rec = Record::default();
     let mut n = 0;
     let _ = c.bits.read(32);
@@ -49,9 +55,10 @@ fn main() {
         bitcodes.push(p.bitcode);
     }
     let mut ops = 0;
+    let mut st = CursorStorage::default();
     for _ in 0..iters {
         for bc in &bitcodes {
-            ops += walk(bc);
+            ops += walk(bc, &mut st);
         }
     }
     println!("{ops} operands");

@@ -90,36 +90,30 @@ impl<'a> Bits<'a> {
         Some(u64::from_le_bytes(buf) >> (self.pos & 7))
     }
 
-    /// Reads `out.len()` values of `width` (1..=32) bits each, several from
-    /// each 64-bit load.
-    fn read_fixed_into(&mut self, width: u32, out: &mut [u64]) -> Result<()> {
-        if !(1..=32).contains(&width) {
-            for slot in out.iter_mut() {
-                *slot = self.read(width)?;
+    /// Appends `n` values of `width` (1..=32) bits each to `out`, several
+    /// from each 64-bit load, each mapped through `f`.
+    #[inline]
+    fn read_fixed_append(&mut self, width: u32, n: usize, out: &mut Vec<u64>, f: impl Fn(u64) -> u64) -> Result<()> {
+        let mut left = n;
+        if (1..=32).contains(&width) {
+            let mask = (1u64 << width) - 1;
+            while left > 0 {
+                let byte = (self.pos >> 3) as usize;
+                let Some(w) = self.data.get(byte..byte + 8) else { break };
+                let mut buf = [0u8; 8];
+                buf.copy_from_slice(w);
+                let shift = (self.pos & 7) as u32;
+                let window = u64::from_le_bytes(buf) >> shift;
+                // Whole values in the window (at least one: 57 bits ≥ 32).
+                let k = (((64 - shift) / width) as usize).min(left);
+                out.extend((0..k).map(|j| f((window >> (j as u32 * width)) & mask)));
+                self.pos += u64::from(width) * k as u64;
+                left -= k;
             }
-            return Ok(());
         }
-        let mask = (1u64 << width) - 1;
-        let mut rest = out;
-        while !rest.is_empty() {
-            let byte = (self.pos >> 3) as usize;
-            let Some(w) = self.data.get(byte..byte + 8) else { break };
-            let mut buf = [0u8; 8];
-            buf.copy_from_slice(w);
-            let shift = (self.pos & 7) as u32;
-            let mut window = u64::from_le_bytes(buf) >> shift;
-            // Whole values in the window (at least one: 57 bits ≥ 32).
-            let k = (((64 - shift) / width) as usize).min(rest.len());
-            let (now, later) = rest.split_at_mut(k);
-            for slot in now {
-                *slot = window & mask;
-                window >>= width;
-            }
-            self.pos += u64::from(width) * k as u64;
-            rest = later;
-        }
-        for slot in rest.iter_mut() {
-            *slot = self.read(width)?;
+        for _ in 0..left {
+            let v = self.read(width)?;
+            out.push(f(v));
         }
         Ok(())
     }
@@ -579,7 +573,7 @@ impl<'a> Cursor<'a> {
 
     #[inline(never)]
     fn define_abbrev(&mut self) -> Result<()> {
-        let base = self.st.scopes.last().ok_or(ErrorKind::Malformed("DEFINE_ABBREV at top level"))?.abbrev_base;
+        let base = self.st.scopes.last().ok_or_else(|| ErrorKind::Malformed("DEFINE_ABBREV at top level"))?.abbrev_base;
         if self.st.abbrevs.len() - base >= MAX_ABBREVS {
             return Err(ErrorKind::Limit("too many abbreviations"));
         }
@@ -703,7 +697,7 @@ impl<'a> Cursor<'a> {
         self.bits.read_vbr(4)?;
         self.bits.align32()?;
         let words = self.bits.read(32)?;
-        self.bits.skip_bits(words.checked_mul(32).ok_or(ErrorKind::UnexpectedEof)?)
+        self.bits.skip_bits(words.checked_mul(32).ok_or_else(|| ErrorKind::UnexpectedEof)?)
     }
 
     /// Leaves the current block after its END_BLOCK was read.
@@ -732,7 +726,7 @@ impl<'a> Cursor<'a> {
                     self.skip_block()?;
                 }
                 DEFINE_ABBREV => {
-                    let bid = cur.ok_or(ErrorKind::Malformed("BLOCKINFO abbreviation before SETBID"))?;
+                    let bid = cur.ok_or_else(|| ErrorKind::Malformed("BLOCKINFO abbreviation before SETBID"))?;
                     if self.st.blockinfo.iter().filter(|b| b.0 == bid).count() >= MAX_ABBREVS {
                         return Err(ErrorKind::Limit("too many abbreviations"));
                     }
@@ -745,7 +739,7 @@ impl<'a> Cursor<'a> {
                     self.read_record(id, &mut rec)?;
                     if rec.code == 1 {
                         // SETBID
-                        let b = *rec.ops.first().ok_or(ErrorKind::Malformed("SETBID without operand"))?;
+                        let b = *rec.ops.first().ok_or_else(|| ErrorKind::Malformed("SETBID without operand"))?;
                         cur = Some(u32::try_from(b).map_err(|_| ErrorKind::Malformed("SETBID id too large"))?);
                     }
                     // BLOCKNAME / SETRECORDNAME are informational.
@@ -772,9 +766,9 @@ impl<'a> Cursor<'a> {
             .cur_base
             .checked_add((id - 4) as usize)
             .and_then(|i| self.st.abbrevs.get(i))
-            .ok_or(ErrorKind::InvalidAbbrevId(id))?;
+            .ok_or_else(|| ErrorKind::InvalidAbbrevId(id))?;
         let pool = if a.blockinfo { &self.st.bi_ops } else { &self.st.ops };
-        let ops = pool.get(a.start as usize..a.end as usize).ok_or(ErrorKind::InvalidAbbrevId(id))?;
+        let ops = pool.get(a.start as usize..a.end as usize).ok_or_else(|| ErrorKind::InvalidAbbrevId(id))?;
         decode_abbreviated(&mut self.bits, ops, rec)
     }
 }
@@ -876,7 +870,7 @@ fn decode_abbreviated(bits: &mut Bits<'_>, ops: &[Op], rec: &mut Record) -> Resu
     let (code, rest) = match code_op {
         Op::Array => {
             // The code is the array's first element; the rest of the array are operands.
-            let elt = *rest.first().ok_or(ErrorKind::InvalidAbbrev("array without element"))?;
+            let elt = *rest.first().ok_or_else(|| ErrorKind::InvalidAbbrev("array without element"))?;
             let n = read_array_len(bits, elt)?;
             if n == 0 {
                 return Err(ErrorKind::InvalidAbbrev("record without code"));
@@ -894,7 +888,7 @@ fn decode_abbreviated(bits: &mut Bits<'_>, ops: &[Op], rec: &mut Record) -> Resu
     while k < rest.len() {
         match rest[k] {
             Op::Array => {
-                let elt = *rest.get(k + 1).ok_or(ErrorKind::InvalidAbbrev("array without element"))?;
+                let elt = *rest.get(k + 1).ok_or_else(|| ErrorKind::InvalidAbbrev("array without element"))?;
                 let n = read_array_len(bits, elt)?;
                 read_array(bits, elt, n, rec)?;
                 k += 2;
@@ -904,7 +898,7 @@ fn decode_abbreviated(bits: &mut Bits<'_>, ops: &[Op], rec: &mut Record) -> Resu
                 let n = bits.read_vbr(6)?;
                 bits.align32()?;
                 let start = (bits.pos() / 8) as usize;
-                let nbits = n.checked_mul(8).ok_or(ErrorKind::UnexpectedEof)?;
+                let nbits = n.checked_mul(8).ok_or_else(|| ErrorKind::UnexpectedEof)?;
                 bits.skip_bits(nbits)?;
                 bits.align32()?;
                 rec.blob = Some((start, start + n as usize));
@@ -939,25 +933,13 @@ fn read_array(bits: &mut Bits<'_>, elt: Op, n: u64, rec: &mut Record) -> Result<
     let n = n as usize;
     rec.ops.reserve(n);
     match elt {
-        Op::Fixed(w) => {
-            let start = rec.ops.len();
-            rec.ops.resize(start + n, 0);
-            bits.read_fixed_into(u32::from(w), rec.ops.get_mut(start..).unwrap_or(&mut []))?;
-        }
+        Op::Fixed(w) => bits.read_fixed_append(u32::from(w), n, &mut rec.ops, |v| v)?,
         Op::Vbr(w) => {
             for _ in 0..n {
                 rec.ops.push(bits.read_vbr(u32::from(w))?);
             }
         }
-        Op::Char6 => {
-            let start = rec.ops.len();
-            rec.ops.resize(start + n, 0);
-            let out = rec.ops.get_mut(start..).unwrap_or(&mut []);
-            bits.read_fixed_into(6, out)?;
-            for c in out {
-                *c = u64::from(char6(*c as u8));
-            }
-        }
+        Op::Char6 => bits.read_fixed_append(6, n, &mut rec.ops, |v| u64::from(char6(v as u8)))?,
         Op::Literal(v) => {
             for _ in 0..n {
                 rec.ops.push(v);

@@ -520,6 +520,7 @@ impl<'a> Reader<'a> {
         id
     }
 
+    #[inline]
     fn push_value(&mut self, v: Value, ty: TypeId) -> Result<()> {
         if self.values.len() >= MAX_VALUES {
             return Err(E::Limit("too many values"));
@@ -538,7 +539,8 @@ impl<'a> Reader<'a> {
         if ops[1] & 2 != 0 {
             addr_space = u32::try_from(ops[1] >> 2).map_err(|_| E::Malformed("address space too large"))?;
         } else {
-            let (p, a) = self.module.types.pointee(ty).ok_or(E::TypeMismatch("global type is not a pointer"))?;
+            let (p, a) =
+                self.module.types.pointee(ty).ok_or_else(|| E::TypeMismatch("global type is not a pointer"))?;
             ty = p;
             addr_space = a;
         }
@@ -871,25 +873,22 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    fn constant(
-        &mut self,
-        code: u32,
-        ops: &[u64],
-        ty: TypeId,
-        bv: usize,
-        bc: usize,
-        mf: &mut usize,
-    ) -> Result<ConstKind> {
-        let t = match self.module.types.get(ty) {
-            Type::Struct { elems, .. } => Type::Array { len: elems.len() as u64, elem: ty },
-            other => other.clone(),
+    fn constant(&self, code: u32, ops: &[u64], ty: TypeId, bv: usize, bc: usize, mf: &mut usize) -> Result<ConstKind> {
+        // Structs are read as arrays of their element count (no copy of other types).
+        let struct_as_array;
+        let t: &Type = match self.module.types.get(ty) {
+            Type::Struct { elems, .. } => {
+                struct_as_array = Type::Array { len: elems.len() as u64, elem: ty };
+                &struct_as_array
+            }
+            other => other,
         };
         let is_struct = matches!(self.module.types.get(ty), Type::Struct { .. });
         Ok(match code {
             2 => ConstKind::Null,
             3 => ConstKind::Undef,
             4 => {
-                let Type::Int(bits) = t else { return Err(E::TypeMismatch("integer constant of non-integer type")) };
+                let &Type::Int(bits) = t else { return Err(E::TypeMismatch("integer constant of non-integer type")) };
                 ConstKind::Int(mask_bits(decode_signed(op(ops, 0)?) as u64, bits))
             }
             5 => {
@@ -908,7 +907,7 @@ impl<'a> Reader<'a> {
                 ConstKind::Float(mask_bits(op(ops, 0)?, bits))
             }
             7 => {
-                let n = match &t {
+                let n = match t {
                     Type::Array { len, .. } => *len,
                     Type::Vector { len, .. } => u64::from(*len),
                     _ => return Err(E::TypeMismatch("aggregate constant of non-aggregate type")),
@@ -930,11 +929,16 @@ impl<'a> Reader<'a> {
                 ConstKind::Data(v)
             }
             22 => {
-                let elem = match &t {
+                let elem = match t {
                     Type::Array { elem, .. } | Type::Vector { elem, .. } if !is_struct => *elem,
                     _ => return Err(E::TypeMismatch("data constant of non-sequential type")),
                 };
-                let bits = self.module.types.get(elem).scalar_bits().ok_or(E::TypeMismatch("data constant element"))?;
+                let bits = self
+                    .module
+                    .types
+                    .get(elem)
+                    .scalar_bits()
+                    .ok_or_else(|| E::TypeMismatch("data constant element"))?;
                 ConstKind::Data(ops.iter().map(|&x| mask_bits(x, bits)).collect())
             }
             10 => {
@@ -971,10 +975,16 @@ impl<'a> Reader<'a> {
                 if vals.is_empty() {
                     return Err(E::Malformed("constant GEP without base"));
                 }
-                let base_ty = first_ty.ok_or(E::Malformed("constant GEP without base"))?;
+                let base_ty = first_ty.ok_or_else(|| E::Malformed("constant GEP without base"))?;
                 let source_ty = match source {
                     Some(s) => s,
-                    None => self.module.types.pointee(base_ty).ok_or(E::TypeMismatch("GEP base is not a pointer"))?.0,
+                    None => {
+                        self.module
+                            .types
+                            .pointee(base_ty)
+                            .ok_or_else(|| E::TypeMismatch("GEP base is not a pointer"))?
+                            .0
+                    }
                 };
                 let base = vals.remove(0);
                 ConstKind::Expr(ConstExpr::Gep { inbounds: code == 20, source_ty, base, indices: vals })
@@ -1009,7 +1019,8 @@ impl<'a> Reader<'a> {
                 })
             }
             17 => {
-                let pred = CmpPred::from_u64(op(ops, 3)?).ok_or(E::Malformed("invalid comparison predicate"))?;
+                let pred =
+                    CmpPred::from_u64(op(ops, 3)?).ok_or_else(|| E::Malformed("invalid comparison predicate"))?;
                 ConstKind::Expr(ConstExpr::Cmp {
                     pred,
                     lhs: self.const_operand(op(ops, 1)?, bv, bc, mf)?,
@@ -1035,7 +1046,7 @@ impl<'a> Reader<'a> {
     fn md_ref(&mut self, id: u64) -> Result<MdId> {
         let id = u32::try_from(id).map_err(|_| E::BadMetadata(id))?;
         let mapped = if self.cur_function.is_some() && id >= self.module_md_count {
-            self.local_md_base.checked_add(id - self.module_md_count).ok_or(E::BadMetadata(u64::from(id)))?
+            self.local_md_base.checked_add(id - self.module_md_count).ok_or_else(|| E::BadMetadata(u64::from(id)))?
         } else {
             id
         };
@@ -1164,7 +1175,7 @@ impl<'a> Reader<'a> {
             2 => {
                 let ty = self.ty(op(ops, 0)?)?;
                 let id = op(ops, 1)?;
-                let v = usize::try_from(id).ok().and_then(|i| self.values.get(i)).ok_or(E::BadValue(id))?.0;
+                let v = usize::try_from(id).ok().and_then(|i| self.values.get(i)).ok_or_else(|| E::BadValue(id))?.0;
                 self.push_md(Metadata::Value { ty, value: v })?;
             }
             3 | 5 => {
@@ -1178,7 +1189,7 @@ impl<'a> Reader<'a> {
             }
             4 => *pending_name = Some(pool_chars(&mut self.module.strings, &mut self.strbuf, ops)?),
             10 => {
-                let name = pending_name.take().ok_or(E::Malformed("NAMED_NODE without NAME"))?;
+                let name = pending_name.take().ok_or_else(|| E::Malformed("NAMED_NODE without NAME"))?;
                 let l = Self::list(self.module.named_md_ops.len(), ops.len())?;
                 self.module.named_md_ops.reserve(ops.len());
                 for &o in ops {
@@ -1206,9 +1217,9 @@ impl<'a> Reader<'a> {
     fn md_strings(&mut self, ops: &[u64]) -> Result<()> {
         let count = op(ops, 0)?;
         let offset = usize::try_from(op(ops, 1)?).map_err(|_| E::Malformed("string offset"))?;
-        let (s, e) = self.rec.blob.ok_or(E::Malformed("METADATA_STRINGS without blob"))?;
+        let (s, e) = self.rec.blob.ok_or_else(|| E::Malformed("METADATA_STRINGS without blob"))?;
         let data = self.cur.data();
-        let blob = data.get(s..e).ok_or(E::UnexpectedEof)?;
+        let blob = data.get(s..e).ok_or_else(|| E::UnexpectedEof)?;
         if offset > blob.len() {
             return Err(E::Malformed("METADATA_STRINGS offset past blob"));
         }
@@ -1216,8 +1227,8 @@ impl<'a> Reader<'a> {
         let mut chars_at = offset;
         for _ in 0..count {
             let n = usize::try_from(lens.read_vbr(6)?).map_err(|_| E::UnexpectedEof)?;
-            let end = chars_at.checked_add(n).ok_or(E::UnexpectedEof)?;
-            let bytes = blob.get(chars_at..end).ok_or(E::UnexpectedEof)?;
+            let end = chars_at.checked_add(n).ok_or_else(|| E::UnexpectedEof)?;
+            let bytes = blob.get(chars_at..end).ok_or_else(|| E::UnexpectedEof)?;
             let s = pool_bytes(&mut self.module.strings, bytes)?;
             self.push_md(Metadata::String(s))?;
             chars_at = end;
@@ -1251,7 +1262,7 @@ impl<'a> Reader<'a> {
                         _ => continue,
                     };
                     if self.rec.code == 2 {
-                        let f = self.cur_function.ok_or(E::Malformed("basic block name outside a function"))?;
+                        let f = self.cur_function.ok_or_else(|| E::Malformed("basic block name outside a function"))?;
                         let func = &mut self.module.functions[f.index()];
                         if id >= func.blocks.len() as u64 {
                             return Err(E::BadBlock(id));
@@ -1259,12 +1270,12 @@ impl<'a> Reader<'a> {
                         func.names.push((LocalName::Block(BlockId(id as u32)), name));
                         continue;
                     }
-                    let v = usize::try_from(id).ok().and_then(|i| self.values.get(i)).ok_or(E::BadValue(id))?.0;
+                    let v = usize::try_from(id).ok().and_then(|i| self.values.get(i)).ok_or_else(|| E::BadValue(id))?.0;
                     match (v, in_function) {
                         (Value::Global(g), _) => self.module.globals[g.index()].name = name,
                         (Value::Function(f), _) => self.module.functions[f.index()].name = name,
                         (Value::Arg(i), true) | (Value::Inst(InstId(i)), true) => {
-                            let f = self.cur_function.ok_or(E::Malformed("local name outside a function"))?;
+                            let f = self.cur_function.ok_or_else(|| E::Malformed("local name outside a function"))?;
                             let ln =
                                 if matches!(v, Value::Arg(_)) { LocalName::Arg(i) } else { LocalName::Inst(InstId(i)) };
                             self.module.functions[f.index()].names.push((ln, name));
@@ -1291,7 +1302,7 @@ impl<'a> Reader<'a> {
         }
         self.decode_dx_ops()?;
         for (g, init) in std::mem::take(&mut self.global_inits) {
-            let v = self.values.get(init as usize).ok_or(E::BadValue(u64::from(init)))?.0;
+            let v = self.values.get(init as usize).ok_or_else(|| E::BadValue(u64::from(init)))?.0;
             self.module.globals[g.index()].init = Some(v);
         }
         self.check_md_refs()
