@@ -293,8 +293,7 @@ fn op(ops: &[u64], i: usize) -> Result<u64> {
 
 impl<'a> Reader<'a> {
     fn new(bitcode: &'a [u8], mut sc: Scratch) -> Self {
-        let mut rec = Record::default();
-        rec.ops = std::mem::take(&mut sc.rec_ops);
+        let rec = Record { ops: std::mem::take(&mut sc.rec_ops), ..Record::default() };
         sc.values.clear();
         sc.ptr_cache.clear();
         sc.global_inits.clear();
