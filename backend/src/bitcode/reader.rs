@@ -572,12 +572,11 @@ impl<'a> Reader<'a> {
         if let Some((p, _)) = self.module.types.pointee(fty) {
             fty = p;
         }
-        let Type::Function { ret, params, vararg } = self.module.types.get(fty).clone() else {
-            return Err(E::TypeMismatch("function record type is not a function type"));
+        let (ret, params) = match self.module.types.get(fty) {
+            Type::Function { vararg: true, .. } => return Err(E::Unsupported("variadic function".into())),
+            Type::Function { ret, params, .. } => (*ret, params.to_vec()),
+            _ => return Err(E::TypeMismatch("function record type is not a function type")),
         };
-        if vararg {
-            return Err(E::Unsupported("variadic function".into()));
-        }
         let ptr_ty = self.ptr_to(fty, 0);
         let id = FuncId(self.module.functions.len() as u32);
         let is_proto = ops[2] != 0;
