@@ -396,7 +396,7 @@ impl<'a> Reader<'a> {
         m.globals.reserve(estimate(bits, 4096).max(4));
         m.functions.reserve(estimate(bits, 2048).max(4));
         m.named_metadata.reserve(8);
-        m.named_md_ops.reserve(8);
+        m.named_md_ops.reserve(16);
         m.attr_groups.reserve(4);
         m.attrs.reserve(8);
         m.attr_lists.reserve(4);
@@ -628,7 +628,8 @@ impl<'a> Reader<'a> {
                             if n > self.cur.bits.remaining() {
                                 return Err(E::Malformed("NUMENTRY larger than the bitcode"));
                             }
-                            self.module.types.reserve((n as usize).min(MAX_VALUES));
+                            // Bounded by what the block can hold, not by the claimed count.
+                            self.module.types.reserve((n as usize).min(estimate(self.cur.block_bits_left(), 4)));
                             continue;
                         }
                         2 => Type::Void,

@@ -94,8 +94,6 @@ impl<'a> Reader<'a> {
                         }
                         declared = true;
                         b.func.blocks = vec![Block { first: 0, end: 0 }; n as usize];
-                        b.func.attachments.reserve(4);
-                        b.func.index_pool.reserve(4);
                         continue;
                     }
                     if matches!(self.rec.code, 33 | 35) {
