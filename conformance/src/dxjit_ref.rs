@@ -22,10 +22,9 @@ pub fn render(m: &Module) -> RModule {
             .collect(),
         functions: m.functions.iter().map(|f| r.function(f)).collect(),
         named_metadata: m
-            .named_metadata
-            .iter()
+            .named_mds()
             .map(|n| RNamedMd {
-                name: n.name.clone(),
+                name: n.name.to_string(),
                 ops: n.ops.iter().map(|&id| r.md(id, &mut Vec::new())).collect(),
             })
             .collect(),
@@ -221,7 +220,7 @@ impl Renderer<'_> {
             Value::Metadata(md) => {
                 // A one-operand node holding a value renders as that value.
                 if let Metadata::Node { ops, .. } = self.m.md(md) {
-                    if let [Some(inner)] = ops.as_slice() {
+                    if let [Some(inner)] = self.m.md_ops(*ops) {
                         if let Metadata::Value { value, .. } = self.m.md(*inner) {
                             return ROperand::Metadata(RMd::Value(Box::new(self.operand(*value))));
                         }
@@ -234,17 +233,18 @@ impl Renderer<'_> {
 
     fn md(&self, id: ir::MdId, stack: &mut Vec<ir::MdId>) -> RMd {
         match self.m.md(id) {
-            Metadata::String(s) => RMd::String(s.clone()),
+            Metadata::String(s) => RMd::String(self.m.str(*s).to_string()),
             Metadata::Value { value, .. } => RMd::Value(Box::new(self.operand(*value))),
             Metadata::Other { code } => RMd::Other(md_class(*code).into()),
             Metadata::Node { ops, .. } => {
+                let ops = self.m.md_ops(*ops);
                 if stack.contains(&id) {
                     return RMd::Other("cycle".into());
                 }
                 if stack.len() >= MD_DEPTH_LIMIT {
                     return RMd::Other("depth".into());
                 }
-                if ops.as_slice() == [None] {
+                if ops == [None] {
                     return RMd::Node(vec![]);
                 }
                 stack.push(id);
@@ -424,7 +424,7 @@ fn idx_list(idx: &[u32]) -> String {
 /// (`iN:abi`, `fN:abi`, `p:size:abi` entries; LLVM's defaults otherwise).
 fn abi_align(m: &Module, ty: TypeId, depth: u32) -> u32 {
     let spec = |prefix: char, bits: u32| -> Option<u32> {
-        m.datalayout.split('-').find_map(|e| {
+        m.datalayout().split('-').find_map(|e| {
             let mut parts = e.strip_prefix(prefix)?.split(':');
             let size: u32 = parts.next()?.parse().ok()?;
             let abi: u32 = parts.next()?.parse().ok()?;
@@ -445,7 +445,7 @@ fn abi_align(m: &Module, ty: TypeId, depth: u32) -> u32 {
         Type::Float => spec('f', 32).unwrap_or(4),
         Type::Double => spec('f', 64).unwrap_or(8),
         Type::Pointer { .. } => m
-            .datalayout
+            .datalayout()
             .split('-')
             .find_map(|e| e.strip_prefix("p:")?.split(':').nth(1)?.parse::<u32>().ok())
             .map_or(8, |b| b / 8),

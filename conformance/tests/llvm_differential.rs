@@ -7,7 +7,7 @@
 mod llvm_ref;
 
 use dxjit::container::Container;
-use dxjit::ir::{BinOp, ConstKind, InstKind, Metadata, Module};
+use dxjit::ir::{BinOp, ConstKind, InstKind, MdId, Metadata, Module};
 use dxjit_conformance::corpus::Corpus;
 use dxjit_conformance::{dxjit_ref, refmodel};
 
@@ -115,8 +115,9 @@ fn llvm_differential_detects_mismatches() {
 
     // 3. A metadata string changed (named metadata are compared too).
     let mut m = module.clone();
-    let s = m.metadata.iter_mut().find_map(|md| if let Metadata::String(s) = md { Some(s) } else { None }).unwrap();
-    s.push('!');
+    let i = m.metadata.iter().position(|md| matches!(md, Metadata::String(_))).unwrap();
+    let changed = format!("{}!", m.md_string(MdId(i as u32)).unwrap());
+    m.metadata[i] = m.new_md_string(&changed);
     assert!(!refmodel::diff(&reference, &dxjit_ref::render(&m)).is_empty(), "changed metadata not detected");
 
     // 4. A dropped instruction.

@@ -29,9 +29,14 @@ enum Op {
     Blob,
 }
 
-#[derive(Debug, Clone, Default)]
+/// An abbreviation: its operands `start..end` in [`Cursor::bi_ops`] (BLOCKINFO
+/// abbreviations, kept for the whole stream) or [`Cursor::ops`] (those of
+/// the open blocks, dropped when their block ends).
+#[derive(Debug, Clone, Copy)]
 struct Abbrev {
-    ops: Vec<Op>,
+    start: u32,
+    end: u32,
+    blockinfo: bool,
 }
 
 /// A bit cursor over a byte slice.
@@ -60,8 +65,62 @@ impl<'a> Bits<'a> {
     }
 
     /// Reads `width` (0..=64) bits, least significant first.
-    #[inline]
+    #[inline(always)]
     pub fn read(&mut self, width: u32) -> Result<u64> {
+        if width <= 56 {
+            let byte = (self.pos >> 3) as usize;
+            if let Some(w) = self.data.get(byte..byte + 8) {
+                // The 64-bit window from `byte` holds the `width` + 7 bits needed.
+                let mut buf = [0u8; 8];
+                buf.copy_from_slice(w);
+                let v = (u64::from_le_bytes(buf) >> (self.pos & 7)) & ((1u64 << width) - 1);
+                self.pos += u64::from(width);
+                return Ok(v);
+            }
+        }
+        self.read_general(width)
+    }
+
+    /// The next 57 or more bits (from the current position), when 8 bytes are left.
+    fn window(&self) -> Option<u64> {
+        let byte = (self.pos >> 3) as usize;
+        let w = self.data.get(byte..byte + 8)?;
+        let mut buf = [0u8; 8];
+        buf.copy_from_slice(w);
+        Some(u64::from_le_bytes(buf) >> (self.pos & 7))
+    }
+
+    /// Appends `n` values of `width` (1..=32) bits each to `out`, several
+    /// from each 64-bit load, each mapped through `f`.
+    #[inline]
+    fn read_fixed_append(&mut self, width: u32, n: usize, out: &mut Vec<u64>, f: impl Fn(u64) -> u64) -> Result<()> {
+        let mut left = n;
+        if (1..=32).contains(&width) {
+            let mask = (1u64 << width) - 1;
+            while left > 0 {
+                let byte = (self.pos >> 3) as usize;
+                let Some(w) = self.data.get(byte..byte + 8) else { break };
+                let mut buf = [0u8; 8];
+                buf.copy_from_slice(w);
+                let shift = (self.pos & 7) as u32;
+                let window = u64::from_le_bytes(buf) >> shift;
+                // Whole values in the window (at least one: 57 bits ≥ 32).
+                let k = (((64 - shift) / width) as usize).min(left);
+                out.extend((0..k).map(|j| f((window >> (j as u32 * width)) & mask)));
+                self.pos += u64::from(width) * k as u64;
+                left -= k;
+            }
+        }
+        for _ in 0..left {
+            let v = self.read(width)?;
+            out.push(f(v));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn read_general(&mut self, width: u32) -> Result<u64> {
         if width == 0 {
             return Ok(0);
         }
@@ -92,8 +151,27 @@ impl<'a> Bits<'a> {
     }
 
     /// Reads a variable-width integer in chunks of `width` bits.
-    #[inline]
+    #[inline(always)]
     pub fn read_vbr(&mut self, width: u32) -> Result<u64> {
+        if (2..=32).contains(&width) {
+            let byte = (self.pos >> 3) as usize;
+            if let Some(w) = self.data.get(byte..byte + 8) {
+                let mut buf = [0u8; 8];
+                buf.copy_from_slice(w);
+                let window = u64::from_le_bytes(buf) >> (self.pos & 7);
+                let hi = 1u64 << (width - 1);
+                if window & hi == 0 {
+                    // One chunk, inside the window (see `read`).
+                    self.pos += u64::from(width);
+                    return Ok(window & (hi - 1));
+                }
+            }
+        }
+        self.read_vbr_general(width)
+    }
+
+    #[inline(never)]
+    fn read_vbr_general(&mut self, width: u32) -> Result<u64> {
         if width == 0 {
             return Ok(0);
         }
@@ -119,9 +197,7 @@ impl<'a> Bits<'a> {
                 used += width;
                 v |= (chunk & (hi - 1)) << out_shift;
                 if chunk & hi == 0 {
-                    if u64::from(used) > self.remaining() {
-                        return Err(ErrorKind::UnexpectedEof);
-                    }
+                    // `used` ≤ 64 - shift bits from `byte`, all inside the data.
                     self.pos += u64::from(used);
                     return Ok(v);
                 }
@@ -129,6 +205,39 @@ impl<'a> Bits<'a> {
             }
         }
         self.read_vbr_slow(width)
+    }
+
+    /// Reads a vbr6 value (record codes, lengths and unabbreviated operands),
+    /// with a fast path for the common single-chunk value.
+    #[inline(always)]
+    pub fn read_vbr6(&mut self) -> Result<u64> {
+        let byte = (self.pos >> 3) as usize;
+        if let Some(w) = self.data.get(byte..byte + 8) {
+            let mut buf = [0u8; 8];
+            buf.copy_from_slice(w);
+            let window = u64::from_le_bytes(buf) >> (self.pos & 7);
+            // The window holds at least 57 bits, all before the end of the data.
+            if window & 0x20 == 0 {
+                self.pos += 6;
+                return Ok(window & 0x1f);
+            }
+            if window & 0x800 == 0 {
+                self.pos += 12;
+                return Ok((window & 0x1f) | ((window >> 1) & 0x3e0));
+            }
+            // Up to 9 chunks end inside the window's 57 valid bits.
+            let stops = !window & 0x0020_8208_2082_0820;
+            if stops != 0 {
+                let chunks = (stops.trailing_zeros() - 5) / 6 + 1;
+                let mut v = 0u64;
+                for j in 0..chunks {
+                    v |= ((window >> (6 * j)) & 0x1f) << (5 * j);
+                }
+                self.pos += u64::from(6 * chunks);
+                return Ok(v);
+            }
+        }
+        self.read_vbr_general(6)
     }
 
     fn read_vbr_slow(&mut self, width: u32) -> Result<u64> {
@@ -173,9 +282,10 @@ impl<'a> Bits<'a> {
 struct Scope {
     block_id: u32,
     abbrev_width: u32,
-    /// Index into `Cursor::blockinfo` of this block id's BLOCKINFO abbreviations.
-    info: Option<usize>,
-    abbrevs: Vec<Abbrev>,
+    /// This block's abbreviations are `Cursor::abbrevs[abbrev_base..]` (the
+    /// BLOCKINFO ones for its id first), their operands `Cursor::ops[ops_base..]`.
+    abbrev_base: usize,
+    ops_base: usize,
     /// End of this block in bits (from its length word).
     end: u64,
 }
@@ -198,16 +308,162 @@ pub struct Record {
     pub blob: Option<(usize, usize)>,
 }
 
+/// The storage of a [`Cursor`], reusable from one stream to the next so that
+/// reading a module does not allocate for its block structure.
+#[derive(Debug, Default)]
+pub struct CursorStorage {
+    scopes: Vec<Scope>,
+    ops: Vec<Op>,
+    abbrevs: Vec<Abbrev>,
+    bi_ops: Vec<Op>,
+    /// BLOCKINFO abbreviations: (block id, abbreviation), in definition order.
+    blockinfo: Vec<(u32, Abbrev)>,
+    /// The last BLOCKINFO blocks decoded, kept across streams: a DXC
+    /// version writes the same one into every module, so a byte-equal block
+    /// is not decoded again.
+    bi_cache: Vec<BlockinfoCache>,
+    /// Next entry of `bi_cache` to replace.
+    bi_cache_next: usize,
+    /// Abbreviation definitions decoded before, by their bits (a module's
+    /// blocks define the same few abbreviations as every other module's).
+    def_cache: Vec<DefCache>,
+    def_ops: Vec<Op>,
+    def_next: usize,
+}
+
+/// How many abbreviation definitions [`CursorStorage`] remembers: sets of
+/// `DEF_WAYS` chosen by the definition's first 9 bits (every definition has
+/// at least 9: a 5-bit operand count and one operand).
+const DEF_SETS: usize = 16;
+const DEF_WAYS: usize = 4;
+
+/// First entry of the set of `def_cache` for a definition starting with `w`.
+fn def_set(w: u64) -> usize {
+    ((((w & 0x1ff) as u32).wrapping_mul(0x9e37_79b9) >> 28) as usize % DEF_SETS) * DEF_WAYS
+}
+
+/// A remembered abbreviation definition: its first `len` (≤ 57) bits and its
+/// operands `def_ops[start..end]`.
+#[derive(Debug, Clone, Copy)]
+struct DefCache {
+    bits: u64,
+    len: u32,
+    start: u32,
+    end: u32,
+}
+
+impl DefCache {
+    fn mask(&self) -> u64 {
+        (1u64 << self.len) - 1
+    }
+}
+
+/// How many BLOCKINFO blocks [`CursorStorage`] remembers.
+const BLOCKINFO_CACHE: usize = 4;
+
+#[derive(Debug, Default)]
+struct BlockinfoCache {
+    width: u32,
+    body: Vec<u8>,
+    ops: Vec<Op>,
+    blockinfo: Vec<(u32, Abbrev)>,
+}
+
+impl std::fmt::Debug for Scope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Scope({})", self.block_id)
+    }
+}
+
+impl CursorStorage {
+    /// Remembers the definition just decoded from `len` bits of `window` into `ops[start..]`.
+    fn remember_def(&mut self, window: u64, len: u32, start: usize) {
+        let ops = self.ops.get(start..).unwrap_or(&[]);
+        if self.def_cache.is_empty() {
+            self.def_cache = vec![DefCache { bits: 0, len: 0, start: 0, end: 0 }; DEF_SETS * DEF_WAYS];
+        }
+        if self.def_ops.len() > 64 * DEF_SETS * DEF_WAYS {
+            // Start over rather than collect garbage: the working set is small.
+            self.def_cache.iter_mut().for_each(|d| d.len = 0);
+            self.def_ops.clear();
+        }
+        let d = DefCache {
+            bits: window & ((1u64 << len) - 1),
+            len,
+            start: self.def_ops.len() as u32,
+            end: (self.def_ops.len() + ops.len()) as u32,
+        };
+        self.def_ops.extend_from_slice(ops);
+        let set = def_set(window);
+        let way = self.def_next % DEF_WAYS;
+        self.def_next = self.def_next.wrapping_add(1);
+        if let Some(slot) = self.def_cache.get_mut(set + way) {
+            *slot = d;
+        }
+    }
+
+    fn clear(&mut self) {
+        self.scopes.clear();
+        self.ops.clear();
+        self.abbrevs.clear();
+        self.bi_ops.clear();
+        self.blockinfo.clear();
+    }
+    /// Bytes held, to decide whether keeping it for reuse is worthwhile.
+    pub fn capacity_bytes(&self) -> usize {
+        self.scopes.capacity() * std::mem::size_of::<Scope>()
+            + (self.ops.capacity() + self.bi_ops.capacity()) * std::mem::size_of::<Op>()
+            + self.abbrevs.capacity() * std::mem::size_of::<Abbrev>()
+            + self.def_cache.capacity() * std::mem::size_of::<DefCache>()
+            + self.def_ops.capacity() * std::mem::size_of::<Op>()
+            + self.blockinfo.capacity() * std::mem::size_of::<(u32, Abbrev)>()
+            + self
+                .bi_cache
+                .iter()
+                .map(|c| {
+                    c.body.capacity()
+                        + c.ops.capacity() * std::mem::size_of::<Op>()
+                        + c.blockinfo.capacity() * std::mem::size_of::<(u32, Abbrev)>()
+                })
+                .sum::<usize>()
+    }
+}
+
 /// A cursor over a bitstream with its block scopes and BLOCKINFO abbreviations.
 pub struct Cursor<'a> {
     pub bits: Bits<'a>,
-    scopes: Vec<Scope>,
-    blockinfo: Vec<(u32, Vec<Abbrev>)>,
+    st: CursorStorage,
+    /// Copies of the innermost scope's fields for the record loop (`in_block`
+    /// false at top level).
+    in_block: bool,
+    cur_end: u64,
+    cur_width: u32,
+    cur_base: usize,
+}
+
+/// A block's header: abbreviation width and where its body ends.
+#[derive(Debug, Clone, Copy)]
+pub struct BlockHeader {
+    pub width: u32,
+    /// Bit offset of the body (after the length word) and of the block's end.
+    pub start: u64,
+    pub end: u64,
 }
 
 impl<'a> Cursor<'a> {
     pub fn new(data: &'a [u8]) -> Self {
-        Cursor { bits: Bits::new(data), scopes: Vec::new(), blockinfo: Vec::new() }
+        Self::with_storage(data, CursorStorage::default())
+    }
+
+    /// A cursor that uses (cleared) `storage` from an earlier cursor.
+    pub fn with_storage(data: &'a [u8], mut storage: CursorStorage) -> Self {
+        storage.clear();
+        Cursor { bits: Bits::new(data), st: storage, in_block: false, cur_end: 0, cur_width: 2, cur_base: 0 }
+    }
+
+    /// Gives back the storage for reuse.
+    pub fn into_storage(self) -> CursorStorage {
+        self.st
     }
 
     pub fn data(&self) -> &'a [u8] {
@@ -216,40 +472,89 @@ impl<'a> Cursor<'a> {
 
     /// The innermost block id.
     pub fn block_id(&self) -> Option<u32> {
-        self.scopes.last().map(|s| s.block_id)
+        self.st.scopes.last().map(|s| s.block_id)
     }
 
     /// Bits left before the end of the innermost block (0 at top level), to size
     /// storage for what the block holds before reading it.
     pub fn block_bits_left(&self) -> u64 {
-        self.scopes.last().map_or(0, |s| s.end.saturating_sub(self.bits.pos()))
+        self.st.scopes.last().map_or(0, |s| s.end.saturating_sub(self.bits.pos()))
     }
 
     pub fn depth(&self) -> usize {
-        self.scopes.len()
+        self.st.scopes.len()
     }
 
+    #[inline]
     fn abbrev_width(&self) -> u32 {
-        self.scopes.last().map_or(2, |s| s.abbrev_width)
+        self.st.scopes.last().map_or(2, |s| s.abbrev_width)
+    }
+
+    fn sync(&mut self) {
+        match self.st.scopes.last() {
+            Some(s) => {
+                self.in_block = true;
+                self.cur_end = s.end;
+                self.cur_width = s.abbrev_width;
+                self.cur_base = s.abbrev_base;
+            }
+            None => {
+                self.in_block = false;
+                self.cur_width = 2;
+                self.cur_base = 0;
+            }
+        }
     }
 
     /// Reads the next entry of the current block (or of the top level).
     /// DEFINE_ABBREV entries are consumed here.
+    #[inline(always)]
     pub fn advance(&mut self) -> Result<Entry> {
         loop {
-            if self.scopes.is_empty() && self.bits.remaining() < 32 {
-                // Top level: trailing padding ends the stream.
-                return Ok(Entry::EndBlock);
+            if !self.in_block || self.bits.pos >= self.cur_end {
+                return self.advance_edge();
             }
-            if let Some(s) = self.scopes.last() {
-                if self.bits.pos() >= s.end {
-                    return Err(ErrorKind::Malformed("block ends without END_BLOCK"));
-                }
-            }
-            let id = self.bits.read(self.abbrev_width())? as u32;
+            let id = self.bits.read(self.cur_width)? as u32;
             match id {
                 END_BLOCK => {
-                    if self.scopes.is_empty() {
+                    self.bits.align32()?;
+                    return Ok(Entry::EndBlock);
+                }
+                ENTER_SUBBLOCK => {
+                    let bid = self.bits.read_vbr(8)?;
+                    let bid = u32::try_from(bid).map_err(|_| ErrorKind::Malformed("block id too large"))?;
+                    return Ok(Entry::SubBlock(bid));
+                }
+                DEFINE_ABBREV => self.define_abbrev()?,
+                _ => return Ok(Entry::Record(id)),
+            }
+        }
+    }
+
+    /// [`Cursor::advance`] at top level or at the end of a block.
+    #[cold]
+    #[inline(never)]
+    fn advance_edge(&mut self) -> Result<Entry> {
+        loop {
+            let width = match self.st.scopes.last() {
+                Some(s) => {
+                    if self.bits.pos() >= s.end {
+                        return Err(ErrorKind::Malformed("block ends without END_BLOCK"));
+                    }
+                    s.abbrev_width
+                }
+                None => {
+                    if self.bits.remaining() < 32 {
+                        // Top level: trailing padding ends the stream.
+                        return Ok(Entry::EndBlock);
+                    }
+                    2
+                }
+            };
+            let id = self.bits.read(width)? as u32;
+            match id {
+                END_BLOCK => {
+                    if self.st.scopes.is_empty() {
                         return Err(ErrorKind::Malformed("END_BLOCK at top level"));
                     }
                     self.bits.align32()?;
@@ -260,22 +565,53 @@ impl<'a> Cursor<'a> {
                     let bid = u32::try_from(bid).map_err(|_| ErrorKind::Malformed("block id too large"))?;
                     return Ok(Entry::SubBlock(bid));
                 }
-                DEFINE_ABBREV => {
-                    let a = self.read_abbrev_def()?;
-                    let s = self.scopes.last_mut().ok_or(ErrorKind::Malformed("DEFINE_ABBREV at top level"))?;
-                    if s.abbrevs.len() >= MAX_ABBREVS {
-                        return Err(ErrorKind::Limit("too many abbreviations"));
-                    }
-                    s.abbrevs.push(a);
-                }
+                DEFINE_ABBREV => self.define_abbrev()?,
                 _ => return Ok(Entry::Record(id)),
             }
         }
     }
 
+    #[inline(never)]
+    fn define_abbrev(&mut self) -> Result<()> {
+        let base = self.st.scopes.last().ok_or_else(|| ErrorKind::Malformed("DEFINE_ABBREV at top level"))?.abbrev_base;
+        if self.st.abbrevs.len() - base >= MAX_ABBREVS {
+            return Err(ErrorKind::Limit("too many abbreviations"));
+        }
+        let start = self.st.ops.len();
+        let at = self.bits.pos;
+        let window = self.bits.window();
+        let st = &mut self.st;
+        let hit = window.and_then(|w| {
+            let set = def_set(w);
+            st.def_cache.get(set..set + DEF_WAYS)?.iter().find(|d| d.len != 0 && (w ^ d.bits) & d.mask() == 0)
+        });
+        if let Some(d) = hit {
+            // The same bits as a definition decoded before: the same operands.
+            let ops = st.def_ops.get(d.start as usize..d.end as usize).unwrap_or(&[]);
+            st.ops.extend_from_slice(ops);
+            self.bits.pos = at + u64::from(d.len);
+        } else {
+            read_abbrev_def(&mut self.bits, &mut self.st.ops)?;
+            let len = self.bits.pos - at;
+            if let (Some(w), true) = (window, len <= 57) {
+                self.st.remember_def(w, len as u32, start);
+            }
+        }
+        let end = self.st.ops.len();
+        self.st.abbrevs.push(Abbrev { start: start as u32, end: end as u32, blockinfo: false });
+        Ok(())
+    }
+
     /// Enters the block whose ENTER_SUBBLOCK id was just read.
     pub fn enter(&mut self, block_id: u32) -> Result<()> {
-        if self.scopes.len() >= MAX_DEPTH {
+        let h = self.block_header()?;
+        self.enter_block(block_id, h)
+    }
+
+    /// Reads the header of the block whose ENTER_SUBBLOCK id was just read;
+    /// then [`Cursor::enter_block`] or [`Cursor::skip_body`].
+    pub fn block_header(&mut self) -> Result<BlockHeader> {
+        if self.st.scopes.len() >= MAX_DEPTH {
             return Err(ErrorKind::Limit("blocks nested too deeply"));
         }
         let width = self.bits.read_vbr(4)? as u32;
@@ -284,19 +620,74 @@ impl<'a> Cursor<'a> {
         }
         self.bits.align32()?;
         let words = self.bits.read(32)?;
-        let end = self.bits.pos() + words * 32;
+        let start = self.bits.pos();
+        let end = start + words * 32;
         if end > self.bits.end {
             return Err(ErrorKind::UnexpectedEof);
         }
-        if let Some(outer) = self.scopes.last() {
+        if let Some(outer) = self.st.scopes.last() {
             if end > outer.end {
                 return Err(ErrorKind::Malformed("block extends past its parent"));
             }
         }
-        let info = self.blockinfo.iter().position(|b| b.0 == block_id);
-        self.scopes.push(Scope { block_id, abbrev_width: width, info, abbrevs: Vec::new(), end });
+        Ok(BlockHeader { width, start, end })
+    }
+
+    /// The bytes of a block's body.
+    pub fn body(&self, h: BlockHeader) -> &'a [u8] {
+        self.bits.data.get((h.start / 8) as usize..(h.end / 8) as usize).unwrap_or(&[])
+    }
+
+    /// Whether BLOCKINFO defined abbreviations for `block_id` (a block's
+    /// meaning depends only on its bytes when it did not).
+    pub fn has_blockinfo_for(&self, block_id: u32) -> bool {
+        self.st.blockinfo.iter().any(|b| b.0 == block_id)
+    }
+
+    /// Moves past a block whose header was read, without reading its body.
+    pub fn skip_body(&mut self, h: BlockHeader) {
+        self.bits.pos = h.end;
+    }
+
+    /// Enters a block whose header was read.
+    pub fn enter_block(&mut self, block_id: u32, h: BlockHeader) -> Result<()> {
+        let BlockHeader { width, end, .. } = h;
+        let first_blockinfo = block_id == 0 && self.st.blockinfo.is_empty() && self.st.bi_ops.is_empty();
+        if first_blockinfo {
+            let body = self.body(h);
+            if let Some(c) = self.st.bi_cache.iter().find(|c| c.width == width && c.body.as_slice() == body) {
+                self.st.bi_ops.extend_from_slice(&c.ops);
+                self.st.blockinfo.extend_from_slice(&c.blockinfo);
+                self.bits.pos = end;
+                return Ok(());
+            }
+        }
+        let abbrev_base = self.st.abbrevs.len();
+        let ops_base = self.st.ops.len();
+        // The block starts with the BLOCKINFO abbreviations for its id.
+        let st = &mut self.st;
+        st.abbrevs.extend(st.blockinfo.iter().filter(|b| b.0 == block_id).map(|b| b.1));
+        self.st.scopes.push(Scope { block_id, abbrev_width: width, abbrev_base, ops_base, end });
+        self.sync();
         if block_id == 0 {
             self.read_blockinfo()?;
+            if first_blockinfo && self.bits.pos == end {
+                let body = self.body(h);
+                let st = &mut self.st;
+                if st.bi_cache.len() < BLOCKINFO_CACHE {
+                    st.bi_cache.push(BlockinfoCache::default());
+                }
+                let slot = st.bi_cache_next % st.bi_cache.len();
+                st.bi_cache_next = slot + 1;
+                let Some(c) = st.bi_cache.get_mut(slot) else { return Ok(()) };
+                c.body.clear();
+                c.body.extend_from_slice(body);
+                c.ops.clear();
+                c.ops.extend_from_slice(&st.bi_ops);
+                c.blockinfo.clear();
+                c.blockinfo.extend_from_slice(&st.blockinfo);
+                c.width = width;
+            }
         }
         Ok(())
     }
@@ -306,78 +697,16 @@ impl<'a> Cursor<'a> {
         self.bits.read_vbr(4)?;
         self.bits.align32()?;
         let words = self.bits.read(32)?;
-        self.bits.skip_bits(words.checked_mul(32).ok_or(ErrorKind::UnexpectedEof)?)
+        self.bits.skip_bits(words.checked_mul(32).ok_or_else(|| ErrorKind::UnexpectedEof)?)
     }
 
     /// Leaves the current block after its END_BLOCK was read.
     pub fn leave(&mut self) {
-        self.scopes.pop();
-    }
-
-    fn read_abbrev_def(&mut self) -> Result<Abbrev> {
-        let n = self.bits.read_vbr(5)?;
-        if n > MAX_ABBREV_OPS {
-            return Err(ErrorKind::Limit("abbreviation with too many operands"));
+        if let Some(s) = self.st.scopes.pop() {
+            self.st.abbrevs.truncate(s.abbrev_base);
+            self.st.ops.truncate(s.ops_base);
         }
-        let mut ops = Vec::with_capacity(n as usize);
-        let mut i = 0;
-        while i < n {
-            let literal = self.bits.read(1)? == 1;
-            if literal {
-                ops.push(Op::Literal(self.bits.read_vbr(8)?));
-            } else {
-                let enc = self.bits.read(3)?;
-                let op = match enc {
-                    1 | 2 => {
-                        let w = self.bits.read_vbr(5)?;
-                        if enc == 1 && w > 64 {
-                            return Err(ErrorKind::InvalidAbbrev("fixed width over 64"));
-                        }
-                        if enc == 2 && w > 32 {
-                            return Err(ErrorKind::InvalidAbbrev("VBR width over 32"));
-                        }
-                        if enc == 2 && w == 1 {
-                            return Err(ErrorKind::InvalidAbbrev("VBR width 1"));
-                        }
-                        // Zero-width operands always read 0.
-                        if w == 0 {
-                            Op::Literal(0)
-                        } else if enc == 1 {
-                            Op::Fixed(w as u8)
-                        } else {
-                            Op::Vbr(w as u8)
-                        }
-                    }
-                    3 => Op::Array,
-                    4 => Op::Char6,
-                    5 => Op::Blob,
-                    _ => return Err(ErrorKind::InvalidAbbrev("unknown operand encoding")),
-                };
-                ops.push(op);
-            }
-            i += 1;
-        }
-        // Validate shape: Array must be second to last followed by a scalar op; Blob last.
-        for (k, op) in ops.iter().enumerate() {
-            match op {
-                Op::Array => {
-                    if k + 2 != ops.len() {
-                        return Err(ErrorKind::InvalidAbbrev("array operand not second to last"));
-                    }
-                    if matches!(ops[k + 1], Op::Array | Op::Blob) {
-                        return Err(ErrorKind::InvalidAbbrev("array of arrays or blobs"));
-                    }
-                }
-                Op::Blob if k + 1 != ops.len() => {
-                    return Err(ErrorKind::InvalidAbbrev("blob operand not last"));
-                }
-                _ => {}
-            }
-        }
-        if ops.is_empty() {
-            return Err(ErrorKind::InvalidAbbrev("abbreviation without operands"));
-        }
-        Ok(Abbrev { ops })
+        self.sync();
     }
 
     fn read_blockinfo(&mut self) -> Result<()> {
@@ -388,7 +717,7 @@ impl<'a> Cursor<'a> {
             match id {
                 END_BLOCK => {
                     self.bits.align32()?;
-                    self.scopes.pop();
+                    self.leave();
                     return Ok(());
                 }
                 ENTER_SUBBLOCK => {
@@ -397,25 +726,20 @@ impl<'a> Cursor<'a> {
                     self.skip_block()?;
                 }
                 DEFINE_ABBREV => {
-                    let a = self.read_abbrev_def()?;
-                    let bid = cur.ok_or(ErrorKind::Malformed("BLOCKINFO abbreviation before SETBID"))?;
-                    let slot = match self.blockinfo.iter().position(|b| b.0 == bid) {
-                        Some(i) => i,
-                        None => {
-                            self.blockinfo.push((bid, Vec::new()));
-                            self.blockinfo.len() - 1
-                        }
-                    };
-                    if self.blockinfo[slot].1.len() >= MAX_ABBREVS {
+                    let bid = cur.ok_or_else(|| ErrorKind::Malformed("BLOCKINFO abbreviation before SETBID"))?;
+                    if self.st.blockinfo.iter().filter(|b| b.0 == bid).count() >= MAX_ABBREVS {
                         return Err(ErrorKind::Limit("too many abbreviations"));
                     }
-                    self.blockinfo[slot].1.push(a);
+                    let start = self.st.bi_ops.len();
+                    read_abbrev_def(&mut self.bits, &mut self.st.bi_ops)?;
+                    let end = self.st.bi_ops.len();
+                    self.st.blockinfo.push((bid, Abbrev { start: start as u32, end: end as u32, blockinfo: true }));
                 }
                 _ => {
                     self.read_record(id, &mut rec)?;
                     if rec.code == 1 {
                         // SETBID
-                        let b = *rec.ops.first().ok_or(ErrorKind::Malformed("SETBID without operand"))?;
+                        let b = *rec.ops.first().ok_or_else(|| ErrorKind::Malformed("SETBID without operand"))?;
                         cur = Some(u32::try_from(b).map_err(|_| ErrorKind::Malformed("SETBID id too large"))?);
                     }
                     // BLOCKNAME / SETRECORDNAME are informational.
@@ -425,38 +749,112 @@ impl<'a> Cursor<'a> {
     }
 
     /// Reads the record with abbreviation `id` (as returned by [`Cursor::advance`]).
+    #[inline]
     pub fn read_record(&mut self, id: u32, rec: &mut Record) -> Result<()> {
         rec.ops.clear();
         rec.blob = None;
         if id == UNABBREV_RECORD {
-            let code = self.bits.read_vbr(6)?;
-            rec.code = u32::try_from(code).map_err(|_| ErrorKind::Malformed("record code too large"))?;
-            let n = self.bits.read_vbr(6)?;
-            // Each operand takes at least one bit.
-            if n > self.bits.remaining() {
-                return Err(ErrorKind::UnexpectedEof);
-            }
-            rec.ops.reserve(n as usize);
-            for _ in 0..n {
-                rec.ops.push(self.bits.read_vbr(6)?);
-            }
-            return Ok(());
+            return read_unabbreviated(&mut self.bits, rec);
         }
         if id < 4 {
             return Err(ErrorKind::InvalidAbbrevId(id));
         }
-        // Borrow the abbreviation and the bit reader as disjoint fields.
-        let bits = &mut self.bits;
-        let scope = self.scopes.last().ok_or(ErrorKind::InvalidAbbrevId(id))?;
-        let idx = (id - 4) as usize;
-        let info: &[Abbrev] = scope.info.and_then(|i| self.blockinfo.get(i)).map_or(&[], |b| &b.1[..]);
-        let abbrev = if idx < info.len() {
-            &info[idx]
-        } else {
-            scope.abbrevs.get(idx - info.len()).ok_or(ErrorKind::InvalidAbbrevId(id))?
-        };
-        decode_abbreviated(bits, &abbrev.ops, rec)
+        if !self.in_block {
+            return Err(ErrorKind::InvalidAbbrevId(id));
+        }
+        let a = *self
+            .cur_base
+            .checked_add((id - 4) as usize)
+            .and_then(|i| self.st.abbrevs.get(i))
+            .ok_or_else(|| ErrorKind::InvalidAbbrevId(id))?;
+        let pool = if a.blockinfo { &self.st.bi_ops } else { &self.st.ops };
+        let ops = pool.get(a.start as usize..a.end as usize).ok_or_else(|| ErrorKind::InvalidAbbrevId(id))?;
+        decode_abbreviated(&mut self.bits, ops, rec)
     }
+}
+
+/// Reads an unabbreviated record: vbr6 code, vbr6 count, vbr6 operands.
+#[inline]
+fn read_unabbreviated(bits: &mut Bits<'_>, rec: &mut Record) -> Result<()> {
+    let code = bits.read_vbr6()?;
+    rec.code = u32::try_from(code).map_err(|_| ErrorKind::Malformed("record code too large"))?;
+    let n = bits.read_vbr6()?;
+    // Each operand takes at least 6 bits.
+    if n > bits.remaining() / 6 {
+        return Err(ErrorKind::UnexpectedEof);
+    }
+    rec.ops.reserve(n as usize);
+    for _ in 0..n {
+        let v = bits.read_vbr6()?;
+        rec.ops.push(v);
+    }
+    Ok(())
+}
+
+/// Reads one DEFINE_ABBREV body, appending its operands to `ops`.
+fn read_abbrev_def(bits: &mut Bits<'_>, ops: &mut Vec<Op>) -> Result<()> {
+    let n = bits.read_vbr(5)?;
+    if n > MAX_ABBREV_OPS {
+        return Err(ErrorKind::Limit("abbreviation with too many operands"));
+    }
+    if n == 0 {
+        return Err(ErrorKind::InvalidAbbrev("abbreviation without operands"));
+    }
+    let start = ops.len();
+    for _ in 0..n {
+        let literal = bits.read(1)? == 1;
+        if literal {
+            ops.push(Op::Literal(bits.read_vbr(8)?));
+        } else {
+            let enc = bits.read(3)?;
+            let op = match enc {
+                1 | 2 => {
+                    let w = bits.read_vbr(5)?;
+                    if enc == 1 && w > 64 {
+                        return Err(ErrorKind::InvalidAbbrev("fixed width over 64"));
+                    }
+                    if enc == 2 && w > 32 {
+                        return Err(ErrorKind::InvalidAbbrev("VBR width over 32"));
+                    }
+                    if enc == 2 && w == 1 {
+                        return Err(ErrorKind::InvalidAbbrev("VBR width 1"));
+                    }
+                    // Zero-width operands always read 0.
+                    if w == 0 {
+                        Op::Literal(0)
+                    } else if enc == 1 {
+                        Op::Fixed(w as u8)
+                    } else {
+                        Op::Vbr(w as u8)
+                    }
+                }
+                3 => Op::Array,
+                4 => Op::Char6,
+                5 => Op::Blob,
+                _ => return Err(ErrorKind::InvalidAbbrev("unknown operand encoding")),
+            };
+            ops.push(op);
+        }
+    }
+    // Validate shape: Array must be second to last followed by a scalar op; Blob last.
+    let def = &ops[start..];
+    for (k, op) in def.iter().enumerate() {
+        match op {
+            Op::Array => {
+                if k + 2 != def.len() {
+                    return Err(ErrorKind::InvalidAbbrev("array operand not second to last"));
+                }
+                if matches!(def.get(k + 1), Some(Op::Array | Op::Blob)) {
+                    return Err(ErrorKind::InvalidAbbrev("array of arrays or blobs"));
+                }
+            }
+            Op::Blob if k + 1 != def.len() => {
+                return Err(ErrorKind::InvalidAbbrev("blob operand not last"));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Decodes one abbreviated record's operands.
@@ -472,7 +870,7 @@ fn decode_abbreviated(bits: &mut Bits<'_>, ops: &[Op], rec: &mut Record) -> Resu
     let (code, rest) = match code_op {
         Op::Array => {
             // The code is the array's first element; the rest of the array are operands.
-            let elt = *rest.first().ok_or(ErrorKind::InvalidAbbrev("array without element"))?;
+            let elt = *rest.first().ok_or_else(|| ErrorKind::InvalidAbbrev("array without element"))?;
             let n = read_array_len(bits, elt)?;
             if n == 0 {
                 return Err(ErrorKind::InvalidAbbrev("record without code"));
@@ -490,7 +888,7 @@ fn decode_abbreviated(bits: &mut Bits<'_>, ops: &[Op], rec: &mut Record) -> Resu
     while k < rest.len() {
         match rest[k] {
             Op::Array => {
-                let elt = *rest.get(k + 1).ok_or(ErrorKind::InvalidAbbrev("array without element"))?;
+                let elt = *rest.get(k + 1).ok_or_else(|| ErrorKind::InvalidAbbrev("array without element"))?;
                 let n = read_array_len(bits, elt)?;
                 read_array(bits, elt, n, rec)?;
                 k += 2;
@@ -500,7 +898,7 @@ fn decode_abbreviated(bits: &mut Bits<'_>, ops: &[Op], rec: &mut Record) -> Resu
                 let n = bits.read_vbr(6)?;
                 bits.align32()?;
                 let start = (bits.pos() / 8) as usize;
-                let nbits = n.checked_mul(8).ok_or(ErrorKind::UnexpectedEof)?;
+                let nbits = n.checked_mul(8).ok_or_else(|| ErrorKind::UnexpectedEof)?;
                 bits.skip_bits(nbits)?;
                 bits.align32()?;
                 rec.blob = Some((start, start + n as usize));
@@ -528,27 +926,20 @@ fn read_array_len(bits: &mut Bits<'_>, elt: Op) -> Result<u64> {
     Ok(n)
 }
 
-/// Appends `n` array elements of kind `elt` to `rec.ops`.
+/// Appends `n` array elements of kind `elt` to `rec.ops` (`n` was bounded
+/// by [`read_array_len`]).
 #[inline]
 fn read_array(bits: &mut Bits<'_>, elt: Op, n: u64, rec: &mut Record) -> Result<()> {
     let n = n as usize;
     rec.ops.reserve(n);
     match elt {
-        Op::Fixed(w) => {
-            for _ in 0..n {
-                rec.ops.push(bits.read(u32::from(w))?);
-            }
-        }
+        Op::Fixed(w) => bits.read_fixed_append(u32::from(w), n, &mut rec.ops, |v| v)?,
         Op::Vbr(w) => {
             for _ in 0..n {
                 rec.ops.push(bits.read_vbr(u32::from(w))?);
             }
         }
-        Op::Char6 => {
-            for _ in 0..n {
-                rec.ops.push(u64::from(char6(bits.read(6)? as u8)));
-            }
-        }
+        Op::Char6 => bits.read_fixed_append(6, n, &mut rec.ops, |v| u64::from(char6(v as u8)))?,
         Op::Literal(v) => {
             for _ in 0..n {
                 rec.ops.push(v);
@@ -559,7 +950,7 @@ fn read_array(bits: &mut Bits<'_>, elt: Op, n: u64, rec: &mut Record) -> Result<
     Ok(())
 }
 
-#[inline]
+#[inline(always)]
 fn char6(v: u8) -> u8 {
     match v {
         0..=25 => b'a' + v,
@@ -570,7 +961,7 @@ fn char6(v: u8) -> u8 {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn read_scalar(bits: &mut Bits<'_>, op: Op) -> Result<u64> {
     match op {
         Op::Literal(v) => Ok(v),

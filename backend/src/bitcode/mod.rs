@@ -2,6 +2,10 @@
 //! [`crate::ir`]. Pure Rust, no LLVM. It supports what DXC emits and rejects
 //! anything else with an error naming it.
 
+// `ok_or_else(|| E::…)` on purpose: `ErrorKind` has owned-string variants,
+// so an eagerly built error is dropped (a call) on every successful lookup.
+#![allow(clippy::unnecessary_lazy_evaluations)]
+
 pub mod bitstream;
 pub mod error;
 mod reader;

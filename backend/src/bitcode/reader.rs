@@ -1,6 +1,6 @@
 //! Module and function-body decoding (LLVM 3.7 record layouts).
 
-use super::bitstream::{Cursor, Entry, Record};
+use super::bitstream::{Cursor, CursorStorage, Entry, Record};
 use super::error::{BitcodeError, ErrorKind as E, Result};
 use crate::ir::*;
 
@@ -24,10 +24,98 @@ const MAX_VALUES: usize = 1 << 24;
 
 /// Reads a DXIL bitcode module (the bytes after the DXIL program header).
 pub fn read_module(bitcode: &[u8]) -> std::result::Result<Module, BitcodeError> {
-    let mut r = Reader::new(bitcode);
-    match r.run() {
-        Ok(()) => Ok(r.module),
-        Err(kind) => Err(r.error(kind)),
+    let scratch = SCRATCH.with(|s| s.take()).unwrap_or_default();
+    let mut r = Reader::new(bitcode, scratch);
+    let result = r.run();
+    let (module, scratch) = r.finish();
+    // Keep the reader's working storage for the next module on this thread,
+    // unless a huge module made it big.
+    if scratch.capacity_bytes() <= MAX_KEPT_SCRATCH {
+        SCRATCH.with(|s| s.set(Some(scratch)));
+    }
+    match result {
+        Ok(()) => Ok(module),
+        Err((kind, at)) => Err(at.into_error(kind, &module)),
+    }
+}
+
+/// Largest reader working storage kept between modules.
+const MAX_KEPT_SCRATCH: usize = 4 << 20;
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Option<Scratch>> = const { std::cell::Cell::new(None) };
+}
+
+/// The reader's working storage that does not end up in the module.
+#[derive(Default)]
+struct Scratch {
+    cursor: CursorStorage,
+    rec_ops: Vec<u64>,
+    values: Vec<(Value, TypeId)>,
+    ptr_cache: crate::fxhash::FxHashMap<(TypeId, u32), TypeId>,
+    global_inits: Vec<(GlobalId, u32)>,
+    bodies: Vec<FuncId>,
+    fwd: Vec<u32>,
+    strbuf: Vec<u8>,
+    kinds_memo: Vec<KindsMemo>,
+    kinds_memo_next: usize,
+}
+
+/// A module-level metadata block that held only metadata kinds, as bytes and
+/// what it decoded to. DXC writes the same kind table into every module, so
+/// a byte-equal block (same abbreviation width, no BLOCKINFO abbreviations
+/// for it) is applied from here instead of decoded again.
+#[derive(Default)]
+struct KindsMemo {
+    block_id: u32,
+    width: u32,
+    body: Vec<u8>,
+    /// Kinds with name spans relative to `names`.
+    kinds: Vec<(u32, Str)>,
+    names: String,
+}
+
+/// How many kind blocks [`Scratch`] remembers.
+const KINDS_MEMO: usize = 4;
+
+impl Scratch {
+    fn capacity_bytes(&self) -> usize {
+        self.cursor.capacity_bytes()
+            + self.rec_ops.capacity() * 8
+            + self.values.capacity() * std::mem::size_of::<(Value, TypeId)>()
+            + self.ptr_cache.capacity() * 16
+            + self.global_inits.capacity() * 8
+            + self.bodies.capacity() * 4
+            + self.fwd.capacity() * 4
+            + self.strbuf.capacity()
+            + self
+                .kinds_memo
+                .iter()
+                .map(|k| k.body.capacity() + k.kinds.capacity() * 12 + k.names.capacity())
+                .sum::<usize>()
+    }
+}
+
+/// Where an error happened, captured before the reader is taken apart.
+struct ErrorAt {
+    bit: u64,
+    block: Option<u32>,
+    record: Option<u32>,
+    function: Option<FuncId>,
+}
+
+impl ErrorAt {
+    fn into_error(self, kind: E, module: &Module) -> BitcodeError {
+        BitcodeError {
+            kind,
+            bit: self.bit,
+            block: self.block,
+            record: self.record,
+            function: self.function.and_then(|f| {
+                let func = module.functions.get(f.index())?;
+                Some(if func.name.is_empty() { format!("#{}", f.0) } else { func.name.clone() })
+            }),
+        }
     }
 }
 
@@ -53,6 +141,10 @@ struct Reader<'a> {
     module_md_count: u32,
     local_md_base: u32,
     fwd: Vec<u32>,
+    /// Bytes of the string being decoded.
+    strbuf: Vec<u8>,
+    kinds_memo: Vec<KindsMemo>,
+    kinds_memo_next: usize,
     section_names: usize,
     /// Cached ids of `void`, `i1`, `i32` (0: not yet looked up).
     common_tys: [Option<TypeId>; 3],
@@ -67,6 +159,30 @@ fn decode_signed(v: u64) -> i64 {
         i64::MIN
     }
 }
+
+/// Appends a string from a record's character operands (each truncated to a
+/// byte, invalid UTF-8 replaced) to the module's string pool, through `buf`.
+fn pool_chars(pool: &mut String, buf: &mut Vec<u8>, ops: &[u64]) -> Result<Str> {
+    buf.clear();
+    buf.extend(ops.iter().map(|&c| c as u8));
+    pool_bytes(pool, buf)
+}
+
+/// Appends bytes (invalid UTF-8 replaced) to the module's string pool.
+fn pool_bytes(pool: &mut String, bytes: &[u8]) -> Result<Str> {
+    let start = pool.len();
+    match std::str::from_utf8(bytes) {
+        Ok(s) => pool.push_str(s),
+        Err(_) => pool.push_str(&String::from_utf8_lossy(bytes)),
+    }
+    if pool.len() > MAX_STRINGS {
+        return Err(E::Limit("too much string data"));
+    }
+    Ok(Str { start: start as u32, len: (pool.len() - start) as u32 })
+}
+
+/// Cap on the module's string pool (spans are 32-bit).
+const MAX_STRINGS: usize = 1 << 30;
 
 /// A string from a record's character operands (each truncated to a byte,
 /// invalid UTF-8 replaced). The byte vector becomes the string's storage.
@@ -176,17 +292,24 @@ fn op(ops: &[u64], i: usize) -> Result<u64> {
 }
 
 impl<'a> Reader<'a> {
-    fn new(bitcode: &'a [u8]) -> Self {
+    fn new(bitcode: &'a [u8], mut sc: Scratch) -> Self {
+        let rec = Record { ops: std::mem::take(&mut sc.rec_ops), ..Record::default() };
+        sc.values.clear();
+        sc.ptr_cache.clear();
+        sc.global_inits.clear();
+        sc.bodies.clear();
+        sc.fwd.clear();
+        sc.strbuf.clear();
         Reader {
-            cur: Cursor::new(bitcode),
-            rec: Record::default(),
+            cur: Cursor::with_storage(bitcode, std::mem::take(&mut sc.cursor)),
+            rec,
             module: Module::default(),
             relative_ids: false,
-            values: Vec::new(),
+            values: std::mem::take(&mut sc.values),
             bitcode_types: 0,
-            ptr_cache: Default::default(),
-            global_inits: Vec::new(),
-            bodies: Vec::new(),
+            ptr_cache: std::mem::take(&mut sc.ptr_cache),
+            global_inits: std::mem::take(&mut sc.global_inits),
+            bodies: std::mem::take(&mut sc.bodies),
             next_body: 0,
             cur_function: None,
             cur_code: None,
@@ -194,26 +317,46 @@ impl<'a> Reader<'a> {
             module_values: 0,
             module_md_count: 0,
             local_md_base: 0,
-            fwd: Vec::new(),
+            fwd: std::mem::take(&mut sc.fwd),
+            strbuf: std::mem::take(&mut sc.strbuf),
+            kinds_memo: std::mem::take(&mut sc.kinds_memo),
+            kinds_memo_next: sc.kinds_memo_next,
             section_names: 0,
             common_tys: [None; 3],
         }
     }
 
-    fn error(&self, kind: E) -> BitcodeError {
-        BitcodeError {
-            kind,
-            bit: self.cur.bits.pos(),
-            block: self.cur.block_id(),
-            record: self.cur_code,
-            function: self.cur_function.and_then(|f| {
-                let func = self.module.functions.get(f.index())?;
-                Some(if func.name.is_empty() { format!("#{}", f.0) } else { func.name.clone() })
-            }),
-        }
+    /// Runs the reader; errors come with where they happened.
+    fn run(&mut self) -> std::result::Result<(), (E, ErrorAt)> {
+        self.run_inner().map_err(|kind| {
+            let at = ErrorAt {
+                bit: self.cur.bits.pos(),
+                block: self.cur.block_id(),
+                record: self.cur_code,
+                function: self.cur_function,
+            };
+            (kind, at)
+        })
     }
 
-    fn run(&mut self) -> Result<()> {
+    /// The module read and the working storage, for reuse.
+    fn finish(self) -> (Module, Scratch) {
+        let sc = Scratch {
+            cursor: self.cur.into_storage(),
+            rec_ops: self.rec.ops,
+            values: self.values,
+            ptr_cache: self.ptr_cache,
+            global_inits: self.global_inits,
+            bodies: self.bodies,
+            fwd: self.fwd,
+            strbuf: self.strbuf,
+            kinds_memo: self.kinds_memo,
+            kinds_memo_next: self.kinds_memo_next,
+        };
+        (self.module, sc)
+    }
+
+    fn run_inner(&mut self) -> Result<()> {
         let magic = [self.cur.bits.read(8)?, self.cur.bits.read(8)?, self.cur.bits.read(8)?, self.cur.bits.read(8)?];
         if magic != [b'B' as u64, b'C' as u64, 0xC0, 0xDE] {
             return Err(E::BadMagic);
@@ -244,6 +387,21 @@ impl<'a> Reader<'a> {
     }
 
     fn read_module_block(&mut self) -> Result<()> {
+        // Size the module's small tables up front (from the module's length,
+        // so hostile lengths cannot inflate them) instead of growing them
+        // from empty one push at a time.
+        let bits = self.cur.block_bits_left();
+        let m = &mut self.module;
+        m.strings.reserve(estimate(bits, 24));
+        m.globals.reserve(estimate(bits, 4096).max(4));
+        m.functions.reserve(estimate(bits, 2048).max(4));
+        m.named_metadata.reserve(8);
+        m.named_md_ops.reserve(16);
+        m.attr_groups.reserve(4);
+        m.attrs.reserve(8);
+        m.attr_lists.reserve(4);
+        m.attr_list_groups.reserve(8);
+        self.values.reserve(estimate(bits, 32));
         loop {
             match self.cur.advance()? {
                 Entry::EndBlock => {
@@ -270,10 +428,7 @@ impl<'a> Reader<'a> {
                             self.cur.enter(id)?;
                             self.read_constants()?;
                         }
-                        block::METADATA | block::METADATA_KIND => {
-                            self.cur.enter(id)?;
-                            self.read_metadata(false)?;
-                        }
+                        block::METADATA | block::METADATA_KIND => self.module_metadata_block(id)?,
                         block::VALUE_SYMTAB => {
                             self.cur.enter(id)?;
                             self.read_vst(false)?;
@@ -311,8 +466,8 @@ impl<'a> Reader<'a> {
                 }
                 self.relative_ids = v == 1;
             }
-            2 => self.module.triple = chars(ops),
-            3 => self.module.datalayout = chars(ops),
+            2 => self.module.triple = pool_chars(&mut self.module.strings, &mut self.strbuf, ops)?,
+            3 => self.module.datalayout = pool_chars(&mut self.module.strings, &mut self.strbuf, ops)?,
             4 | 6 | 11 | 16 => {} // ASM, DEPLIB, GCNAME, SOURCE_FILENAME: not meaningful for DXIL
             5 => self.section_names += 1,
             7 => self.global_var(ops)?,
@@ -364,6 +519,7 @@ impl<'a> Reader<'a> {
         id
     }
 
+    #[inline]
     fn push_value(&mut self, v: Value, ty: TypeId) -> Result<()> {
         if self.values.len() >= MAX_VALUES {
             return Err(E::Limit("too many values"));
@@ -382,7 +538,8 @@ impl<'a> Reader<'a> {
         if ops[1] & 2 != 0 {
             addr_space = u32::try_from(ops[1] >> 2).map_err(|_| E::Malformed("address space too large"))?;
         } else {
-            let (p, a) = self.module.types.pointee(ty).ok_or(E::TypeMismatch("global type is not a pointer"))?;
+            let (p, a) =
+                self.module.types.pointee(ty).ok_or_else(|| E::TypeMismatch("global type is not a pointer"))?;
             ty = p;
             addr_space = a;
         }
@@ -415,12 +572,11 @@ impl<'a> Reader<'a> {
         if let Some((p, _)) = self.module.types.pointee(fty) {
             fty = p;
         }
-        let Type::Function { ret, params, vararg } = self.module.types.get(fty).clone() else {
-            return Err(E::TypeMismatch("function record type is not a function type"));
+        let (ret, params) = match self.module.types.get(fty) {
+            Type::Function { vararg: true, .. } => return Err(E::Unsupported("variadic function".into())),
+            Type::Function { ret, params, .. } => (*ret, params.to_vec()),
+            _ => return Err(E::TypeMismatch("function record type is not a function type")),
         };
-        if vararg {
-            return Err(E::Unsupported("variadic function".into()));
-        }
         let ptr_ty = self.ptr_to(fty, 0);
         let id = FuncId(self.module.functions.len() as u32);
         let is_proto = ops[2] != 0;
@@ -472,7 +628,8 @@ impl<'a> Reader<'a> {
                             if n > self.cur.bits.remaining() {
                                 return Err(E::Malformed("NUMENTRY larger than the bitcode"));
                             }
-                            self.module.types.list.reserve(n as usize);
+                            // Bounded by what the block can hold, not by the claimed count.
+                            self.module.types.reserve((n as usize).min(estimate(self.cur.block_bits_left(), 4)));
                             continue;
                         }
                         2 => Type::Void,
@@ -590,7 +747,10 @@ impl<'a> Reader<'a> {
                     let ops = &self.rec.ops;
                     let id = op(ops, 0)? as u32;
                     let index = op(ops, 1)? as u32;
-                    let mut attrs = Vec::new();
+                    let attrs = &mut self.module.attrs;
+                    let first = attrs.len();
+                    let strings = &mut self.module.strings;
+                    let buf = &mut self.strbuf;
                     let mut i = 2;
                     while i < ops.len() {
                         let kind = ops[i];
@@ -605,7 +765,7 @@ impl<'a> Reader<'a> {
                                 i += 2;
                             }
                             3 | 4 => {
-                                let read_str = |i: &mut usize| -> Result<String> {
+                                let mut read_str = |i: &mut usize| -> Result<Str> {
                                     let start = *i;
                                     while *i < ops.len() && ops[*i] != 0 {
                                         *i += 1;
@@ -613,17 +773,18 @@ impl<'a> Reader<'a> {
                                     if *i >= ops.len() {
                                         return Err(E::Malformed("unterminated attribute string"));
                                     }
-                                    let s = chars(&ops[start..*i]);
+                                    let s = pool_chars(strings, buf, &ops[start..*i])?;
                                     *i += 1;
                                     Ok(s)
                                 };
                                 let key = read_str(&mut i)?;
-                                let val = if kind == 4 { read_str(&mut i)? } else { String::new() };
+                                let val = if kind == 4 { read_str(&mut i)? } else { Str::default() };
                                 attrs.push(Attribute::Str(key, val));
                             }
                             _ => return Err(E::Unsupported(format!("attribute encoding {kind}"))),
                         }
                     }
+                    let attrs = Self::list(first, attrs.len() - first)?;
                     self.module.attr_groups.push(AttrGroup { id, index, attrs });
                 }
             }
@@ -642,7 +803,9 @@ impl<'a> Reader<'a> {
                     self.read_rec(a)?;
                     match self.rec.code {
                         2 => {
-                            let l = self.rec.ops.iter().map(|&g| g as u32).collect();
+                            let groups = &mut self.module.attr_list_groups;
+                            let l = Self::list(groups.len(), self.rec.ops.len())?;
+                            groups.extend(self.rec.ops.iter().map(|&g| g as u32));
                             self.module.attr_lists.push(l);
                         }
                         1 => return Err(E::Unsupported("old-style attribute list".into())),
@@ -709,25 +872,22 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    fn constant(
-        &mut self,
-        code: u32,
-        ops: &[u64],
-        ty: TypeId,
-        bv: usize,
-        bc: usize,
-        mf: &mut usize,
-    ) -> Result<ConstKind> {
-        let t = match self.module.types.get(ty) {
-            Type::Struct { elems, .. } => Type::Array { len: elems.len() as u64, elem: ty },
-            other => other.clone(),
+    fn constant(&self, code: u32, ops: &[u64], ty: TypeId, bv: usize, bc: usize, mf: &mut usize) -> Result<ConstKind> {
+        // Structs are read as arrays of their element count (no copy of other types).
+        let struct_as_array;
+        let t: &Type = match self.module.types.get(ty) {
+            Type::Struct { elems, .. } => {
+                struct_as_array = Type::Array { len: elems.len() as u64, elem: ty };
+                &struct_as_array
+            }
+            other => other,
         };
         let is_struct = matches!(self.module.types.get(ty), Type::Struct { .. });
         Ok(match code {
             2 => ConstKind::Null,
             3 => ConstKind::Undef,
             4 => {
-                let Type::Int(bits) = t else { return Err(E::TypeMismatch("integer constant of non-integer type")) };
+                let &Type::Int(bits) = t else { return Err(E::TypeMismatch("integer constant of non-integer type")) };
                 ConstKind::Int(mask_bits(decode_signed(op(ops, 0)?) as u64, bits))
             }
             5 => {
@@ -746,7 +906,7 @@ impl<'a> Reader<'a> {
                 ConstKind::Float(mask_bits(op(ops, 0)?, bits))
             }
             7 => {
-                let n = match &t {
+                let n = match t {
                     Type::Array { len, .. } => *len,
                     Type::Vector { len, .. } => u64::from(*len),
                     _ => return Err(E::TypeMismatch("aggregate constant of non-aggregate type")),
@@ -768,11 +928,16 @@ impl<'a> Reader<'a> {
                 ConstKind::Data(v)
             }
             22 => {
-                let elem = match &t {
+                let elem = match t {
                     Type::Array { elem, .. } | Type::Vector { elem, .. } if !is_struct => *elem,
                     _ => return Err(E::TypeMismatch("data constant of non-sequential type")),
                 };
-                let bits = self.module.types.get(elem).scalar_bits().ok_or(E::TypeMismatch("data constant element"))?;
+                let bits = self
+                    .module
+                    .types
+                    .get(elem)
+                    .scalar_bits()
+                    .ok_or_else(|| E::TypeMismatch("data constant element"))?;
                 ConstKind::Data(ops.iter().map(|&x| mask_bits(x, bits)).collect())
             }
             10 => {
@@ -809,10 +974,16 @@ impl<'a> Reader<'a> {
                 if vals.is_empty() {
                     return Err(E::Malformed("constant GEP without base"));
                 }
-                let base_ty = first_ty.ok_or(E::Malformed("constant GEP without base"))?;
+                let base_ty = first_ty.ok_or_else(|| E::Malformed("constant GEP without base"))?;
                 let source_ty = match source {
                     Some(s) => s,
-                    None => self.module.types.pointee(base_ty).ok_or(E::TypeMismatch("GEP base is not a pointer"))?.0,
+                    None => {
+                        self.module
+                            .types
+                            .pointee(base_ty)
+                            .ok_or_else(|| E::TypeMismatch("GEP base is not a pointer"))?
+                            .0
+                    }
                 };
                 let base = vals.remove(0);
                 ConstKind::Expr(ConstExpr::Gep { inbounds: code == 20, source_ty, base, indices: vals })
@@ -847,7 +1018,8 @@ impl<'a> Reader<'a> {
                 })
             }
             17 => {
-                let pred = CmpPred::from_u64(op(ops, 3)?).ok_or(E::Malformed("invalid comparison predicate"))?;
+                let pred =
+                    CmpPred::from_u64(op(ops, 3)?).ok_or_else(|| E::Malformed("invalid comparison predicate"))?;
                 ConstKind::Expr(ConstExpr::Cmp {
                     pred,
                     lhs: self.const_operand(op(ops, 1)?, bv, bc, mf)?,
@@ -873,7 +1045,7 @@ impl<'a> Reader<'a> {
     fn md_ref(&mut self, id: u64) -> Result<MdId> {
         let id = u32::try_from(id).map_err(|_| E::BadMetadata(id))?;
         let mapped = if self.cur_function.is_some() && id >= self.module_md_count {
-            self.local_md_base.checked_add(id - self.module_md_count).ok_or(E::BadMetadata(u64::from(id)))?
+            self.local_md_base.checked_add(id - self.module_md_count).ok_or_else(|| E::BadMetadata(u64::from(id)))?
         } else {
             id
         };
@@ -892,11 +1064,81 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    fn read_metadata(&mut self, _local: bool) -> Result<()> {
-        let mut pending_name: Option<String> = None;
-        if self.cur.block_id() == Some(block::METADATA) {
-            self.module.metadata.reserve(estimate(self.cur.block_bits_left(), 64));
+    /// A module-level METADATA or METADATA_KIND block, from [`KindsMemo`]
+    /// when it is a kind table seen before.
+    fn module_metadata_block(&mut self, id: u32) -> Result<()> {
+        let h = self.cur.block_header()?;
+        let memoizable = !self.cur.has_blockinfo_for(id);
+        if memoizable {
+            let body = self.cur.body(h);
+            if let Some(k) =
+                self.kinds_memo.iter().find(|k| k.block_id == id && k.width == h.width && k.body.as_slice() == body)
+            {
+                let base = self.module.strings.len();
+                if base + k.names.len() > MAX_STRINGS {
+                    return Err(E::Limit("too much string data"));
+                }
+                self.module.strings.push_str(&k.names);
+                let base = base as u32;
+                self.module
+                    .md_kinds
+                    .extend(k.kinds.iter().map(|&(kind, s)| (kind, Str { start: s.start + base, len: s.len })));
+                self.cur.skip_body(h);
+                self.cur_code = None;
+                return self.check_md_refs();
+            }
         }
+        let m = &self.module;
+        let before = (m.metadata.len(), m.md_ops.len(), m.named_metadata.len(), m.md_kinds.len(), m.strings.len());
+        let max_ref = self.max_md_ref;
+        self.cur.enter_block(id, h)?;
+        self.read_metadata(false)?;
+        let m = &self.module;
+        let (md0, ops0, named0, kinds0, str0) = before;
+        let kinds_only = m.metadata.len() == md0
+            && m.md_ops.len() == ops0
+            && m.named_metadata.len() == named0
+            && self.max_md_ref == max_ref
+            && m.md_kinds.len() > kinds0;
+        if memoizable && kinds_only && self.cur.bits.pos() == h.end {
+            if self.kinds_memo.len() < KINDS_MEMO {
+                self.kinds_memo.push(KindsMemo::default());
+            }
+            let slot = self.kinds_memo_next % self.kinds_memo.len();
+            self.kinds_memo_next = slot + 1;
+            let body = self.cur.body(h);
+            let Some(k) = self.kinds_memo.get_mut(slot) else { return Ok(()) };
+            k.block_id = id;
+            k.width = h.width;
+            k.body.clear();
+            k.body.extend_from_slice(body);
+            k.names.clear();
+            k.names.push_str(m.strings.get(str0..).unwrap_or(""));
+            k.kinds.clear();
+            let base = str0 as u32;
+            k.kinds.extend(
+                m.md_kinds
+                    .get(kinds0..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|&(kind, s)| (kind, Str { start: s.start - base, len: s.len })),
+            );
+        }
+        Ok(())
+    }
+
+    fn read_metadata(&mut self, _local: bool) -> Result<()> {
+        let mut pending_name: Option<Str> = None;
+        // Size the pools from the block's length: strings take at least 8
+        // bits a byte, node operands ~12 bits each.
+        let bits = self.cur.block_bits_left();
+        if self.cur.block_id() == Some(block::METADATA) {
+            self.module.metadata.reserve(estimate(bits, 64));
+            self.module.md_ops.reserve(estimate(bits, 24));
+        } else {
+            self.module.md_kinds.reserve(estimate(bits, 160));
+        }
+        self.module.strings.reserve(estimate(bits, 10));
         loop {
             match self.cur.advance()? {
                 Entry::EndBlock => {
@@ -920,37 +1162,44 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn metadata_record(&mut self, code: u32, ops: &[u64], pending_name: &mut Option<String>) -> Result<()> {
+    fn metadata_record(&mut self, code: u32, ops: &[u64], pending_name: &mut Option<Str>) -> Result<()> {
         if pending_name.is_some() && code != 10 {
             return Err(E::Malformed("metadata NAME not followed by NAMED_NODE"));
         }
         match code {
-            1 => self.push_md(Metadata::String(chars(ops)))?,
+            1 => {
+                let s = pool_chars(&mut self.module.strings, &mut self.strbuf, ops)?;
+                self.push_md(Metadata::String(s))?
+            }
             2 => {
                 let ty = self.ty(op(ops, 0)?)?;
                 let id = op(ops, 1)?;
-                let v = usize::try_from(id).ok().and_then(|i| self.values.get(i)).ok_or(E::BadValue(id))?.0;
+                let v = usize::try_from(id).ok().and_then(|i| self.values.get(i)).ok_or_else(|| E::BadValue(id))?.0;
                 self.push_md(Metadata::Value { ty, value: v })?;
             }
             3 | 5 => {
-                let mut v = Vec::with_capacity(ops.len());
+                let l = Self::list(self.module.md_ops.len(), ops.len())?;
+                self.module.md_ops.reserve(ops.len());
                 for &o in ops {
-                    v.push(if o == 0 { None } else { Some(self.md_ref(o - 1)?) });
+                    let r = if o == 0 { None } else { Some(self.md_ref(o - 1)?) };
+                    self.module.md_ops.push(r);
                 }
-                self.push_md(Metadata::Node { distinct: code == 5, ops: v })?;
+                self.push_md(Metadata::Node { distinct: code == 5, ops: l })?;
             }
-            4 => *pending_name = Some(chars(ops)),
+            4 => *pending_name = Some(pool_chars(&mut self.module.strings, &mut self.strbuf, ops)?),
             10 => {
-                let name = pending_name.take().ok_or(E::Malformed("NAMED_NODE without NAME"))?;
-                let mut v = Vec::with_capacity(ops.len());
+                let name = pending_name.take().ok_or_else(|| E::Malformed("NAMED_NODE without NAME"))?;
+                let l = Self::list(self.module.named_md_ops.len(), ops.len())?;
+                self.module.named_md_ops.reserve(ops.len());
                 for &o in ops {
-                    v.push(self.md_ref(o)?);
+                    let r = self.md_ref(o)?;
+                    self.module.named_md_ops.push(r);
                 }
-                self.module.named_metadata.push(NamedMetadata { name, ops: v });
+                self.module.named_metadata.push(NamedMetadata { name, ops: l });
             }
             6 => {
                 let id = op(ops, 0)? as u32;
-                let name = chars(&ops[1..]);
+                let name = pool_chars(&mut self.module.strings, &mut self.strbuf, &ops[1..])?;
                 self.module.md_kinds.push((id, name));
             }
             7 | 12..=34 | 37 => self.push_md(Metadata::Other { code })?,
@@ -967,9 +1216,9 @@ impl<'a> Reader<'a> {
     fn md_strings(&mut self, ops: &[u64]) -> Result<()> {
         let count = op(ops, 0)?;
         let offset = usize::try_from(op(ops, 1)?).map_err(|_| E::Malformed("string offset"))?;
-        let (s, e) = self.rec.blob.ok_or(E::Malformed("METADATA_STRINGS without blob"))?;
+        let (s, e) = self.rec.blob.ok_or_else(|| E::Malformed("METADATA_STRINGS without blob"))?;
         let data = self.cur.data();
-        let blob = data.get(s..e).ok_or(E::UnexpectedEof)?;
+        let blob = data.get(s..e).ok_or_else(|| E::UnexpectedEof)?;
         if offset > blob.len() {
             return Err(E::Malformed("METADATA_STRINGS offset past blob"));
         }
@@ -977,9 +1226,10 @@ impl<'a> Reader<'a> {
         let mut chars_at = offset;
         for _ in 0..count {
             let n = usize::try_from(lens.read_vbr(6)?).map_err(|_| E::UnexpectedEof)?;
-            let end = chars_at.checked_add(n).ok_or(E::UnexpectedEof)?;
-            let bytes = blob.get(chars_at..end).ok_or(E::UnexpectedEof)?;
-            self.push_md(Metadata::String(String::from_utf8_lossy(bytes).into_owned()))?;
+            let end = chars_at.checked_add(n).ok_or_else(|| E::UnexpectedEof)?;
+            let bytes = blob.get(chars_at..end).ok_or_else(|| E::UnexpectedEof)?;
+            let s = pool_bytes(&mut self.module.strings, bytes)?;
+            self.push_md(Metadata::String(s))?;
             chars_at = end;
         }
         Ok(())
@@ -1011,7 +1261,7 @@ impl<'a> Reader<'a> {
                         _ => continue,
                     };
                     if self.rec.code == 2 {
-                        let f = self.cur_function.ok_or(E::Malformed("basic block name outside a function"))?;
+                        let f = self.cur_function.ok_or_else(|| E::Malformed("basic block name outside a function"))?;
                         let func = &mut self.module.functions[f.index()];
                         if id >= func.blocks.len() as u64 {
                             return Err(E::BadBlock(id));
@@ -1019,12 +1269,12 @@ impl<'a> Reader<'a> {
                         func.names.push((LocalName::Block(BlockId(id as u32)), name));
                         continue;
                     }
-                    let v = usize::try_from(id).ok().and_then(|i| self.values.get(i)).ok_or(E::BadValue(id))?.0;
+                    let v = usize::try_from(id).ok().and_then(|i| self.values.get(i)).ok_or_else(|| E::BadValue(id))?.0;
                     match (v, in_function) {
                         (Value::Global(g), _) => self.module.globals[g.index()].name = name,
                         (Value::Function(f), _) => self.module.functions[f.index()].name = name,
                         (Value::Arg(i), true) | (Value::Inst(InstId(i)), true) => {
-                            let f = self.cur_function.ok_or(E::Malformed("local name outside a function"))?;
+                            let f = self.cur_function.ok_or_else(|| E::Malformed("local name outside a function"))?;
                             let ln =
                                 if matches!(v, Value::Arg(_)) { LocalName::Arg(i) } else { LocalName::Inst(InstId(i)) };
                             self.module.functions[f.index()].names.push((ln, name));
@@ -1051,7 +1301,7 @@ impl<'a> Reader<'a> {
         }
         self.decode_dx_ops()?;
         for (g, init) in std::mem::take(&mut self.global_inits) {
-            let v = self.values.get(init as usize).ok_or(E::BadValue(u64::from(init)))?.0;
+            let v = self.values.get(init as usize).ok_or_else(|| E::BadValue(u64::from(init)))?.0;
             self.module.globals[g.index()].init = Some(v);
         }
         self.check_md_refs()

@@ -112,7 +112,7 @@ fn single(r: &Reader<'_>, name: &'static str) -> Result<Option<MdId>> {
     let Some(n) = r.m.named_md(name) else {
         return Ok(None);
     };
-    match n.ops.as_slice() {
+    match n.ops {
         [id] => Ok(Some(*id)),
         ops => Err(DxilError::NamedArity { name, expected: "1", found: ops.len() }),
     }

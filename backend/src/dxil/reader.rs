@@ -53,9 +53,9 @@ impl<'m> Reader<'m> {
         let Some(id) = op else { return "null".into() };
         match self.m.metadata.get(id.index()) {
             None => format!("dangling !{}", id.0),
-            Some(Metadata::String(s)) => format!("string {s:?} (!{})", id.0),
+            Some(Metadata::String(s)) => format!("string {:?} (!{})", self.m.str(*s), id.0),
             Some(Metadata::Node { ops, .. }) => {
-                format!("node !{} with {} operands", id.0, ops.len())
+                format!("node !{} with {} operands", id.0, self.m.md_ops(*ops).len())
             }
             Some(Metadata::Value { ty, .. }) => {
                 format!("{} value (!{})", self.m.types.display(*ty), id.0)
@@ -78,7 +78,7 @@ impl<'m> Reader<'m> {
     pub fn opt_node(&self, op: Op, what: &dyn Display) -> Result<Option<&'m [Op]>> {
         let Some(id) = op else { return Ok(None) };
         match self.get(id, what)? {
-            Metadata::Node { ops, .. } => Ok(Some(ops)),
+            Metadata::Node { ops, .. } => Ok(Some(self.m.md_ops(*ops))),
             _ => Err(wrong(what, "a metadata tuple", self.describe(op))),
         }
     }
@@ -93,7 +93,7 @@ impl<'m> Reader<'m> {
     pub fn string(&self, op: Op, what: &dyn Display) -> Result<&'m str> {
         let id = op.ok_or_else(|| wrong(what, "a metadata string", "null".into()))?;
         match self.get(id, what)? {
-            Metadata::String(s) => Ok(s),
+            Metadata::String(s) => Ok(self.m.str(*s)),
             _ => Err(wrong(what, "a metadata string", self.describe(op))),
         }
     }
@@ -327,11 +327,11 @@ impl<'m> Reader<'m> {
                 let _ = write!(s, "!<dangling {}>", id.0);
             }
             Some(Metadata::String(t)) => {
-                let _ = write!(s, "{t:?}");
+                let _ = write!(s, "{:?}", self.m.str(*t));
             }
             Some(Metadata::Node { ops, .. }) => {
                 s.push_str("!{");
-                for (i, o) in ops.iter().enumerate() {
+                for (i, o) in self.m.md_ops(*ops).iter().enumerate() {
                     if i > 0 {
                         s.push_str(", ");
                     }

@@ -1,7 +1,7 @@
 //! Unit tests on hand-built metadata, well-formed and malformed.
 
 use super::*;
-use crate::ir::{Const, ConstKind, Function, Metadata, NamedMetadata, Type, TypeId, Value};
+use crate::ir::{Const, ConstKind, Function, Metadata, Type, TypeId, Value};
 
 /// Builds a module's metadata by hand.
 struct B {
@@ -64,17 +64,19 @@ impl B {
         self.konst(self.f32, ConstKind::Float(v.to_bits() as u64))
     }
     fn s(&mut self, s: &str) -> Option<MdId> {
-        self.push(Metadata::String(s.into()))
+        let md = self.m.new_md_string(s);
+        self.push(md)
     }
     fn node(&mut self, ops: Vec<Option<MdId>>) -> Option<MdId> {
-        self.push(Metadata::Node { distinct: false, ops })
+        let md = self.m.new_md_node(false, &ops);
+        self.push(md)
     }
     fn func(&mut self, i: u32) -> Option<MdId> {
         self.push(Metadata::Value { ty: self.fn_ptr, value: Value::Function(FuncId(i)) })
     }
     fn named(&mut self, name: &str, ops: Vec<Option<MdId>>) {
-        let ops = ops.into_iter().flatten().collect();
-        self.m.named_metadata.push(NamedMetadata { name: name.into(), ops });
+        let ops: Vec<MdId> = ops.into_iter().flatten().collect();
+        self.m.add_named_md(name, &ops);
     }
     fn versions(&mut self, prefix: &str, major: i64, minor: i64) {
         let sm = vec![self.s(prefix), self.i32(major), self.i32(minor)];
@@ -346,16 +348,28 @@ fn set(b: &mut B, id: Option<MdId>, md: Metadata) {
     b.m.metadata[id.unwrap().index()] = md;
 }
 
+/// Removes the named metadata called any of `names`.
+fn drop_named(m: &mut crate::ir::Module, names: &[&str]) {
+    let strings = &m.strings;
+    m.named_metadata.retain(|n| !names.contains(&strings.get(n.name.range()).unwrap_or("")));
+}
+
+/// The operands of tuple `id`, to change them in place.
+fn node_ops(m: &mut crate::ir::Module, id: usize) -> &mut [Option<MdId>] {
+    let Metadata::Node { ops, .. } = m.metadata[id] else { panic!("!{id} is not a tuple") };
+    m.md_ops_mut(ops)
+}
+
 #[test]
 fn missing_named_metadata() {
     let mut b = compute_module();
-    b.m.named_metadata.retain(|n| n.name != "dx.shaderModel");
+    drop_named(&mut b.m, &["dx.shaderModel"]);
     assert_eq!(err_of(&b), DxilError::MissingNamed { name: "dx.shaderModel" });
     let mut b = compute_module();
-    b.m.named_metadata.retain(|n| n.name != "dx.entryPoints");
+    drop_named(&mut b.m, &["dx.entryPoints"]);
     assert_eq!(err_of(&b), DxilError::MissingNamed { name: "dx.entryPoints" });
     let mut b = compute_module();
-    b.m.named_metadata.retain(|n| n.name != "dx.valver" && n.name != "dx.resources");
+    drop_named(&mut b.m, &["dx.valver", "dx.resources"]);
     let info = decode(&b.m).unwrap();
     assert_eq!(info.validator_version, None);
     assert!(info.resources.is_empty());
@@ -368,7 +382,7 @@ fn wrong_arity_is_an_error() {
     b.versions("vs", 6, 0);
     let e = b.element(0, "POSITION", 9, 0, &[0], 0, 1, 4, 0, 0, None);
     if let Metadata::Node { ops, .. } = &mut b.m.metadata[e.unwrap().index()] {
-        ops.pop();
+        ops.len -= 1;
     }
     let ins = b.node(vec![e]);
     let sigs = b.node(vec![ins, None, None]);
@@ -387,7 +401,7 @@ fn wrong_arity_is_an_error() {
     let props = b.m.md_node(ep).unwrap()[4];
     let nt = b.m.md_node(props.unwrap()).unwrap()[3].unwrap().index();
     if let Metadata::Node { ops, .. } = &mut b.m.metadata[nt] {
-        ops.pop();
+        ops.len -= 1;
     }
     let err = err_of(&b);
     assert!(matches!(&err, DxilError::Arity { what, found: 2, .. } if what.ends_with("num_threads")), "{err}");
@@ -409,9 +423,7 @@ fn wrong_types_are_errors() {
     b.versions("vs", 6, 0);
     let e = b.element(0, "POSITION", 9, 0, &[0], 0, 1, 4, 0, 0, None);
     let rows = b.s("one");
-    if let Metadata::Node { ops, .. } = &mut b.m.metadata[e.unwrap().index()] {
-        ops[6] = rows;
-    }
+    node_ops(&mut b.m, e.unwrap().index())[6] = rows;
     let ins = b.node(vec![e]);
     let sigs = b.node(vec![ins, None, None]);
     let f = b.func(0);
@@ -428,9 +440,7 @@ fn wrong_types_are_errors() {
         b.versions("vs", 6, 0);
         let e = b.element(0, "POSITION", 9, 0, &[0], 0, 1, 4, 0, 0, None);
         let v = b.i8(value);
-        if let Metadata::Node { ops, .. } = &mut b.m.metadata[e.unwrap().index()] {
-            ops[field] = v;
-        }
+        node_ops(&mut b.m, e.unwrap().index())[field] = v;
         let ins = b.node(vec![e]);
         let sigs = b.node(vec![ins, None, None]);
         let f = b.func(0);
@@ -443,11 +453,13 @@ fn wrong_types_are_errors() {
     let mut b = compute_module();
     let sm = b.m.named_md("dx.shaderModel").unwrap().ops[0];
     let prefix = b.m.md_node(sm).unwrap()[0];
-    set(&mut b, prefix, Metadata::String("xs".into()));
+    let xs = b.m.new_md_string("xs");
+    set(&mut b, prefix, xs);
     assert!(matches!(err_of(&b), DxilError::UnknownProfile { prefix, .. } if prefix == "xs"));
     let mut b = compute_module();
     let ep = b.m.named_md("dx.entryPoints").unwrap().ops[0];
-    set(&mut b, Some(ep), Metadata::String("main".into()));
+    let main = b.m.new_md_string("main");
+    set(&mut b, Some(ep), main);
     assert!(matches!(err_of(&b), DxilError::WrongKind { what, .. } if what == "dx.entryPoints[0]"));
 
     // A function operand that is an integer; a resource space that is a float.
@@ -473,9 +485,7 @@ fn wrong_types_are_errors() {
 fn dangling_references_are_errors() {
     let mut b = compute_module();
     let ep = b.m.named_md("dx.entryPoints").unwrap().ops[0];
-    if let Metadata::Node { ops, .. } = &mut b.m.metadata[ep.index()] {
-        ops[4] = Some(MdId(100_000));
-    }
+    node_ops(&mut b.m, ep.index())[4] = Some(MdId(100_000));
     assert!(matches!(err_of(&b), DxilError::Dangling { id: 100_000, .. }));
 
     // A value pointing at a constant or type that does not exist.
@@ -503,13 +513,13 @@ fn corrupting_any_metadata_never_panics() {
         b.entry(f, "main", sigs, None, None);
         b
     }];
-    for base in modules {
+    for mut base in modules {
         let n = base.m.metadata.len();
         let replacements = [
-            Metadata::String("x".into()),
-            Metadata::Node { distinct: false, ops: vec![] },
-            Metadata::Node { distinct: false, ops: vec![None; 11] },
-            Metadata::Node { distinct: false, ops: vec![Some(MdId(u32::MAX))] },
+            base.m.new_md_string("x"),
+            base.m.new_md_node(false, &[]),
+            base.m.new_md_node(false, &[None; 11]),
+            base.m.new_md_node(false, &[Some(MdId(u32::MAX))]),
             Metadata::Other { code: 7 },
             Metadata::Value { ty: TypeId(u32::MAX), value: Value::Arg(0) },
         ];
@@ -521,10 +531,10 @@ fn corrupting_any_metadata_never_panics() {
             }
             // Truncate every node to every shorter length.
             if let Metadata::Node { ops, .. } = &base.m.metadata[i] {
-                for len in 0..ops.len() {
+                for len in 0..ops.len {
                     let mut m = base.m.clone();
                     if let Metadata::Node { ops, .. } = &mut m.metadata[i] {
-                        ops.truncate(len);
+                        ops.len = len;
                     }
                     // Tag and resource lists may legitimately shrink; records may not.
                     let _ = decode(&m);

@@ -798,10 +798,12 @@ pub struct Global {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub enum Metadata {
-    String(String),
+    /// A metadata string, in [`Module::strings`].
+    String(Str),
+    /// A tuple; its operands are [`Module::md_ops`]`[ops]` (see [`Module::md_node`]).
     Node {
         distinct: bool,
-        ops: Vec<Option<MdId>>,
+        ops: List,
     },
     Value {
         ty: TypeId,
@@ -813,43 +815,80 @@ pub enum Metadata {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct NamedMetadata {
-    pub name: String,
-    pub ops: Vec<MdId>,
+/// A span of [`Module::strings`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Str {
+    pub start: u32,
+    pub len: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+impl Str {
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.start as usize + self.len as usize
+    }
+}
+
+/// A named metadata node (`!dx.entryPoints = !{!3}`): its name in
+/// [`Module::strings`], its operands in [`Module::named_md_ops`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct NamedMetadata {
+    pub name: Str,
+    pub ops: List,
+}
+
+/// A named metadata node with its name and operands resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NamedMd<'a> {
+    pub name: &'a str,
+    pub ops: &'a [MdId],
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Attribute {
     /// Enum attribute by LLVM attribute kind number (e.g. 30 = nounwind, 20 = readnone, 21 = readonly).
     Enum(u32),
     Int(u32, u64),
-    Str(String, String),
+    /// Key and value, in [`Module::strings`].
+    Str(Str, Str),
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct AttrGroup {
     pub id: u32,
     /// 0xFFFF_FFFF: function; 0: return value; n: parameter n-1.
     pub index: u32,
-    pub attrs: Vec<Attribute>,
+    /// The attributes, in [`Module::attrs`].
+    pub attrs: List,
 }
 
+/// A module. Its variable-length tables (metadata operands, strings,
+/// attributes) live in pools addressed by [`List`] and [`Str`], so a module
+/// is a handful of allocations, not one per node or string.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Module {
-    pub triple: String,
-    pub datalayout: String,
+    pub triple: Str,
+    pub datalayout: Str,
     pub types: Types,
     pub globals: Vec<Global>,
     pub functions: Vec<Function>,
     pub consts: Vec<Const>,
     pub metadata: Vec<Metadata>,
+    /// Operands of all metadata tuples.
+    pub md_ops: Vec<Option<MdId>>,
     pub named_metadata: Vec<NamedMetadata>,
+    /// Operands of all named metadata.
+    pub named_md_ops: Vec<MdId>,
     /// Metadata kind names by kind id.
-    pub md_kinds: Vec<(u32, String)>,
+    pub md_kinds: Vec<(u32, Str)>,
     pub attr_groups: Vec<AttrGroup>,
-    /// Attribute lists: each a list of group ids.
-    pub attr_lists: Vec<Vec<u32>>,
+    /// Attributes of all groups.
+    pub attrs: Vec<Attribute>,
+    /// Attribute lists: each a list of group ids in [`Module::attr_list_groups`].
+    pub attr_lists: Vec<List>,
+    pub attr_list_groups: Vec<u32>,
+    /// The module's string pool: metadata strings, metadata names, kind
+    /// names, attribute strings, triple and data layout.
+    pub strings: String,
 }
 
 impl Module {
@@ -865,14 +904,73 @@ impl Module {
     pub fn md(&self, id: MdId) -> &Metadata {
         &self.metadata[id.index()]
     }
-    pub fn named_md(&self, name: &str) -> Option<&NamedMetadata> {
-        self.named_metadata.iter().find(|n| n.name == name)
+    /// A string of the pool ("" for a span outside it).
+    pub fn str(&self, s: Str) -> &str {
+        self.strings.get(s.range()).unwrap_or("")
+    }
+    /// Adds a string to the pool.
+    pub fn add_str(&mut self, s: &str) -> Str {
+        let start = self.strings.len() as u32;
+        self.strings.push_str(s);
+        Str { start, len: s.len() as u32 }
+    }
+    pub fn triple(&self) -> &str {
+        self.str(self.triple)
+    }
+    pub fn datalayout(&self) -> &str {
+        self.str(self.datalayout)
+    }
+    /// Operands of a metadata tuple by its list (empty for a list outside the pool).
+    pub fn md_ops(&self, l: List) -> &[Option<MdId>] {
+        self.md_ops.get(l.start as usize..l.start as usize + l.len as usize).unwrap_or(&[])
+    }
+    /// Mutable operands of a metadata tuple.
+    pub fn md_ops_mut(&mut self, l: List) -> &mut [Option<MdId>] {
+        self.md_ops.get_mut(l.start as usize..l.start as usize + l.len as usize).unwrap_or(&mut [])
+    }
+    /// A new tuple with operands `ops` (not yet added to [`Module::metadata`]).
+    pub fn new_md_node(&mut self, distinct: bool, ops: &[Option<MdId>]) -> Metadata {
+        let start = self.md_ops.len() as u32;
+        self.md_ops.extend_from_slice(ops);
+        Metadata::Node { distinct, ops: List { start, len: ops.len() as u32 } }
+    }
+    /// A new string (not yet added to [`Module::metadata`]).
+    pub fn new_md_string(&mut self, s: &str) -> Metadata {
+        Metadata::String(self.add_str(s))
+    }
+    /// Adds a named metadata node.
+    pub fn add_named_md(&mut self, name: &str, ops: &[MdId]) {
+        let name = self.add_str(name);
+        let start = self.named_md_ops.len() as u32;
+        self.named_md_ops.extend_from_slice(ops);
+        self.named_metadata.push(NamedMetadata { name, ops: List { start, len: ops.len() as u32 } });
+    }
+    /// A named metadata node resolved.
+    pub fn named(&self, n: &NamedMetadata) -> NamedMd<'_> {
+        let ops = self.named_md_ops.get(n.ops.start as usize..n.ops.start as usize + n.ops.len as usize);
+        NamedMd { name: self.str(n.name), ops: ops.unwrap_or(&[]) }
+    }
+    /// All named metadata, resolved.
+    pub fn named_mds(&self) -> impl Iterator<Item = NamedMd<'_>> {
+        self.named_metadata.iter().map(|n| self.named(n))
+    }
+    pub fn named_md(&self, name: &str) -> Option<NamedMd<'_>> {
+        self.named_mds().find(|n| n.name == name)
+    }
+    /// Attributes of a group.
+    pub fn group_attrs(&self, g: &AttrGroup) -> &[Attribute] {
+        self.attrs.get(g.attrs.start as usize..g.attrs.start as usize + g.attrs.len as usize).unwrap_or(&[])
+    }
+    /// Group ids of a 1-based attribute list id (0: none).
+    pub fn attr_list(&self, id: u32) -> &[u32] {
+        let Some(l) = id.checked_sub(1).and_then(|i| self.attr_lists.get(i as usize)) else { return &[] };
+        self.attr_list_groups.get(l.start as usize..l.start as usize + l.len as usize).unwrap_or(&[])
     }
     pub fn function_by_name(&self, name: &str) -> Option<FuncId> {
         self.functions.iter().position(|f| f.name == name).map(|i| FuncId(i as u32))
     }
     pub fn md_kind_name(&self, kind: u32) -> Option<&str> {
-        self.md_kinds.iter().find(|k| k.0 == kind).map(|k| k.1.as_str())
+        self.md_kinds.iter().find(|k| k.0 == kind).map(|k| self.str(k.1))
     }
     /// The type of a value used in `func`.
     pub fn value_type(&self, func: &Function, v: Value) -> TypeId {
@@ -902,14 +1000,14 @@ impl Module {
     /// A metadata string.
     pub fn md_string(&self, id: MdId) -> Option<&str> {
         match self.metadata.get(id.index())? {
-            Metadata::String(s) => Some(s),
+            Metadata::String(s) => Some(self.str(*s)),
             _ => None,
         }
     }
     /// A metadata tuple's operands.
     pub fn md_node(&self, id: MdId) -> Option<&[Option<MdId>]> {
         match self.metadata.get(id.index())? {
-            Metadata::Node { ops, .. } => Some(ops),
+            Metadata::Node { ops, .. } => Some(self.md_ops(*ops)),
             _ => None,
         }
     }

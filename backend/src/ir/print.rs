@@ -10,11 +10,11 @@ use std::fmt::Write;
 /// Renders the whole module as text.
 pub fn print_module(m: &Module) -> String {
     let mut s = String::new();
-    if !m.triple.is_empty() {
-        let _ = writeln!(s, "target triple = \"{}\"", m.triple);
+    if !m.triple().is_empty() {
+        let _ = writeln!(s, "target triple = \"{}\"", m.triple());
     }
-    if !m.datalayout.is_empty() {
-        let _ = writeln!(s, "target datalayout = \"{}\"", m.datalayout);
+    if !m.datalayout().is_empty() {
+        let _ = writeln!(s, "target datalayout = \"{}\"", m.datalayout());
     }
     s.push('\n');
     for (_, t) in m.types.iter() {
@@ -51,7 +51,7 @@ pub fn print_module(m: &Module) -> String {
     if !m.named_metadata.is_empty() {
         s.push('\n');
     }
-    for n in &m.named_metadata {
+    for n in m.named_mds() {
         let ids: Vec<String> = n.ops.iter().map(|i| format!("!{}", i.0)).collect();
         let _ = writeln!(s, "!{} = !{{{}}}", n.name, ids.join(", "));
     }
@@ -578,7 +578,7 @@ fn write_md_body(m: &Module, md: &Metadata, s: &mut String) {
     match md {
         Metadata::String(t) => {
             s.push_str("!\"");
-            for c in t.chars() {
+            for c in m.str(*t).chars() {
                 if c == '"' || c == '\\' || !(' '..='~').contains(&c) {
                     let mut buf = [0u8; 4];
                     for b in c.encode_utf8(&mut buf).bytes() {
@@ -595,7 +595,7 @@ fn write_md_body(m: &Module, md: &Metadata, s: &mut String) {
                 s.push_str("distinct ");
             }
             s.push_str("!{");
-            for (i, o) in ops.iter().enumerate() {
+            for (i, o) in m.md_ops(*ops).iter().enumerate() {
                 if i > 0 {
                     s.push_str(", ");
                 }
@@ -603,7 +603,7 @@ fn write_md_body(m: &Module, md: &Metadata, s: &mut String) {
                     None => s.push_str("null"),
                     Some(id) => match m.metadata.get(id.index()) {
                         Some(Metadata::Value { value, .. }) => write_typed(m, None, *value, s),
-                        Some(Metadata::String(_)) => write_md_body(m, &m.metadata[id.index()], s),
+                        Some(t @ Metadata::String(_)) => write_md_body(m, t, s),
                         _ => {
                             let _ = write!(s, "!{}", id.0);
                         }

@@ -116,6 +116,11 @@ impl Types {
         }
         self.collisions.get(&h)?.iter().copied().find(|id| self.list.get(id.0 as usize) == Some(t))
     }
+    /// Makes room for `n` more types.
+    pub fn reserve(&mut self, n: usize) {
+        self.list.reserve(n);
+        self.index.reserve(n);
+    }
     /// Appends `t` (even if an equal type exists: bitcode ids must stay stable).
     pub fn push(&mut self, t: Type) -> TypeId {
         let id = TypeId(self.list.len() as u32);

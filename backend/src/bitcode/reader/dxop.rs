@@ -7,12 +7,12 @@ use crate::dxil_op::{split_function_name, DxilOp};
 
 impl<'a> Reader<'a> {
     pub(super) fn decode_dx_ops(&mut self) -> Result<()> {
-        // Which declared functions are DXIL intrinsics: (class, suffix).
+        // Which declared functions are DXIL intrinsics: (class, length of the overload suffix).
         let mut intrinsics = Vec::with_capacity(self.module.functions.len());
         for f in &self.module.functions {
             intrinsics.push(if f.name.starts_with("dx.op.") {
                 match split_function_name(&f.name) {
-                    Some((class, suffix)) => Some((class, suffix.to_string())),
+                    Some((class, suffix)) => Some((class, suffix.len())),
                     None => return Err(E::Unsupported(format!("unknown DXIL intrinsic @{}", f.name))),
                 }
             } else {
@@ -39,12 +39,13 @@ impl<'a> Reader<'a> {
     fn decode_function_dx_ops(
         &self,
         func: &mut Function,
-        intrinsics: &[Option<(crate::dxil_op::OpClass, String)>],
+        intrinsics: &[Option<(crate::dxil_op::OpClass, usize)>],
     ) -> Result<()> {
         for inst in &mut func.insts {
             let InstKind::Call { callee: Value::Function(callee), args, .. } = inst.kind else { continue };
-            let Some((class, suffix)) = &intrinsics[callee.index()] else { continue };
+            let Some((class, suffix_len)) = &intrinsics[callee.index()] else { continue };
             let name = &self.module.functions[callee.index()].name;
+            let suffix = name.get(name.len() - suffix_len..).unwrap_or("");
             let first = func.value_pool.get(args.start as usize).copied();
             let Some(opcode) = first.filter(|_| args.len > 0).and_then(|v| self.module.const_uint(v)) else {
                 return Err(E::MalformedOwned(format!("call of @{name} without a constant opcode")));

@@ -164,6 +164,7 @@ impl<'a> Reader<'a> {
 
     // ------------------------------------------------------------ operands
 
+    #[inline]
     fn value_id(&self, raw: u64) -> u32 {
         let next = self.values.len() as u32;
         if self.relative_ids {
@@ -173,6 +174,7 @@ impl<'a> Reader<'a> {
         }
     }
 
+    #[cold]
     fn forward(&mut self, id: u32) -> Result<Value> {
         if id as usize > MAX_VALUES + self.values.len() || self.fwd.len() >= MAX_VALUES {
             return Err(E::BadValue(u64::from(id)));
@@ -182,6 +184,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A (value, type) pair: a defined value, or a forward reference followed by its type.
+    #[inline(always)]
     fn pair(&mut self, ops: &[u64], i: &mut usize) -> Result<(Value, TypeId)> {
         let id = self.value_id(op(ops, *i)?);
         *i += 1;
@@ -194,6 +197,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A value whose type is known from context.
+    #[inline(always)]
     fn value(&mut self, ops: &[u64], i: &mut usize) -> Result<Value> {
         let id = self.value_id(op(ops, *i)?);
         *i += 1;
@@ -217,7 +221,7 @@ impl<'a> Reader<'a> {
     }
 
     fn absolute(&self, raw: u64) -> Result<(Value, TypeId)> {
-        usize::try_from(raw).ok().and_then(|i| self.values.get(i)).copied().ok_or(E::BadValue(raw))
+        usize::try_from(raw).ok().and_then(|i| self.values.get(i)).copied().ok_or_else(|| E::BadValue(raw))
     }
 
     fn bb(&self, b: &Body, raw: u64) -> Result<BlockId> {
@@ -236,7 +240,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn list(pool_len: usize, n: usize) -> Result<List> {
+    pub(super) fn list(pool_len: usize, n: usize) -> Result<List> {
         let start = u32::try_from(pool_len).map_err(|_| E::Limit("operand pool too large"))?;
         Ok(List { start, len: n as u32 })
     }
@@ -279,7 +283,7 @@ impl<'a> Reader<'a> {
                 };
                 let (base, base_ty) = self.pair(ops, &mut i)?;
                 let (pointee, addr_space) =
-                    self.module.types.pointee(base_ty).ok_or(E::TypeMismatch("GEP base is not a pointer"))?;
+                    self.module.types.pointee(base_ty).ok_or_else(|| E::TypeMismatch("GEP base is not a pointer"))?;
                 let source_ty = explicit.unwrap_or(pointee);
                 let mut idx = Vec::new();
                 while i < ops.len() {
@@ -289,11 +293,15 @@ impl<'a> Reader<'a> {
                 for v in idx.iter().skip(1) {
                     let k = match self.module.types.get(cur) {
                         Type::Struct { .. } => {
-                            self.module.const_uint(*v).ok_or(E::Malformed("non-constant struct index"))?
+                            self.module.const_uint(*v).ok_or_else(|| E::Malformed("non-constant struct index"))?
                         }
                         _ => 0,
                     };
-                    cur = self.module.types.element(cur, k).ok_or(E::TypeMismatch("GEP index into non-aggregate"))?;
+                    cur = self
+                        .module
+                        .types
+                        .element(cur, k)
+                        .ok_or_else(|| E::TypeMismatch("GEP index into non-aggregate"))?;
                 }
                 let ty = self.ptr_to(cur, addr_space);
                 let indices = Self::list(b.func.value_pool.len(), idx.len())?;
@@ -309,7 +317,8 @@ impl<'a> Reader<'a> {
             6 => {
                 let (vector, vty) = self.pair(ops, &mut i)?;
                 let (index, _) = self.pair(ops, &mut i)?;
-                let e = self.module.types.element(vty, 0).ok_or(E::TypeMismatch("extractelement of non-vector"))?;
+                let e =
+                    self.module.types.element(vty, 0).ok_or_else(|| E::TypeMismatch("extractelement of non-vector"))?;
                 (InstKind::ExtractElement { vector, index }, e)
             }
             7 => {
@@ -333,7 +342,8 @@ impl<'a> Reader<'a> {
             9 | 28 => {
                 let (lhs, lty) = self.pair(ops, &mut i)?;
                 let rhs = self.value(ops, &mut i)?;
-                let pred = CmpPred::from_u64(op(ops, i)?).ok_or(E::Malformed("invalid comparison predicate"))?;
+                let pred =
+                    CmpPred::from_u64(op(ops, i)?).ok_or_else(|| E::Malformed("invalid comparison predicate"))?;
                 let flags = ops.get(i + 1).copied().unwrap_or(0) as u32;
                 let i1 = self.int_ty(1);
                 let ty = match self.module.types.get(lty) {
@@ -416,8 +426,12 @@ impl<'a> Reader<'a> {
                     return Err(E::Unsupported("inalloca".into()));
                 }
                 if a & (1 << 6) == 0 {
-                    alloc_ty =
-                        self.module.types.pointee(alloc_ty).ok_or(E::TypeMismatch("alloca type is not a pointer"))?.0;
+                    alloc_ty = self
+                        .module
+                        .types
+                        .pointee(alloc_ty)
+                        .ok_or_else(|| E::TypeMismatch("alloca type is not a pointer"))?
+                        .0;
                 }
                 let align = align_from(a & 31)?;
                 let ty = self.ptr_to(alloc_ty, 0);
@@ -431,7 +445,7 @@ impl<'a> Reader<'a> {
                     i += 1;
                     t
                 } else {
-                    self.module.types.pointee(pty).ok_or(E::TypeMismatch("load from non-pointer"))?.0
+                    self.module.types.pointee(pty).ok_or_else(|| E::TypeMismatch("load from non-pointer"))?.0
                 };
                 let align = align_from(op(ops, i)?)?;
                 let volatile = op(ops, i + 1)? != 0;
@@ -470,7 +484,7 @@ impl<'a> Reader<'a> {
                 let weak = ops.get(i + 4).copied().unwrap_or(0) != 0;
                 let elem = if cty.0 == u32::MAX {
                     let pty = self.type_of(&b.func, ptr);
-                    self.module.types.pointee(pty).ok_or(E::TypeMismatch("cmpxchg on non-pointer"))?.0
+                    self.module.types.pointee(pty).ok_or_else(|| E::TypeMismatch("cmpxchg on non-pointer"))?.0
                 } else {
                     cty
                 };
@@ -490,7 +504,7 @@ impl<'a> Reader<'a> {
                 let volatile = op(ops, i + 1)? != 0;
                 let ord = ordering(op(ops, i + 2)?)?;
                 let single_thread = op(ops, i + 3)? == 0;
-                let ty = self.module.types.pointee(pty).ok_or(E::TypeMismatch("atomicrmw on non-pointer"))?.0;
+                let ty = self.module.types.pointee(pty).ok_or_else(|| E::TypeMismatch("atomicrmw on non-pointer"))?.0;
                 (InstKind::AtomicRmw { op: rop, ptr, value, volatile, ordering: ord, single_thread }, ty)
             }
             36 => {
@@ -510,25 +524,25 @@ impl<'a> Reader<'a> {
                 let (callee, cty) = self.pair(ops, &mut i)?;
                 let fty = match fty {
                     Some(t) => t,
-                    None => self.module.types.pointee(cty).ok_or(E::TypeMismatch("call of non-pointer"))?.0,
+                    None => self.module.types.pointee(cty).ok_or_else(|| E::TypeMismatch("call of non-pointer"))?.0,
                 };
-                let (ret, nparams) = match self.module.types.get(fty) {
+                let types = &self.module.types;
+                let (ret, nparams) = match types.get(fty) {
                     Type::Function { vararg: true, .. } => return Err(E::Unsupported("variadic call".into())),
-                    Type::Function { ret, params, .. } => (*ret, params.len()),
+                    Type::Function { ret, params, .. } => {
+                        for &p in params {
+                            match types.get(p) {
+                                Type::Label => return Err(E::Unsupported("label call argument".into())),
+                                Type::Metadata => return Err(E::Unsupported("metadata call argument".into())),
+                                _ => {}
+                            }
+                        }
+                        (*ret, params.len())
+                    }
                     _ => return Err(E::TypeMismatch("call type is not a function type")),
                 };
                 let start = b.func.value_pool.len();
-                for k in 0..nparams {
-                    let p = match self.module.types.get(fty) {
-                        Type::Function { params, .. } => params.get(k).copied(),
-                        _ => None,
-                    }
-                    .ok_or(E::TypeMismatch("call type is not a function type"))?;
-                    match self.module.types.get(p) {
-                        Type::Label => return Err(E::Unsupported("label call argument".into())),
-                        Type::Metadata => return Err(E::Unsupported("metadata call argument".into())),
-                        _ => {}
-                    }
+                for _ in 0..nparams {
                     let v = self.value(ops, &mut i)?;
                     b.func.value_pool.push(v);
                 }
@@ -540,17 +554,13 @@ impl<'a> Reader<'a> {
             }
             26 => {
                 let (agg, aty) = self.pair(ops, &mut i)?;
-                let (idx, ty) = self.agg_indices(aty, &ops[i..])?;
-                let l = Self::list(b.func.index_pool.len(), idx.len())?;
-                b.func.index_pool.extend(idx);
+                let (l, ty) = self.agg_indices(aty, &ops[i..], &mut b.func.index_pool)?;
                 (InstKind::ExtractValue { agg, indices: l }, ty)
             }
             27 => {
                 let (agg, aty) = self.pair(ops, &mut i)?;
                 let (value, _) = self.pair(ops, &mut i)?;
-                let (idx, _) = self.agg_indices(aty, &ops[i..])?;
-                let l = Self::list(b.func.index_pool.len(), idx.len())?;
-                b.func.index_pool.extend(idx);
+                let (l, _) = self.agg_indices(aty, &ops[i..], &mut b.func.index_pool)?;
                 (InstKind::InsertValue { agg, value, indices: l }, aty)
             }
             13 => return Err(E::Unsupported("invoke instruction".into())),
@@ -575,11 +585,13 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    fn agg_indices(&self, mut ty: TypeId, ops: &[u64]) -> Result<(Vec<u32>, TypeId)> {
+    /// Appends the indices of an extractvalue/insertvalue to `pool`.
+    fn agg_indices(&self, mut ty: TypeId, ops: &[u64], pool: &mut Vec<u32>) -> Result<(List, TypeId)> {
         if ops.is_empty() {
             return Err(E::Malformed("extractvalue/insertvalue without indices"));
         }
-        let mut v = Vec::with_capacity(ops.len());
+        let l = Self::list(pool.len(), ops.len())?;
+        let v = pool;
         for &k in ops {
             let k32 = u32::try_from(k).map_err(|_| E::Malformed("aggregate index too large"))?;
             match self.module.types.get(ty) {
@@ -587,10 +599,10 @@ impl<'a> Reader<'a> {
                 Type::Struct { .. } | Type::Array { .. } => {}
                 _ => return Err(E::TypeMismatch("aggregate index into non-aggregate")),
             }
-            ty = self.module.types.element(ty, k).ok_or(E::Malformed("aggregate index out of range"))?;
+            ty = self.module.types.element(ty, k).ok_or_else(|| E::Malformed("aggregate index out of range"))?;
             v.push(k32);
         }
-        Ok((v, ty))
+        Ok((l, ty))
     }
 
     /// Replaces forward-reference placeholders by the values they name.
