@@ -72,11 +72,6 @@ fn bench_writes_the_documented_json_times_pipelines_and_compares() {
         assert!(ph("bitcode") > 0.0 && ph("link") > 0.0, "{x}");
         if x["verdict"].as_str().unwrap().starts_with("compiled") {
             assert!(ph("lowering") > 0.0 && ph("assembly") > 0.0, "{x}");
-            let sum: f64 = ["container", "bitcode", "metadata", "structurize", "lowering", "assembly", "link"]
-                .iter()
-                .map(|p| ph(p))
-                .sum();
-            assert!(sum <= whole * 3.0, "phases {sum} vs whole {whole}: {x}");
         }
     }
     assert!(out.contains("compile_pipeline"), "{out}");
