@@ -336,25 +336,12 @@ pub fn input_vertices(p: InputPrimitive) -> u32 {
     }
 }
 
-/// Element helper shared by placement.
+/// Element helper shared by placement (copies the element's name and indices).
 pub(crate) fn element_placement(e: &SignatureElement, placement: Placement) -> ElementPlacement {
-    ElementPlacement {
-        id: e.id,
-        semantic_name: e.semantic_name.clone(),
-        semantic_indices: e.semantic_indices.clone(),
-        system_value: e.system_value_name(),
-        component_type: e.component_type,
-        interpolation: e.interpolation,
-        rows: e.rows,
-        cols: e.cols,
-        start_row: e.start_row,
-        start_col: e.start_col,
-        stream: e.stream(),
-        placement,
-    }
+    element_placement_owned(e.clone(), placement)
 }
 
-/// [`element_placement`] taking the element's name and indices.
+/// The placement of element `e`, taking its name and indices.
 pub(crate) fn element_placement_owned(e: SignatureElement, placement: Placement) -> ElementPlacement {
     ElementPlacement {
         id: e.id,
