@@ -73,6 +73,29 @@ pub(crate) struct Resources {
     pub heap_handles: Vec<(InstId, u32)>,
 }
 
+impl Resources {
+    /// Empties the tables (keeping their storage) for the next compile.
+    pub fn reset(&mut self) {
+        self.info.clear();
+        self.handles.clear();
+        self.handle_res.clear();
+        self.push_var = 0;
+        self.sampler_ty = 0;
+        self.sampled_image_types.clear();
+        self.image_types.clear();
+        self.heap_handles.clear();
+    }
+
+    pub fn capacity_bytes(&self) -> usize {
+        self.info.capacity() * std::mem::size_of::<ResInfo>()
+            + self.handles.capacity() * std::mem::size_of::<HandleVal>()
+            + self.handle_res.capacity() * 4
+            + self.sampled_image_types.capacity() * 8
+            + self.image_types.capacity() * 32
+            + self.heap_handles.capacity() * 8
+    }
+}
+
 /// The Vulkan descriptor type of a range (push constants aside).
 pub(crate) fn descriptor_kind(d: &ResDecl) -> DescriptorKind {
     match (d.kind, d.class) {
@@ -209,7 +232,8 @@ pub(super) fn scan(l: &mut Lowerer<'_>) -> LResult<()> {
 /// shader, so scan all of them before lowering any) and aggregate parts read.
 pub(super) fn scan_function(l: &mut Lowerer<'_>) -> LResult<()> {
     let f = l.f;
-    l.res.handle_res = vec![0; f.insts.len()];
+    l.res.handle_res.clear();
+    l.res.handle_res.resize(f.insts.len(), 0);
     for (k, inst) in f.insts.iter().enumerate() {
         if let InstKind::DxOp { op, args, .. } = &inst.kind {
             let args = f.values(*args);
