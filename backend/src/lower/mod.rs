@@ -1307,10 +1307,89 @@ impl<'m> Lowerer<'m> {
             bindings,
             push_constants: push,
             heap_bindings,
-            capabilities: self.caps.iter().map(|c| format!("{c:?}")).collect(),
+            capabilities: self
+                .caps
+                .iter()
+                .map(|&c| cap_name(c).map_or_else(|| format!("{c:?}"), String::from))
+                .collect(),
         })
     }
 }
+
+/// Names (as `Debug` spells them) of the capabilities the lowering declares, without going
+/// through the formatter for each compile.
+macro_rules! cap_names {
+    ($($c:ident),* $(,)?) => {
+        fn cap_name(c: Capability) -> Option<&'static str> {
+            match c {
+                $(Capability::$c => Some(stringify!($c)),)*
+                _ => None,
+            }
+        }
+        #[cfg(test)]
+        const CAPS_NAMED: &[Capability] = &[$(Capability::$c),*];
+    };
+}
+cap_names!(
+    ClipDistance,
+    ComputeDerivativeGroupLinearKHR,
+    ComputeDerivativeGroupQuadsKHR,
+    CullDistance,
+    DemoteToHelperInvocation,
+    DerivativeControl,
+    DrawParameters,
+    Float16,
+    Float64,
+    FragmentBarycentricKHR,
+    FragmentFullyCoveredEXT,
+    Geometry,
+    GeometryPointSize,
+    GeometryStreams,
+    GroupNonUniform,
+    GroupNonUniformArithmetic,
+    GroupNonUniformBallot,
+    GroupNonUniformQuad,
+    GroupNonUniformShuffle,
+    GroupNonUniformVote,
+    Image1D,
+    ImageBuffer,
+    ImageCubeArray,
+    ImageGatherExtended,
+    ImageMSArray,
+    ImageQuery,
+    Int16,
+    Int64,
+    Int64Atomics,
+    Int64ImageEXT,
+    Int8,
+    InterpolationFunction,
+    MinLod,
+    MultiView,
+    MultiViewport,
+    RuntimeDescriptorArray,
+    SampleRateShading,
+    Sampled1D,
+    SampledBuffer,
+    SampledCubeArray,
+    SampledImageArrayNonUniformIndexing,
+    Shader,
+    ShaderLayer,
+    ShaderNonUniform,
+    ShaderViewportIndex,
+    ShaderViewportIndexLayerEXT,
+    StencilExportEXT,
+    StorageBuffer16BitAccess,
+    StorageBufferArrayNonUniformIndexing,
+    StorageImageArrayNonUniformIndexing,
+    StorageImageMultisample,
+    StorageImageReadWithoutFormat,
+    StorageImageWriteWithoutFormat,
+    StorageTexelBufferArrayNonUniformIndexing,
+    Tessellation,
+    TransformFeedback,
+    UniformBufferArrayNonUniformIndexing,
+    UniformTexelBufferArrayNonUniformIndexing
+);
 
 /// `v` as `n` copies of `x` (keeping its storage).
 fn refill<T: Copy>(v: &mut Vec<T>, n: usize, x: T) {
