@@ -97,6 +97,8 @@ pub(crate) enum Scalar {
     F64,
 }
 const SCALARS: usize = 10;
+/// How many small `u32` constants [`Lowerer::const_u32`] keeps in a dense table.
+const SMALL_U32: usize = 64;
 
 /// A loop or switch the current code is inside of.
 #[derive(Debug, Clone, Copy)]
@@ -120,6 +122,8 @@ pub(crate) struct Lowerer<'m> {
     ir_types: Vec<Word>,
     ir_consts: Vec<Word>,
     consts: FxHashMap<(Word, u64), Word>,
+    /// `const_u32(v)` for small `v` (0: not made yet), in front of `consts`.
+    small_u32: [Word; SMALL_U32],
     pub vals: Vec<Val>,
     pub parts: Vec<Word>,
     globals: Vec<Val>,
@@ -273,6 +277,7 @@ impl<'m> Lowerer<'m> {
             ir_types: s.ir_types,
             ir_consts: s.ir_consts,
             consts: s.consts,
+            small_u32: [0; SMALL_U32],
             vals: s.vals,
             parts: s.parts,
             globals: s.globals,
@@ -536,8 +541,17 @@ impl<'m> Lowerer<'m> {
     }
 
     pub fn const_u32(&mut self, v: u32) -> Word {
+        if let Some(&c) = self.small_u32.get(v as usize) {
+            if c != 0 {
+                return c;
+            }
+        }
         let t = self.u32();
-        self.const_bits(t, false, v as u64)
+        let c = self.const_bits(t, false, v as u64);
+        if let Some(slot) = self.small_u32.get_mut(v as usize) {
+            *slot = c;
+        }
+        c
     }
 
     pub fn const_i32(&mut self, v: i32) -> Word {
