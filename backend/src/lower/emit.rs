@@ -148,6 +148,28 @@ pub(crate) struct Emitter {
     too_long: Option<Op>,
 }
 
+impl Default for Emitter {
+    /// An emitter without storage (nothing allocated; version 1.0).
+    fn default() -> Self {
+        Emitter {
+            next_id: 1,
+            version: 1 << 16,
+            capabilities: Vec::new(),
+            extensions: Vec::new(),
+            imports: Vec::new(),
+            memory_model: Vec::new(),
+            entry_points: Vec::new(),
+            execution_modes: Vec::new(),
+            debug: Vec::new(),
+            annotations: Vec::new(),
+            globals: Vec::new(),
+            functions: Vec::new(),
+            at: At::Module,
+            too_long: None,
+        }
+    }
+}
+
 impl Emitter {
     /// An empty module of SPIR-V version `major.minor`; `code_words`: expected size of the
     /// function bodies (a capacity hint: sections start big enough for typical shaders, so
@@ -169,6 +191,51 @@ impl Emitter {
             at: At::Module,
             too_long: None,
         }
+    }
+
+    /// Makes this emitter an empty module of SPIR-V version `major.minor` again, keeping the
+    /// sections' storage (the lowering reuses one emitter per thread across compiles).
+    pub fn reset(&mut self, major: u8, minor: u8, code_words: usize) {
+        self.next_id = 1;
+        self.version = (Word::from(major) << 16) | (Word::from(minor) << 8);
+        for s in self.sections_mut() {
+            s.clear();
+        }
+        self.functions.reserve(code_words.clamp(256, 1 << 20));
+        self.at = At::Module;
+        self.too_long = None;
+    }
+
+    fn sections_mut(&mut self) -> [&mut Vec<Word>; 10] {
+        [
+            &mut self.capabilities,
+            &mut self.extensions,
+            &mut self.imports,
+            &mut self.memory_model,
+            &mut self.entry_points,
+            &mut self.execution_modes,
+            &mut self.debug,
+            &mut self.annotations,
+            &mut self.globals,
+            &mut self.functions,
+        ]
+    }
+
+    /// Bytes of storage the sections hold.
+    pub fn capacity_bytes(&self) -> usize {
+        let sections = [
+            &self.capabilities,
+            &self.extensions,
+            &self.imports,
+            &self.memory_model,
+            &self.entry_points,
+            &self.execution_modes,
+            &self.debug,
+            &self.annotations,
+            &self.globals,
+            &self.functions,
+        ];
+        sections.iter().map(|s| s.capacity() * 4).sum()
     }
 
     /// A fresh id.
@@ -370,8 +437,9 @@ impl Emitter {
 
     // ---- the module ---------------------------------------------------------------------
 
-    /// The module's words: header, then the sections in logical-layout order.
-    pub fn finish(self) -> Result<Vec<Word>, EmitError> {
+    /// The module's words: header, then the sections in logical-layout order (the sections
+    /// keep their storage for [`Self::reset`]).
+    pub fn finish(&mut self) -> Result<Vec<Word>, EmitError> {
         if let Some(op) = self.too_long {
             return Err(EmitError::TooLong(op));
         }

@@ -97,6 +97,8 @@ pub(crate) enum Scalar {
     F64,
 }
 const SCALARS: usize = 10;
+/// How many small `u32` constants [`Lowerer::const_u32`] keeps in a dense table.
+const SMALL_U32: usize = 64;
 
 /// A loop or switch the current code is inside of.
 #[derive(Debug, Clone, Copy)]
@@ -120,6 +122,8 @@ pub(crate) struct Lowerer<'m> {
     ir_types: Vec<Word>,
     ir_consts: Vec<Word>,
     consts: FxHashMap<(Word, u64), Word>,
+    /// `const_u32(v)` for small `v` (0: not made yet), in front of `consts`.
+    small_u32: [Word; SMALL_U32],
     pub vals: Vec<Val>,
     pub parts: Vec<Word>,
     globals: Vec<Val>,
@@ -227,11 +231,37 @@ fn structure(m: &Module, f: &Function) -> Result<StructuredFunction, String> {
 
 impl<'m> Lowerer<'m> {
     fn new(m: &'m Module, f: &'m Function, meta: &'m EntryMeta, opts: &'m CompileOptions) -> Self {
+        let mut s = SCRATCH.with(|c| c.take()).unwrap_or_default();
+        let n = f.insts.len();
         // About 6 words of SPIR-V per IR instruction on the corpus (some room on top).
-        let mut b = Emitter::new(opts.spirv_version.0, opts.spirv_version.1, 8 * f.insts.len());
+        let (major, minor) = opts.spirv_version;
+        let mut b = match s.b.take() {
+            Some(mut b) => {
+                b.reset(major, minor, 8 * n);
+                b
+            }
+            None => Emitter::new(major, minor, 8 * n),
+        };
         let glsl = b.ext_inst_import("GLSL.std.450");
         b.memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
-        let n = f.insts.len();
+        s.caps.clear();
+        s.caps.push(Capability::Shader);
+        s.exts.clear();
+        s.vectors.clear();
+        s.pointers.clear();
+        refill(&mut s.ir_types, m.types.len(), 0);
+        refill(&mut s.ir_consts, m.consts.len(), 0);
+        s.consts.clear();
+        refill(&mut s.vals, n, Val::Unset);
+        s.parts.clear();
+        refill(&mut s.globals, m.globals.len(), Val::Unset);
+        s.phi_vars.clear();
+        s.demote_vars.clear();
+        s.struct_vars.clear();
+        s.interface.clear();
+        s.stack.clear();
+        refill(&mut s.used, n, 0);
+        s.res.reset();
         Lowerer {
             m,
             f,
@@ -239,28 +269,29 @@ impl<'m> Lowerer<'m> {
             opts,
             b,
             glsl,
-            caps: vec![Capability::Shader],
-            exts: Vec::new(),
+            caps: s.caps,
+            exts: s.exts,
             scalars: [0; SCALARS],
-            vectors: Vec::new(),
-            pointers: Vec::new(),
-            ir_types: vec![0; m.types.len()],
-            ir_consts: vec![0; m.consts.len()],
-            consts: FxHashMap::default(),
-            vals: vec![Val::Unset; n],
-            parts: Vec::new(),
-            globals: vec![Val::Unset; m.globals.len()],
-            phi_vars: Vec::new(),
-            demote_vars: Vec::new(),
-            struct_vars: Vec::new(),
+            vectors: s.vectors,
+            pointers: s.pointers,
+            ir_types: s.ir_types,
+            ir_consts: s.ir_consts,
+            consts: s.consts,
+            small_u32: [0; SMALL_U32],
+            vals: s.vals,
+            parts: s.parts,
+            globals: s.globals,
+            phi_vars: s.phi_vars,
+            demote_vars: s.demote_vars,
+            struct_vars: s.struct_vars,
             builtins: [0; 8],
-            interface: Vec::new(),
-            stack: Vec::new(),
+            interface: s.interface,
+            stack: s.stack,
             open: false,
             cur_label: 0,
             cur_block: None,
-            used: vec![0; n],
-            res: resources::Resources::default(),
+            used: s.used,
+            res: s.res,
             derivatives: false,
             tess: None,
             gfx: None,
@@ -510,8 +541,17 @@ impl<'m> Lowerer<'m> {
     }
 
     pub fn const_u32(&mut self, v: u32) -> Word {
+        if let Some(&c) = self.small_u32.get(v as usize) {
+            if c != 0 {
+                return c;
+            }
+        }
         let t = self.u32();
-        self.const_bits(t, false, v as u64)
+        let c = self.const_bits(t, false, v as u64);
+        if let Some(slot) = self.small_u32.get_mut(v as usize) {
+            *slot = c;
+        }
+        c
     }
 
     pub fn const_i32(&mut self, v: i32) -> Word {
@@ -1208,7 +1248,7 @@ impl<'m> Lowerer<'m> {
                 InstKind::Phi { .. } => {
                     if !has_phi {
                         has_phi = true;
-                        self.phi_vars = vec![0; f.insts.len()];
+                        refill(&mut self.phi_vars, f.insts.len(), 0);
                     }
                     if self.scalar_of(inst.ty).is_none() {
                         return unsupported(format!("phi of type {}", self.m.types.display(inst.ty)));
@@ -1231,7 +1271,7 @@ impl<'m> Lowerer<'m> {
             }
         }
         if !sf.demote.is_empty() {
-            self.demote_vars = vec![0; f.insts.len()];
+            refill(&mut self.demote_vars, f.insts.len(), 0);
             for &i in &sf.demote {
                 let Some(inst) = f.insts.get(i.index()) else {
                     return Err(Fail::Internal(format!("demoted %{} out of range", i.0)));
@@ -1252,9 +1292,10 @@ impl<'m> Lowerer<'m> {
     }
 
     fn finish(mut self) -> Result<CompiledShader, CompileError> {
-        let caps = std::mem::take(&mut self.caps);
-        for &c in &caps {
-            self.b.capability(c);
+        for k in 0..self.caps.len() {
+            if let Some(&c) = self.caps.get(k) {
+                self.b.capability(c);
+            }
         }
         for &e in &self.exts {
             self.b.extension(e);
@@ -1280,8 +1321,173 @@ impl<'m> Lowerer<'m> {
             bindings,
             push_constants: push,
             heap_bindings,
-            capabilities: caps.iter().map(|c| format!("{c:?}")).collect(),
+            capabilities: self
+                .caps
+                .iter()
+                .map(|&c| cap_name(c).map_or_else(|| format!("{c:?}"), String::from))
+                .collect(),
         })
+    }
+}
+
+/// Names (as `Debug` spells them) of the capabilities the lowering declares, without going
+/// through the formatter for each compile.
+macro_rules! cap_names {
+    ($($c:ident),* $(,)?) => {
+        fn cap_name(c: Capability) -> Option<&'static str> {
+            match c {
+                $(Capability::$c => Some(stringify!($c)),)*
+                _ => None,
+            }
+        }
+        #[cfg(test)]
+        const CAPS_NAMED: &[Capability] = &[$(Capability::$c),*];
+    };
+}
+cap_names!(
+    ClipDistance,
+    ComputeDerivativeGroupLinearKHR,
+    ComputeDerivativeGroupQuadsKHR,
+    CullDistance,
+    DemoteToHelperInvocation,
+    DerivativeControl,
+    DrawParameters,
+    Float16,
+    Float64,
+    FragmentBarycentricKHR,
+    FragmentFullyCoveredEXT,
+    Geometry,
+    GeometryPointSize,
+    GeometryStreams,
+    GroupNonUniform,
+    GroupNonUniformArithmetic,
+    GroupNonUniformBallot,
+    GroupNonUniformQuad,
+    GroupNonUniformShuffle,
+    GroupNonUniformVote,
+    Image1D,
+    ImageBuffer,
+    ImageCubeArray,
+    ImageGatherExtended,
+    ImageMSArray,
+    ImageQuery,
+    Int16,
+    Int64,
+    Int64Atomics,
+    Int64ImageEXT,
+    Int8,
+    InterpolationFunction,
+    MinLod,
+    MultiView,
+    MultiViewport,
+    RuntimeDescriptorArray,
+    SampleRateShading,
+    Sampled1D,
+    SampledBuffer,
+    SampledCubeArray,
+    SampledImageArrayNonUniformIndexing,
+    Shader,
+    ShaderLayer,
+    ShaderNonUniform,
+    ShaderViewportIndex,
+    ShaderViewportIndexLayerEXT,
+    StencilExportEXT,
+    StorageBuffer16BitAccess,
+    StorageBufferArrayNonUniformIndexing,
+    StorageImageArrayNonUniformIndexing,
+    StorageImageMultisample,
+    StorageImageReadWithoutFormat,
+    StorageImageWriteWithoutFormat,
+    StorageTexelBufferArrayNonUniformIndexing,
+    Tessellation,
+    TransformFeedback,
+    UniformBufferArrayNonUniformIndexing,
+    UniformTexelBufferArrayNonUniformIndexing
+);
+
+/// `v` as `n` copies of `x` (keeping its storage).
+fn refill<T: Copy>(v: &mut Vec<T>, n: usize, x: T) {
+    v.clear();
+    v.resize(n, x);
+}
+
+/// Largest lowering working storage kept between compiles on a thread.
+const MAX_KEPT_SCRATCH: usize = 4 << 20;
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Option<Scratch>> = const { std::cell::Cell::new(None) };
+}
+
+/// The [`Lowerer`]'s working storage, kept per thread so that a compile reuses the tables and
+/// SPIR-V sections of the previous one instead of allocating them again.
+#[derive(Default)]
+struct Scratch {
+    b: Option<Emitter>,
+    caps: Vec<Capability>,
+    exts: Vec<&'static str>,
+    vectors: Vec<(Word, u32, Word)>,
+    pointers: Vec<(StorageClass, Word, Word)>,
+    ir_types: Vec<Word>,
+    ir_consts: Vec<Word>,
+    consts: FxHashMap<(Word, u64), Word>,
+    vals: Vec<Val>,
+    parts: Vec<Word>,
+    globals: Vec<Val>,
+    phi_vars: Vec<Word>,
+    demote_vars: Vec<Word>,
+    struct_vars: Vec<Word>,
+    interface: Vec<Word>,
+    stack: Vec<Construct>,
+    used: Vec<u8>,
+    res: resources::Resources,
+}
+
+impl Scratch {
+    fn capacity_bytes(&self) -> usize {
+        self.b.as_ref().map_or(0, Emitter::capacity_bytes)
+            + (self.ir_types.capacity()
+                + self.ir_consts.capacity()
+                + self.parts.capacity()
+                + self.phi_vars.capacity()
+                + self.demote_vars.capacity()
+                + self.struct_vars.capacity()
+                + self.interface.capacity())
+                * 4
+            + self.consts.capacity() * 16
+            + (self.vals.capacity() + self.globals.capacity()) * std::mem::size_of::<Val>()
+            + self.used.capacity()
+            + self.res.capacity_bytes()
+    }
+}
+
+impl Drop for Lowerer<'_> {
+    /// Hands the working storage back to this thread's [`Scratch`] (unless a huge shader made it big).
+    fn drop(&mut self) {
+        use std::mem::take;
+        let b = take(&mut self.b);
+        let s = Scratch {
+            b: Some(b),
+            caps: take(&mut self.caps),
+            exts: take(&mut self.exts),
+            vectors: take(&mut self.vectors),
+            pointers: take(&mut self.pointers),
+            ir_types: take(&mut self.ir_types),
+            ir_consts: take(&mut self.ir_consts),
+            consts: take(&mut self.consts),
+            vals: take(&mut self.vals),
+            parts: take(&mut self.parts),
+            globals: take(&mut self.globals),
+            phi_vars: take(&mut self.phi_vars),
+            demote_vars: take(&mut self.demote_vars),
+            struct_vars: take(&mut self.struct_vars),
+            interface: take(&mut self.interface),
+            stack: take(&mut self.stack),
+            used: take(&mut self.used),
+            res: take(&mut self.res),
+        };
+        if s.capacity_bytes() <= MAX_KEPT_SCRATCH {
+            SCRATCH.with(|c| c.set(Some(s)));
+        }
     }
 }
 

@@ -71,6 +71,31 @@ pub(crate) struct Resources {
     pub image_types: Vec<([u32; 7], Word)>,
     /// `CreateHandleFromHeap` instructions and the (heap) range each one reaches.
     pub heap_handles: Vec<(InstId, u32)>,
+    /// Working list of [`scan_function`]: resource-using ops (handle, use flags).
+    use_ops: Vec<(InstId, u8)>,
+}
+
+impl Resources {
+    /// Empties the tables (keeping their storage) for the next compile.
+    pub fn reset(&mut self) {
+        self.info.clear();
+        self.handles.clear();
+        self.handle_res.clear();
+        self.push_var = 0;
+        self.sampler_ty = 0;
+        self.sampled_image_types.clear();
+        self.image_types.clear();
+        self.heap_handles.clear();
+    }
+
+    pub fn capacity_bytes(&self) -> usize {
+        self.info.capacity() * std::mem::size_of::<ResInfo>()
+            + self.handles.capacity() * std::mem::size_of::<HandleVal>()
+            + self.handle_res.capacity() * 4
+            + self.sampled_image_types.capacity() * 8
+            + self.image_types.capacity() * 32
+            + self.heap_handles.capacity() * 8
+    }
 }
 
 /// The Vulkan descriptor type of a range (push constants aside).
@@ -209,23 +234,67 @@ pub(super) fn scan(l: &mut Lowerer<'_>) -> LResult<()> {
 /// shader, so scan all of them before lowering any) and aggregate parts read.
 pub(super) fn scan_function(l: &mut Lowerer<'_>) -> LResult<()> {
     let f = l.f;
-    l.res.handle_res = vec![0; f.insts.len()];
+    l.res.handle_res.clear();
+    l.res.handle_res.resize(f.insts.len(), 0);
+    // One pass: handles made here, annotations of handles made earlier, extractvalue components,
+    // and the resource-using ops (their flags need the final handle table: applied after).
+    let mut late_annotation = false;
+    let mut use_ops = std::mem::take(&mut l.res.use_ops);
+    use_ops.clear();
     for (k, inst) in f.insts.iter().enumerate() {
-        if let InstKind::DxOp { op, args, .. } = &inst.kind {
-            let args = f.values(*args);
-            let r = match op {
-                DxilOp::CreateHandle => find_by_id(l, args)?,
-                DxilOp::CreateHandleFromBinding => find_by_binding(l, args)?,
-                _ => continue,
-            };
-            l.res.handle_res[k] = r + 1;
+        match &inst.kind {
+            InstKind::DxOp { op, args, overload, .. } => {
+                let args = f.values(*args);
+                let flag = match op {
+                    DxilOp::CreateHandle | DxilOp::CreateHandleFromBinding => {
+                        let r =
+                            if *op == DxilOp::CreateHandle { find_by_id(l, args)? } else { find_by_binding(l, args)? };
+                        l.res.handle_res[k] = r + 1;
+                        continue;
+                    }
+                    DxilOp::AnnotateHandle => {
+                        if let Some(Value::Inst(h)) = args.first() {
+                            if h.index() >= k {
+                                late_annotation = true;
+                            }
+                            l.res.handle_res[k] = l.res.handle_res.get(h.index()).copied().unwrap_or(0);
+                        }
+                        continue;
+                    }
+                    DxilOp::BufferLoad | DxilOp::TextureLoad | DxilOp::RawBufferLoad => USE_READ,
+                    DxilOp::BufferStore | DxilOp::TextureStore | DxilOp::RawBufferStore => USE_WRITE,
+                    DxilOp::AtomicBinOp | DxilOp::AtomicCompareExchange => USE_ATOMIC,
+                    DxilOp::BufferUpdateCounter => USE_COUNTER,
+                    _ => continue,
+                };
+                if let Some(Value::Inst(h)) = args.first() {
+                    let wide16 = matches!(overload, crate::dxil_op::Overload::Half | crate::dxil_op::Overload::I16);
+                    let atomic64 = flag == USE_ATOMIC && matches!(overload, crate::dxil_op::Overload::I64);
+                    let flags = flag | if wide16 { USE_U16 } else { 0 } | if atomic64 { USE_U64 } else { 0 };
+                    use_ops.push((*h, flags));
+                }
+            }
+            InstKind::ExtractValue { agg: Value::Inst(a), indices } => {
+                if let Some(&k) = f.indices(*indices).first() {
+                    if k < 8 {
+                        if let Some(u) = l.used.get_mut(a.index()) {
+                            *u |= 1 << k;
+                        }
+                    }
+                }
+            }
+            _ => {}
         }
     }
-    for _ in 0..2 {
-        for (k, inst) in f.insts.iter().enumerate() {
-            if let InstKind::DxOp { op: DxilOp::AnnotateHandle, args, .. } = &inst.kind {
-                if let Some(Value::Inst(h)) = f.values(*args).first() {
-                    l.res.handle_res[k] = l.res.handle_res.get(h.index()).copied().unwrap_or(0);
+    if late_annotation {
+        // An annotation placed before the handle it describes: two more rounds over all of them
+        // (annotations of annotations in any order, as far as two levels).
+        for _ in 0..2 {
+            for (k, inst) in f.insts.iter().enumerate() {
+                if let InstKind::DxOp { op: DxilOp::AnnotateHandle, args, .. } = &inst.kind {
+                    if let Some(Value::Inst(h)) = f.values(*args).first() {
+                        l.res.handle_res[k] = l.res.handle_res.get(h.index()).copied().unwrap_or(0);
+                    }
                 }
             }
         }
@@ -236,40 +305,15 @@ pub(super) fn scan_function(l: &mut Lowerer<'_>) -> LResult<()> {
             *slot = r + 1;
         }
     }
-    for inst in f.insts.iter() {
-        match &inst.kind {
-            InstKind::ExtractValue { agg: Value::Inst(a), indices } => {
-                if let Some(&k) = f.indices(*indices).first() {
-                    if k < 8 {
-                        if let Some(u) = l.used.get_mut(a.index()) {
-                            *u |= 1 << k;
-                        }
-                    }
-                }
+    for &(h, flags) in &use_ops {
+        let r = l.res.handle_res.get(h.index()).copied().unwrap_or(0);
+        if r > 0 {
+            if let Some(info) = l.res.info.get_mut(r as usize - 1) {
+                info.uses |= flags;
             }
-            InstKind::DxOp { op, args, overload, .. } => {
-                let args = f.values(*args);
-                let flag = match op {
-                    DxilOp::BufferLoad | DxilOp::TextureLoad | DxilOp::RawBufferLoad => USE_READ,
-                    DxilOp::BufferStore | DxilOp::TextureStore | DxilOp::RawBufferStore => USE_WRITE,
-                    DxilOp::AtomicBinOp | DxilOp::AtomicCompareExchange => USE_ATOMIC,
-                    DxilOp::BufferUpdateCounter => USE_COUNTER,
-                    _ => continue,
-                };
-                let wide16 = matches!(overload, crate::dxil_op::Overload::Half | crate::dxil_op::Overload::I16);
-                let atomic64 = flag == USE_ATOMIC && matches!(overload, crate::dxil_op::Overload::I64);
-                if let Some(Value::Inst(h)) = args.first() {
-                    let r = l.res.handle_res.get(h.index()).copied().unwrap_or(0);
-                    if r > 0 {
-                        if let Some(info) = l.res.info.get_mut(r as usize - 1) {
-                            info.uses |= flag | if wide16 { USE_U16 } else { 0 } | if atomic64 { USE_U64 } else { 0 };
-                        }
-                    }
-                }
-            }
-            _ => {}
         }
     }
+    l.res.use_ops = use_ops;
     Ok(())
 }
 

@@ -267,8 +267,8 @@ impl<'m> Lowerer<'m> {
     fn enter_function(&mut self, f: &'m Function) -> LResult<()> {
         let n = f.insts.len();
         self.f = f;
-        self.vals = vec![Val::Unset; n];
-        self.used = vec![0; n];
+        super::refill(&mut self.vals, n, Val::Unset);
+        super::refill(&mut self.used, n, 0);
         self.phi_vars.clear();
         self.demote_vars.clear();
         self.struct_vars.clear();

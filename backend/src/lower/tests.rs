@@ -124,3 +124,11 @@ fn unsupported_errors_name_the_feature_and_shader_model() {
         other => panic!("expected Unsupported, got {other:?}"),
     }
 }
+
+#[test]
+fn capability_names_match_debug() {
+    for &c in super::CAPS_NAMED {
+        assert_eq!(super::cap_name(c), Some(format!("{c:?}").as_str()));
+    }
+    assert_eq!(super::cap_name(rspirv::spirv::Capability::Kernel), None);
+}
