@@ -783,10 +783,11 @@ fn read_unabbreviated(bits: &mut Bits<'_>, rec: &mut Record) -> Result<()> {
     if n > bits.remaining() / 6 {
         return Err(ErrorKind::UnexpectedEof);
     }
-    rec.ops.reserve(n as usize);
-    for _ in 0..n {
-        let v = bits.read_vbr6()?;
-        rec.ops.push(v);
+    // Fill in place: no capacity check per operand.
+    let start = rec.ops.len();
+    rec.ops.resize(start + n as usize, 0);
+    for slot in rec.ops.iter_mut().skip(start) {
+        *slot = bits.read_vbr6()?;
     }
     Ok(())
 }

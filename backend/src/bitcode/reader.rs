@@ -21,6 +21,8 @@ mod block {
 /// `Value::Inst(InstId(FWD_BASE + k))` until the function body ends.
 const FWD_BASE: u32 = 0xF000_0000;
 const MAX_VALUES: usize = 1 << 24;
+/// "No type" in dense type tables.
+const NO_TYPE: u32 = u32::MAX;
 
 /// Reads a DXIL bitcode module (the bytes after the DXIL program header).
 pub fn read_module(bitcode: &[u8]) -> std::result::Result<Module, BitcodeError> {
@@ -53,6 +55,7 @@ struct Scratch {
     rec_ops: Vec<u64>,
     values: Vec<(Value, TypeId)>,
     ptr_cache: crate::fxhash::FxHashMap<(TypeId, u32), TypeId>,
+    ptr_dense: Vec<[u32; 2]>,
     global_inits: Vec<(GlobalId, u32)>,
     bodies: Vec<FuncId>,
     fwd: Vec<u32>,
@@ -84,6 +87,7 @@ impl Scratch {
             + self.rec_ops.capacity() * 8
             + self.values.capacity() * std::mem::size_of::<(Value, TypeId)>()
             + self.ptr_cache.capacity() * 16
+            + self.ptr_dense.capacity() * 8
             + self.global_inits.capacity() * 8
             + self.bodies.capacity() * 4
             + self.fwd.capacity() * 4
@@ -129,6 +133,9 @@ struct Reader<'a> {
     /// Number of types the bitcode defined (later ones are derived by the reader).
     bitcode_types: u32,
     ptr_cache: crate::fxhash::FxHashMap<(TypeId, u32), TypeId>,
+    /// Pointer types by pointee id, in address spaces 0 and 3 ([`NO_TYPE`]:
+    /// none yet); other address spaces go through `ptr_cache`.
+    ptr_dense: Vec<[u32; 2]>,
     global_inits: Vec<(GlobalId, u32)>,
     bodies: Vec<FuncId>,
     next_body: usize,
@@ -296,6 +303,7 @@ impl<'a> Reader<'a> {
         let rec = Record { ops: std::mem::take(&mut sc.rec_ops), ..Record::default() };
         sc.values.clear();
         sc.ptr_cache.clear();
+        sc.ptr_dense.clear();
         sc.global_inits.clear();
         sc.bodies.clear();
         sc.fwd.clear();
@@ -308,6 +316,7 @@ impl<'a> Reader<'a> {
             values: std::mem::take(&mut sc.values),
             bitcode_types: 0,
             ptr_cache: std::mem::take(&mut sc.ptr_cache),
+            ptr_dense: std::mem::take(&mut sc.ptr_dense),
             global_inits: std::mem::take(&mut sc.global_inits),
             bodies: std::mem::take(&mut sc.bodies),
             next_body: 0,
@@ -346,6 +355,7 @@ impl<'a> Reader<'a> {
             rec_ops: self.rec.ops,
             values: self.values,
             ptr_cache: self.ptr_cache,
+            ptr_dense: self.ptr_dense,
             global_inits: self.global_inits,
             bodies: self.bodies,
             fwd: self.fwd,
@@ -489,12 +499,65 @@ impl<'a> Reader<'a> {
     }
 
     fn ptr_to(&mut self, pointee: TypeId, addr_space: u32) -> TypeId {
-        if let Some(&t) = self.ptr_cache.get(&(pointee, addr_space)) {
-            return t;
+        let slot = match addr_space {
+            0 => 0,
+            3 => 1,
+            _ => {
+                if let Some(&t) = self.ptr_cache.get(&(pointee, addr_space)) {
+                    return t;
+                }
+                let t = self.module.types.intern(Type::Pointer { pointee, addr_space });
+                self.ptr_cache.insert((pointee, addr_space), t);
+                return t;
+            }
+        };
+        let p = pointee.0 as usize;
+        if let Some(&t) = self.ptr_dense.get(p).and_then(|e| e.get(slot)) {
+            if t != NO_TYPE {
+                return TypeId(t);
+            }
         }
         let t = self.module.types.intern(Type::Pointer { pointee, addr_space });
-        self.ptr_cache.insert((pointee, addr_space), t);
+        // `pointee` is a type of the table, so this is bounded by its size.
+        if p >= self.ptr_dense.len() {
+            self.ptr_dense.resize(p + 1, [NO_TYPE; 2]);
+        }
+        if let Some(e) = self.ptr_dense.get_mut(p).and_then(|e| e.get_mut(slot)) {
+            *e = t.0;
+        }
         t
+    }
+
+    /// Notes the bitcode's pointer types and `void`/`i1`/`i32` (their first
+    /// occurrence, as [`Types::intern`] would find) so that deriving them
+    /// does not search the type table.
+    fn index_bitcode_types(&mut self) {
+        let list = &self.module.types.list;
+        self.ptr_dense.clear();
+        self.ptr_dense.resize(list.len(), [NO_TYPE; 2]);
+        for (i, t) in list.iter().enumerate() {
+            let (slot, p) = match *t {
+                Type::Pointer { pointee, addr_space: 0 } => (0, pointee),
+                Type::Pointer { pointee, addr_space: 3 } => (1, pointee),
+                Type::Void | Type::Int(1) | Type::Int(32) => {
+                    let k = match t {
+                        Type::Void => 0,
+                        Type::Int(1) => 1,
+                        _ => 2,
+                    };
+                    if self.common_tys[k].is_none() {
+                        self.common_tys[k] = Some(TypeId(i as u32));
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            if let Some(e) = self.ptr_dense.get_mut(p.0 as usize).and_then(|e| e.get_mut(slot)) {
+                if *e == NO_TYPE {
+                    *e = i as u32;
+                }
+            }
+        }
     }
 
     fn int_ty(&mut self, bits: u32) -> TypeId {
@@ -726,6 +789,7 @@ impl<'a> Reader<'a> {
                 return Err(E::BadType(m));
             }
         }
+        self.index_bitcode_types();
         Ok(())
     }
 
