@@ -359,7 +359,7 @@ impl DefCache {
 }
 
 /// How many BLOCKINFO blocks [`CursorStorage`] remembers.
-const BLOCKINFO_CACHE: usize = 4;
+const BLOCKINFO_CACHE: usize = 16;
 
 #[derive(Debug, Default)]
 struct BlockinfoCache {

@@ -79,7 +79,7 @@ struct KindsMemo {
 }
 
 /// How many kind blocks [`Scratch`] remembers.
-const KINDS_MEMO: usize = 4;
+const KINDS_MEMO: usize = 16;
 
 impl Scratch {
     fn capacity_bytes(&self) -> usize {
