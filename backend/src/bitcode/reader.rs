@@ -1,6 +1,6 @@
 //! Module and function-body decoding (LLVM 3.7 record layouts).
 
-use super::bitstream::{Cursor, CursorStorage, Entry, Record};
+use super::bitstream::{Cursor, CursorStorage, Entry, Record, UNABBREV_RECORD};
 use super::error::{BitcodeError, ErrorKind as E, Result};
 use crate::ir::*;
 
@@ -62,7 +62,24 @@ struct Scratch {
     strbuf: Vec<u8>,
     kinds_memo: Vec<KindsMemo>,
     kinds_memo_next: usize,
+    string_memo: Vec<StringMemo>,
+    string_memo_next: usize,
 }
+
+/// An unabbreviated TRIPLE or DATALAYOUT record seen before: its bits and
+/// its text. Every module of a DXC build carries the same two, ~1000 bits
+/// of vbr6 characters; equal bits decode to the same record.
+#[derive(Default)]
+struct StringMemo {
+    code: u32,
+    len: u64,
+    chunks: Vec<u64>,
+    text: String,
+}
+
+/// How many TRIPLE/DATALAYOUT records [`Scratch`] remembers, and the longest.
+const STRING_MEMO: usize = 8;
+const STRING_MEMO_BITS: u64 = 1 << 14;
 
 /// A module-level metadata block that held only metadata kinds, as bytes and
 /// what it decoded to. DXC writes the same kind table into every module, so
@@ -97,6 +114,7 @@ impl Scratch {
                 .iter()
                 .map(|k| k.body.capacity() + k.kinds.capacity() * 12 + k.names.capacity())
                 .sum::<usize>()
+            + self.string_memo.iter().map(|m| m.chunks.capacity() * 8 + m.text.capacity()).sum::<usize>()
     }
 }
 
@@ -152,6 +170,8 @@ struct Reader<'a> {
     strbuf: Vec<u8>,
     kinds_memo: Vec<KindsMemo>,
     kinds_memo_next: usize,
+    string_memo: Vec<StringMemo>,
+    string_memo_next: usize,
     section_names: usize,
     /// Cached ids of `void`, `i1`, `i32` (0: not yet looked up).
     common_tys: [Option<TypeId>; 3],
@@ -330,6 +350,8 @@ impl<'a> Reader<'a> {
             strbuf: std::mem::take(&mut sc.strbuf),
             kinds_memo: std::mem::take(&mut sc.kinds_memo),
             kinds_memo_next: sc.kinds_memo_next,
+            string_memo: std::mem::take(&mut sc.string_memo),
+            string_memo_next: sc.string_memo_next,
             section_names: 0,
             common_tys: [None; 3],
         }
@@ -362,6 +384,8 @@ impl<'a> Reader<'a> {
             strbuf: self.strbuf,
             kinds_memo: self.kinds_memo,
             kinds_memo_next: self.kinds_memo_next,
+            string_memo: self.string_memo,
+            string_memo_next: self.string_memo_next,
         };
         (self.module, sc)
     }
@@ -451,11 +475,53 @@ impl<'a> Reader<'a> {
                     }
                 }
                 Entry::Record(a) => {
+                    if a == UNABBREV_RECORD && self.module_string_memo()? {
+                        continue;
+                    }
+                    let start = self.cur.bits.pos();
                     self.read_rec(a)?;
                     self.module_record()?;
+                    if a == UNABBREV_RECORD && matches!(self.rec.code, 2 | 3) {
+                        self.remember_module_string(start);
+                    }
                 }
             }
         }
+    }
+
+    /// Applies the TRIPLE/DATALAYOUT record at the cursor from
+    /// [`StringMemo`] when its bits were seen before.
+    fn module_string_memo(&mut self) -> Result<bool> {
+        let bits = &self.cur.bits;
+        let Some(m) = self.string_memo.iter().find(|m| bits.peek_equal(&m.chunks, m.len)) else { return Ok(false) };
+        self.cur.bits.skip_bits(m.len)?;
+        self.cur_code = Some(m.code);
+        let s = pool_bytes(&mut self.module.strings, m.text.as_bytes())?;
+        if m.code == 2 {
+            self.module.triple = s;
+        } else {
+            self.module.datalayout = s;
+        }
+        Ok(true)
+    }
+
+    /// Remembers the TRIPLE/DATALAYOUT record just read from bit `start`.
+    fn remember_module_string(&mut self, start: u64) {
+        let s = if self.rec.code == 2 { self.module.triple } else { self.module.datalayout };
+        if self.cur.bits.pos() - start > STRING_MEMO_BITS {
+            return;
+        }
+        if self.string_memo.len() < STRING_MEMO {
+            self.string_memo.push(StringMemo::default());
+        }
+        let slot = self.string_memo_next % self.string_memo.len();
+        self.string_memo_next = slot + 1;
+        let Some(m) = self.string_memo.get_mut(slot) else { return };
+        m.code = self.rec.code;
+        m.chunks.clear();
+        m.len = self.cur.bits.capture(start, &mut m.chunks);
+        m.text.clear();
+        m.text.push_str(self.module.strings.get(s.start as usize..(s.start + s.len) as usize).unwrap_or(""));
     }
 
     fn module_record(&mut self) -> Result<()> {
