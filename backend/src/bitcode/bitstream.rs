@@ -270,7 +270,38 @@ impl<'a> Bits<'a> {
         Ok(())
     }
 
-    fn skip_bits(&mut self, n: u64) -> Result<()> {
+    /// Whether the `len` bits from the current position are `chunks` (as
+    /// [`Bits::capture`] wrote them). Does not move.
+    pub fn peek_equal(&self, chunks: &[u64], len: u64) -> bool {
+        if len > self.remaining() {
+            return false;
+        }
+        let mut p = self.clone();
+        let mut left = len;
+        for &c in chunks {
+            let w = left.min(56) as u32;
+            match p.read(w) {
+                Ok(v) if v == c => left -= u64::from(w),
+                _ => return false,
+            }
+        }
+        left == 0
+    }
+
+    /// Appends the bits from `from` to the current position to `out` in
+    /// 56-bit pieces, for [`Bits::peek_equal`]; returns how many bits.
+    pub fn capture(&self, from: u64, out: &mut Vec<u64>) -> u64 {
+        let mut p = Bits { data: self.data, pos: from.min(self.pos), end: self.pos };
+        let len = p.remaining();
+        while p.remaining() > 0 {
+            let w = p.remaining().min(56) as u32;
+            let Ok(v) = p.read(w) else { break };
+            out.push(v);
+        }
+        len
+    }
+
+    pub fn skip_bits(&mut self, n: u64) -> Result<()> {
         if n > self.remaining() {
             return Err(ErrorKind::UnexpectedEof);
         }
@@ -359,7 +390,7 @@ impl DefCache {
 }
 
 /// How many BLOCKINFO blocks [`CursorStorage`] remembers.
-const BLOCKINFO_CACHE: usize = 4;
+const BLOCKINFO_CACHE: usize = 16;
 
 #[derive(Debug, Default)]
 struct BlockinfoCache {
@@ -783,10 +814,11 @@ fn read_unabbreviated(bits: &mut Bits<'_>, rec: &mut Record) -> Result<()> {
     if n > bits.remaining() / 6 {
         return Err(ErrorKind::UnexpectedEof);
     }
-    rec.ops.reserve(n as usize);
-    for _ in 0..n {
-        let v = bits.read_vbr6()?;
-        rec.ops.push(v);
+    // Fill in place: no capacity check per operand.
+    let start = rec.ops.len();
+    rec.ops.resize(start + n as usize, 0);
+    for slot in rec.ops.iter_mut().skip(start) {
+        *slot = bits.read_vbr6()?;
     }
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! Module and function-body decoding (LLVM 3.7 record layouts).
 
-use super::bitstream::{Cursor, CursorStorage, Entry, Record};
+use super::bitstream::{Cursor, CursorStorage, Entry, Record, UNABBREV_RECORD};
 use super::error::{BitcodeError, ErrorKind as E, Result};
 use crate::ir::*;
 
@@ -21,6 +21,8 @@ mod block {
 /// `Value::Inst(InstId(FWD_BASE + k))` until the function body ends.
 const FWD_BASE: u32 = 0xF000_0000;
 const MAX_VALUES: usize = 1 << 24;
+/// "No type" in dense type tables.
+const NO_TYPE: u32 = u32::MAX;
 
 /// Reads a DXIL bitcode module (the bytes after the DXIL program header).
 pub fn read_module(bitcode: &[u8]) -> std::result::Result<Module, BitcodeError> {
@@ -53,13 +55,31 @@ struct Scratch {
     rec_ops: Vec<u64>,
     values: Vec<(Value, TypeId)>,
     ptr_cache: crate::fxhash::FxHashMap<(TypeId, u32), TypeId>,
+    ptr_dense: Vec<[u32; 2]>,
     global_inits: Vec<(GlobalId, u32)>,
     bodies: Vec<FuncId>,
     fwd: Vec<u32>,
     strbuf: Vec<u8>,
     kinds_memo: Vec<KindsMemo>,
     kinds_memo_next: usize,
+    string_memo: Vec<StringMemo>,
+    string_memo_next: usize,
 }
+
+/// An unabbreviated TRIPLE or DATALAYOUT record seen before: its bits and
+/// its text. Every module of a DXC build carries the same two, ~1000 bits
+/// of vbr6 characters; equal bits decode to the same record.
+#[derive(Default)]
+struct StringMemo {
+    code: u32,
+    len: u64,
+    chunks: Vec<u64>,
+    text: String,
+}
+
+/// How many TRIPLE/DATALAYOUT records [`Scratch`] remembers, and the longest.
+const STRING_MEMO: usize = 8;
+const STRING_MEMO_BITS: u64 = 1 << 14;
 
 /// A module-level metadata block that held only metadata kinds, as bytes and
 /// what it decoded to. DXC writes the same kind table into every module, so
@@ -76,7 +96,7 @@ struct KindsMemo {
 }
 
 /// How many kind blocks [`Scratch`] remembers.
-const KINDS_MEMO: usize = 4;
+const KINDS_MEMO: usize = 16;
 
 impl Scratch {
     fn capacity_bytes(&self) -> usize {
@@ -84,6 +104,7 @@ impl Scratch {
             + self.rec_ops.capacity() * 8
             + self.values.capacity() * std::mem::size_of::<(Value, TypeId)>()
             + self.ptr_cache.capacity() * 16
+            + self.ptr_dense.capacity() * 8
             + self.global_inits.capacity() * 8
             + self.bodies.capacity() * 4
             + self.fwd.capacity() * 4
@@ -93,6 +114,7 @@ impl Scratch {
                 .iter()
                 .map(|k| k.body.capacity() + k.kinds.capacity() * 12 + k.names.capacity())
                 .sum::<usize>()
+            + self.string_memo.iter().map(|m| m.chunks.capacity() * 8 + m.text.capacity()).sum::<usize>()
     }
 }
 
@@ -129,6 +151,9 @@ struct Reader<'a> {
     /// Number of types the bitcode defined (later ones are derived by the reader).
     bitcode_types: u32,
     ptr_cache: crate::fxhash::FxHashMap<(TypeId, u32), TypeId>,
+    /// Pointer types by pointee id, in address spaces 0 and 3 ([`NO_TYPE`]:
+    /// none yet); other address spaces go through `ptr_cache`.
+    ptr_dense: Vec<[u32; 2]>,
     global_inits: Vec<(GlobalId, u32)>,
     bodies: Vec<FuncId>,
     next_body: usize,
@@ -145,6 +170,8 @@ struct Reader<'a> {
     strbuf: Vec<u8>,
     kinds_memo: Vec<KindsMemo>,
     kinds_memo_next: usize,
+    string_memo: Vec<StringMemo>,
+    string_memo_next: usize,
     section_names: usize,
     /// Cached ids of `void`, `i1`, `i32` (0: not yet looked up).
     common_tys: [Option<TypeId>; 3],
@@ -296,6 +323,7 @@ impl<'a> Reader<'a> {
         let rec = Record { ops: std::mem::take(&mut sc.rec_ops), ..Record::default() };
         sc.values.clear();
         sc.ptr_cache.clear();
+        sc.ptr_dense.clear();
         sc.global_inits.clear();
         sc.bodies.clear();
         sc.fwd.clear();
@@ -308,6 +336,7 @@ impl<'a> Reader<'a> {
             values: std::mem::take(&mut sc.values),
             bitcode_types: 0,
             ptr_cache: std::mem::take(&mut sc.ptr_cache),
+            ptr_dense: std::mem::take(&mut sc.ptr_dense),
             global_inits: std::mem::take(&mut sc.global_inits),
             bodies: std::mem::take(&mut sc.bodies),
             next_body: 0,
@@ -321,6 +350,8 @@ impl<'a> Reader<'a> {
             strbuf: std::mem::take(&mut sc.strbuf),
             kinds_memo: std::mem::take(&mut sc.kinds_memo),
             kinds_memo_next: sc.kinds_memo_next,
+            string_memo: std::mem::take(&mut sc.string_memo),
+            string_memo_next: sc.string_memo_next,
             section_names: 0,
             common_tys: [None; 3],
         }
@@ -346,12 +377,15 @@ impl<'a> Reader<'a> {
             rec_ops: self.rec.ops,
             values: self.values,
             ptr_cache: self.ptr_cache,
+            ptr_dense: self.ptr_dense,
             global_inits: self.global_inits,
             bodies: self.bodies,
             fwd: self.fwd,
             strbuf: self.strbuf,
             kinds_memo: self.kinds_memo,
             kinds_memo_next: self.kinds_memo_next,
+            string_memo: self.string_memo,
+            string_memo_next: self.string_memo_next,
         };
         (self.module, sc)
     }
@@ -441,11 +475,53 @@ impl<'a> Reader<'a> {
                     }
                 }
                 Entry::Record(a) => {
+                    if a == UNABBREV_RECORD && self.module_string_memo()? {
+                        continue;
+                    }
+                    let start = self.cur.bits.pos();
                     self.read_rec(a)?;
                     self.module_record()?;
+                    if a == UNABBREV_RECORD && matches!(self.rec.code, 2 | 3) {
+                        self.remember_module_string(start);
+                    }
                 }
             }
         }
+    }
+
+    /// Applies the TRIPLE/DATALAYOUT record at the cursor from
+    /// [`StringMemo`] when its bits were seen before.
+    fn module_string_memo(&mut self) -> Result<bool> {
+        let bits = &self.cur.bits;
+        let Some(m) = self.string_memo.iter().find(|m| bits.peek_equal(&m.chunks, m.len)) else { return Ok(false) };
+        self.cur.bits.skip_bits(m.len)?;
+        self.cur_code = Some(m.code);
+        let s = pool_bytes(&mut self.module.strings, m.text.as_bytes())?;
+        if m.code == 2 {
+            self.module.triple = s;
+        } else {
+            self.module.datalayout = s;
+        }
+        Ok(true)
+    }
+
+    /// Remembers the TRIPLE/DATALAYOUT record just read from bit `start`.
+    fn remember_module_string(&mut self, start: u64) {
+        let s = if self.rec.code == 2 { self.module.triple } else { self.module.datalayout };
+        if self.cur.bits.pos() - start > STRING_MEMO_BITS {
+            return;
+        }
+        if self.string_memo.len() < STRING_MEMO {
+            self.string_memo.push(StringMemo::default());
+        }
+        let slot = self.string_memo_next % self.string_memo.len();
+        self.string_memo_next = slot + 1;
+        let Some(m) = self.string_memo.get_mut(slot) else { return };
+        m.code = self.rec.code;
+        m.chunks.clear();
+        m.len = self.cur.bits.capture(start, &mut m.chunks);
+        m.text.clear();
+        m.text.push_str(self.module.strings.get(s.start as usize..(s.start + s.len) as usize).unwrap_or(""));
     }
 
     fn module_record(&mut self) -> Result<()> {
@@ -489,12 +565,65 @@ impl<'a> Reader<'a> {
     }
 
     fn ptr_to(&mut self, pointee: TypeId, addr_space: u32) -> TypeId {
-        if let Some(&t) = self.ptr_cache.get(&(pointee, addr_space)) {
-            return t;
+        let slot = match addr_space {
+            0 => 0,
+            3 => 1,
+            _ => {
+                if let Some(&t) = self.ptr_cache.get(&(pointee, addr_space)) {
+                    return t;
+                }
+                let t = self.module.types.intern(Type::Pointer { pointee, addr_space });
+                self.ptr_cache.insert((pointee, addr_space), t);
+                return t;
+            }
+        };
+        let p = pointee.0 as usize;
+        if let Some(&t) = self.ptr_dense.get(p).and_then(|e| e.get(slot)) {
+            if t != NO_TYPE {
+                return TypeId(t);
+            }
         }
         let t = self.module.types.intern(Type::Pointer { pointee, addr_space });
-        self.ptr_cache.insert((pointee, addr_space), t);
+        // `pointee` is a type of the table, so this is bounded by its size.
+        if p >= self.ptr_dense.len() {
+            self.ptr_dense.resize(p + 1, [NO_TYPE; 2]);
+        }
+        if let Some(e) = self.ptr_dense.get_mut(p).and_then(|e| e.get_mut(slot)) {
+            *e = t.0;
+        }
         t
+    }
+
+    /// Notes the bitcode's pointer types and `void`/`i1`/`i32` (their first
+    /// occurrence, as [`Types::intern`] would find) so that deriving them
+    /// does not search the type table.
+    fn index_bitcode_types(&mut self) {
+        let list = &self.module.types.list;
+        self.ptr_dense.clear();
+        self.ptr_dense.resize(list.len(), [NO_TYPE; 2]);
+        for (i, t) in list.iter().enumerate() {
+            let (slot, p) = match *t {
+                Type::Pointer { pointee, addr_space: 0 } => (0, pointee),
+                Type::Pointer { pointee, addr_space: 3 } => (1, pointee),
+                Type::Void | Type::Int(1) | Type::Int(32) => {
+                    let k = match t {
+                        Type::Void => 0,
+                        Type::Int(1) => 1,
+                        _ => 2,
+                    };
+                    if self.common_tys[k].is_none() {
+                        self.common_tys[k] = Some(TypeId(i as u32));
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            if let Some(e) = self.ptr_dense.get_mut(p.0 as usize).and_then(|e| e.get_mut(slot)) {
+                if *e == NO_TYPE {
+                    *e = i as u32;
+                }
+            }
+        }
     }
 
     fn int_ty(&mut self, bits: u32) -> TypeId {
@@ -726,6 +855,7 @@ impl<'a> Reader<'a> {
                 return Err(E::BadType(m));
             }
         }
+        self.index_bitcode_types();
         Ok(())
     }
 

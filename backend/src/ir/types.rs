@@ -75,7 +75,15 @@ pub struct Types {
     index: crate::fxhash::FxHashMap<u64, TypeId>,
     #[serde(skip)]
     collisions: crate::fxhash::FxHashMap<u64, Vec<TypeId>>,
+    /// `list[..indexed]` is in `index`. The index is built lazily, by
+    /// [`Types::intern`] once the table outgrows [`LINEAR_FIND`]: reading a
+    /// module pushes every bitcode type but interns only a few derived ones.
+    #[serde(skip)]
+    indexed: usize,
 }
+
+/// Tables up to this many types are searched linearly instead of by hash.
+const LINEAR_FIND: usize = 32;
 
 fn type_hash(t: &Type) -> u64 {
     use std::hash::BuildHasher;
@@ -105,9 +113,16 @@ impl Types {
     pub fn iter(&self) -> impl Iterator<Item = (TypeId, &Type)> {
         self.list.iter().enumerate().map(|(i, t)| (TypeId(i as u32), t))
     }
-    /// Finds an existing type equal to `t`.
+    /// Finds an existing type equal to `t` (the first one).
     pub fn find(&self, t: &Type) -> Option<TypeId> {
-        self.find_hashed(t, type_hash(t))
+        let indexed = self.indexed.min(self.list.len());
+        if indexed > 0 {
+            if let Some(id) = self.find_hashed(t, type_hash(t)) {
+                return Some(id);
+            }
+        }
+        let tail = self.list.get(indexed..).unwrap_or(&[]);
+        tail.iter().position(|x| x == t).map(|i| TypeId((indexed + i) as u32))
     }
     fn find_hashed(&self, t: &Type, h: u64) -> Option<TypeId> {
         let first = *self.index.get(&h)?;
@@ -119,34 +134,51 @@ impl Types {
     /// Makes room for `n` more types.
     pub fn reserve(&mut self, n: usize) {
         self.list.reserve(n);
-        self.index.reserve(n);
     }
     /// Appends `t` (even if an equal type exists: bitcode ids must stay stable).
     pub fn push(&mut self, t: Type) -> TypeId {
         let id = TypeId(self.list.len() as u32);
-        let h = type_hash(&t);
-        match self.index.entry(h) {
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(id);
-            }
-            std::collections::hash_map::Entry::Occupied(e) => {
-                let first = *e.get();
-                let equal_exists = self.list.get(first.0 as usize) == Some(&t)
-                    || self
-                        .collisions
-                        .get(&h)
-                        .is_some_and(|v| v.iter().any(|x| self.list.get(x.0 as usize) == Some(&t)));
-                if !equal_exists {
-                    self.collisions.entry(h).or_default().push(id);
-                }
-            }
-        }
         self.list.push(t);
         id
     }
+    /// Adds `list[indexed..]` to the hash index.
+    fn catch_up(&mut self) {
+        if self.indexed > self.list.len() {
+            // `list` was replaced from outside: start over.
+            self.index.clear();
+            self.collisions.clear();
+            self.indexed = 0;
+        }
+        self.index.reserve(self.list.len() - self.indexed);
+        for i in self.indexed..self.list.len() {
+            let Some(t) = self.list.get(i) else { break };
+            let id = TypeId(i as u32);
+            let h = type_hash(t);
+            match self.index.entry(h) {
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(id);
+                }
+                std::collections::hash_map::Entry::Occupied(e) => {
+                    let first = *e.get();
+                    let equal_exists = self.list.get(first.0 as usize) == Some(t)
+                        || self
+                            .collisions
+                            .get(&h)
+                            .is_some_and(|v| v.iter().any(|x| self.list.get(x.0 as usize) == Some(t)));
+                    if !equal_exists {
+                        self.collisions.entry(h).or_default().push(id);
+                    }
+                }
+            }
+        }
+        self.indexed = self.list.len();
+    }
     /// Returns the id of `t`, adding it when absent (used for derived types).
     pub fn intern(&mut self, t: Type) -> TypeId {
-        match self.find_hashed(&t, type_hash(&t)) {
+        if self.list.len() > LINEAR_FIND || self.indexed > 0 {
+            self.catch_up();
+        }
+        match self.find(&t) {
             Some(id) => id,
             None => self.push(t),
         }
