@@ -546,19 +546,31 @@ impl<'a> Cursor<'a> {
                 return self.advance_edge();
             }
             let id = self.bits.read(self.cur_width)? as u32;
-            match id {
-                END_BLOCK => {
-                    self.bits.align32()?;
-                    return Ok(Entry::EndBlock);
-                }
-                ENTER_SUBBLOCK => {
-                    let bid = self.bits.read_vbr(8)?;
-                    let bid = u32::try_from(bid).map_err(|_| ErrorKind::Malformed("block id too large"))?;
-                    return Ok(Entry::SubBlock(bid));
-                }
-                DEFINE_ABBREV => self.define_abbrev()?,
-                _ => return Ok(Entry::Record(id)),
+            if let Some(e) = self.entry(id)? {
+                return Ok(e);
             }
+        }
+    }
+
+    /// The entry that abbreviation id `id` (just read) starts, or `None` after consuming a
+    /// DEFINE_ABBREV.
+    #[inline(always)]
+    fn entry(&mut self, id: u32) -> Result<Option<Entry>> {
+        match id {
+            END_BLOCK => {
+                self.bits.align32()?;
+                Ok(Some(Entry::EndBlock))
+            }
+            ENTER_SUBBLOCK => {
+                let bid = self.bits.read_vbr(8)?;
+                let bid = u32::try_from(bid).map_err(|_| ErrorKind::Malformed("block id too large"))?;
+                Ok(Some(Entry::SubBlock(bid)))
+            }
+            DEFINE_ABBREV => {
+                self.define_abbrev()?;
+                Ok(None)
+            }
+            _ => Ok(Some(Entry::Record(id))),
         }
     }
 
@@ -583,21 +595,11 @@ impl<'a> Cursor<'a> {
                 }
             };
             let id = self.bits.read(width)? as u32;
-            match id {
-                END_BLOCK => {
-                    if self.st.scopes.is_empty() {
-                        return Err(ErrorKind::Malformed("END_BLOCK at top level"));
-                    }
-                    self.bits.align32()?;
-                    return Ok(Entry::EndBlock);
-                }
-                ENTER_SUBBLOCK => {
-                    let bid = self.bits.read_vbr(8)?;
-                    let bid = u32::try_from(bid).map_err(|_| ErrorKind::Malformed("block id too large"))?;
-                    return Ok(Entry::SubBlock(bid));
-                }
-                DEFINE_ABBREV => self.define_abbrev()?,
-                _ => return Ok(Entry::Record(id)),
+            if id == END_BLOCK && self.st.scopes.is_empty() {
+                return Err(ErrorKind::Malformed("END_BLOCK at top level"));
+            }
+            if let Some(e) = self.entry(id)? {
+                return Ok(e);
             }
         }
     }

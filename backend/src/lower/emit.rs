@@ -221,9 +221,9 @@ impl Emitter {
         ]
     }
 
-    /// Bytes of storage the sections hold.
-    pub fn capacity_bytes(&self) -> usize {
-        let sections = [
+    /// The sections in logical-layout order.
+    fn sections(&self) -> [&Vec<Word>; 10] {
+        [
             &self.capabilities,
             &self.extensions,
             &self.imports,
@@ -234,8 +234,12 @@ impl Emitter {
             &self.annotations,
             &self.globals,
             &self.functions,
-        ];
-        sections.iter().map(|s| s.capacity() * 4).sum()
+        ]
+    }
+
+    /// Bytes of storage the sections hold.
+    pub fn capacity_bytes(&self) -> usize {
+        self.sections().iter().map(|s| s.capacity() * 4).sum()
     }
 
     /// A fresh id.
@@ -446,18 +450,7 @@ impl Emitter {
         if self.at != At::Module {
             return Err(EmitError::NoBlock(Op::FunctionEnd));
         }
-        let sections = [
-            &self.capabilities,
-            &self.extensions,
-            &self.imports,
-            &self.memory_model,
-            &self.entry_points,
-            &self.execution_modes,
-            &self.debug,
-            &self.annotations,
-            &self.globals,
-            &self.functions,
-        ];
+        let sections = self.sections();
         let len = 5 + sections.iter().map(|s| s.len()).sum::<usize>();
         let mut out = Vec::with_capacity(len);
         out.extend_from_slice(&[spirv::MAGIC_NUMBER, self.version, GENERATOR, self.next_id, 0]);

@@ -18,7 +18,7 @@
 //! for O(1) queries come from [`DomTree::from_idoms`].
 
 use crate::analysis::{DomTree, NONE};
-use crate::ir::{Function, InstId, InstKind, Value};
+use crate::ir::{Block, BlockId, Function, InstId, InstKind, Value};
 use crate::structurize::tree::{Cond, Node};
 
 /// A breakable construct being walked: the meet of the predecessors found
@@ -70,6 +70,25 @@ pub fn compute(f: &Function, root: &Node) -> Vec<InstId> {
     demote.sort_unstable();
     demote.dedup();
     demote
+}
+
+/// Records, at walk node `n`, every use in block `b` (phis excluded: their operands are copied
+/// in the predecessors) of an instruction defined in another block.
+fn block_uses(f: &Function, b: BlockId, blk: &Block, n: u32, uses: &mut Vec<(u32, InstId)>) {
+    let end = blk.terminator().map_or(blk.end, |t| t.0);
+    for i in blk.first..end {
+        let Some(inst) = f.insts.get(i as usize) else { break };
+        if matches!(inst.kind, InstKind::Phi { .. }) {
+            continue;
+        }
+        f.for_each_operand(InstId(i), |v| {
+            if let Value::Inst(j) = v {
+                if f.insts.get(j.index()).is_none_or(|d| d.block != b) {
+                    uses.push((n, j));
+                }
+            }
+        });
+    }
 }
 
 impl G<'_> {
@@ -135,25 +154,11 @@ impl G<'_> {
             Node::Seq(v) => v.iter().fold(cur, |c, n| self.walk(n, c)),
             Node::Block(b) => {
                 let n = self.node(self.reach(cur));
-                let f = self.f;
-                let Some(blk) = f.blocks.get(b.index()) else { return Some(n) };
+                let Some(blk) = self.f.blocks.get(b.index()) else { return Some(n) };
                 if let Some(d) = self.def_node.get_mut(b.index()) {
                     *d = n;
                 }
-                let end = blk.terminator().map_or(blk.end, |t| t.0);
-                for i in blk.first..end {
-                    let Some(inst) = f.insts.get(i as usize) else { break };
-                    if matches!(inst.kind, InstKind::Phi { .. }) {
-                        continue;
-                    }
-                    f.for_each_operand(InstId(i), |v| {
-                        if let Value::Inst(j) = v {
-                            if f.insts.get(j.index()).is_none_or(|d| d.block != *b) {
-                                self.uses.push((n, j));
-                            }
-                        }
-                    });
-                }
+                block_uses(self.f, *b, blk, n, &mut self.uses);
                 Some(n)
             }
             Node::If { cond, then_, else_ } => {
@@ -246,7 +251,7 @@ impl G<'_> {
 #[cfg(test)]
 pub(super) mod reference {
     use crate::analysis::{Cfg, DomTree, NONE};
-    use crate::ir::{Function, InstId, InstKind, Value};
+    use crate::ir::{Function, InstId, Value};
     use crate::structurize::tree::{Cond, Node};
 
     struct G<'f> {
@@ -336,25 +341,11 @@ pub(super) mod reference {
                 Node::Block(b) => {
                     let n = self.node();
                     self.edge(cur, n);
-                    let f = self.f;
-                    let Some(blk) = f.blocks.get(b.index()) else { return Some(n) };
+                    let Some(blk) = self.f.blocks.get(b.index()) else { return Some(n) };
                     if let Some(d) = self.def_node.get_mut(b.index()) {
                         *d = n;
                     }
-                    let end = blk.terminator().map_or(blk.end, |t| t.0);
-                    for i in blk.first..end {
-                        let Some(inst) = f.insts.get(i as usize) else { break };
-                        if matches!(inst.kind, InstKind::Phi { .. }) {
-                            continue;
-                        }
-                        f.for_each_operand(InstId(i), |v| {
-                            if let Value::Inst(j) = v {
-                                if f.insts.get(j.index()).is_none_or(|d| d.block != *b) {
-                                    self.uses.push((n, j));
-                                }
-                            }
-                        });
-                    }
+                    super::block_uses(self.f, *b, blk, n, &mut self.uses);
                     Some(n)
                 }
                 Node::If { cond, then_, else_ } => {
