@@ -280,22 +280,30 @@ fn bench_shader(s: &Shader, opts: &CompileOptions, iterations: usize) -> Result1
 /// worker is released and ends when the last one has finished (work is taken from a shared
 /// counter, so faster workers take more shaders). The single-threaded figure runs the same way on
 /// one worker, so both compare like with like.
-fn median_pass(shaders: &[&Shader], opts: &CompileOptions, threads: usize, n: usize) -> Duration {
+///
+/// Also returns the most heap any worker still held after its last compile: the per-thread
+/// storage the library keeps between compiles.
+fn median_pass(shaders: &[&Shader], opts: &CompileOptions, threads: usize, n: usize) -> (Duration, i64) {
     let threads = threads.max(1);
     let n = n.max(1);
     let next: Vec<AtomicUsize> = (0..=n).map(|_| AtomicUsize::new(0)).collect();
     let start = std::sync::Barrier::new(threads + 1);
     let end = std::sync::Barrier::new(threads + 1);
     let mut v = Vec::with_capacity(n);
+    let retained = std::sync::atomic::AtomicI64::new(0);
     std::thread::scope(|sc| {
         for _ in 0..threads {
             sc.spawn(|| {
+                let live0 = LIVE.with(Cell::get);
                 for counter in &next {
                     start.wait();
                     loop {
                         let i = counter.fetch_add(1, Ordering::Relaxed);
                         let Some(s) = shaders.get(i) else { break };
                         drop(std::hint::black_box(dxjit::compile(&s.bytes, opts)));
+                    }
+                    if std::ptr::eq(counter, &next[n]) {
+                        retained.fetch_max(LIVE.with(Cell::get) - live0, Ordering::Relaxed);
                     }
                     end.wait();
                 }
@@ -310,7 +318,7 @@ fn median_pass(shaders: &[&Shader], opts: &CompileOptions, threads: usize, n: us
             }
         }
     });
-    Duration::from_secs_f64(summarize(&mut v).median)
+    (Duration::from_secs_f64(summarize(&mut v).median), retained.load(Ordering::Relaxed))
 }
 
 // ---- pipelines ------------------------------------------------------------
@@ -621,8 +629,8 @@ fn run(a: Args) -> Result<(), String> {
 
     // Throughput: whole passes over the compiled set.
     let passes = (iterations / 2).clamp(3, 10);
-    let (one, many) = if ok.is_empty() {
-        (Duration::ZERO, Duration::ZERO)
+    let ((one, retained), (many, _)) = if ok.is_empty() {
+        ((Duration::ZERO, 0), (Duration::ZERO, 0))
     } else {
         (median_pass(&ok, &opts, 1, passes), median_pass(&ok, &opts, threads, passes))
     };
@@ -722,9 +730,10 @@ fn run(a: Args) -> Result<(), String> {
     );
     println!(
         "memory per compile: peak median {:.1} KiB, max {:.1} KiB; {leaks} shaders leak, {growth} grow their peak across \
-         iterations",
+         iterations; a worker thread keeps {:.1} KiB of reusable storage after compiling the whole set",
         peak_s.median / 1024.0,
-        max_peak as f64 / 1024.0
+        max_peak as f64 / 1024.0,
+        retained as f64 / 1024.0
     );
     let failures: Vec<Value> = shaders
         .iter()
@@ -770,6 +779,7 @@ fn run(a: Args) -> Result<(), String> {
         "peak_alloc_bytes": {"median": peak_s.median, "max": max_peak},
         "leaking_shaders": leaks,
         "peak_growing_shaders": growth,
+        "thread_retained_bytes": retained,
     });
 
     if let Some(dir) = &a.cache {
