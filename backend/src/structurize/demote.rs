@@ -72,6 +72,22 @@ pub fn compute(f: &Function, root: &Node) -> Vec<InstId> {
     demote
 }
 
+/// Records, at walk node `at`, a use of `v` if it is an instruction.
+fn value_use(at: u32, v: Value, uses: &mut Vec<(u32, InstId)>) {
+    if let Value::Inst(i) = v {
+        uses.push((at, i));
+    }
+}
+
+/// Records, at walk node `at`, the values branch condition `c` reads.
+fn cond_uses(at: u32, c: &Cond, uses: &mut Vec<(u32, InstId)>) {
+    match c {
+        Cond::Value(v) => value_use(at, *v, uses),
+        Cond::VarEq(..) => {}
+        Cond::Not(c) => cond_uses(at, c, uses),
+    }
+}
+
 /// Records, at walk node `n`, every use in block `b` (phis excluded: their operands are copied
 /// in the predecessors) of an instruction defined in another block.
 fn block_uses(f: &Function, b: BlockId, blk: &Block, n: u32, uses: &mut Vec<(u32, InstId)>) {
@@ -137,16 +153,10 @@ impl G<'_> {
         }
     }
     fn use_value(&mut self, at: u32, v: Value) {
-        if let Value::Inst(i) = v {
-            self.uses.push((at, i));
-        }
+        value_use(at, v, &mut self.uses);
     }
     fn use_cond(&mut self, at: u32, c: &Cond) {
-        match c {
-            Cond::Value(v) => self.use_value(at, *v),
-            Cond::VarEq(..) => {}
-            Cond::Not(c) => self.use_cond(at, c),
-        }
+        cond_uses(at, c, &mut self.uses);
     }
 
     fn walk(&mut self, node: &Node, cur: Option<u32>) -> Option<u32> {
@@ -323,16 +333,10 @@ pub(super) mod reference {
             }
         }
         fn use_value(&mut self, at: u32, v: Value) {
-            if let Value::Inst(i) = v {
-                self.uses.push((at, i));
-            }
+            super::value_use(at, v, &mut self.uses);
         }
         fn use_cond(&mut self, at: u32, c: &Cond) {
-            match c {
-                Cond::Value(v) => self.use_value(at, *v),
-                Cond::VarEq(..) => {}
-                Cond::Not(c) => self.use_cond(at, c),
-            }
+            super::cond_uses(at, c, &mut self.uses);
         }
 
         fn walk(&mut self, node: &Node, cur: Option<u32>) -> Option<u32> {
