@@ -924,6 +924,23 @@ impl<'m> Lowerer<'m> {
         }
     }
 
+    /// Opens a construct's merge block; when nothing reaches it (`reached` false) it is closed
+    /// with OpUnreachable and the code after the construct is unreachable (false).
+    fn merge_block(&mut self, merge: Word, reached: bool) -> LResult<bool> {
+        self.begin(merge)?;
+        if !reached {
+            self.unreachable()?;
+        }
+        Ok(reached)
+    }
+
+    /// Ends the open block with OpUnreachable.
+    fn unreachable(&mut self) -> LResult<()> {
+        self.b.terminator(Op::Unreachable, &[], &[]).map_err(internal)?;
+        self.open = false;
+        Ok(())
+    }
+
     /// Emits a tree node; returns whether control falls through its end.
     fn node(&mut self, n: &Node) -> LResult<bool> {
         if !self.open {
@@ -957,13 +974,7 @@ impl<'m> Lowerer<'m> {
                 if r2 {
                     self.branch(merge)?;
                 }
-                self.begin(merge)?;
-                if !r1 && !r2 {
-                    self.b.terminator(Op::Unreachable, &[], &[]).map_err(internal)?;
-                    self.open = false;
-                    return Ok(false);
-                }
-                Ok(true)
+                self.merge_block(merge, r1 || r2)
             }
             Node::Switch { selector, cases, default } => {
                 let sel = self.value(*selector)?;
@@ -1006,13 +1017,7 @@ impl<'m> Lowerer<'m> {
                     self.branch(merge)?;
                 }
                 let broken = matches!(self.stack.pop(), Some(Construct::Switch { broken: true, .. }));
-                self.begin(merge)?;
-                if !falls && !broken {
-                    self.b.terminator(Op::Unreachable, &[], &[]).map_err(internal)?;
-                    self.open = false;
-                    return Ok(false);
-                }
-                Ok(true)
+                self.merge_block(merge, falls || broken)
             }
             Node::Scope { body } => {
                 // A breakable region: a switch with only a default target.
@@ -1028,13 +1033,7 @@ impl<'m> Lowerer<'m> {
                     self.branch(merge)?;
                 }
                 let broken = matches!(self.stack.pop(), Some(Construct::Switch { broken: true, .. }));
-                self.begin(merge)?;
-                if !falls && !broken {
-                    self.b.terminator(Op::Unreachable, &[], &[]).map_err(internal)?;
-                    self.open = false;
-                    return Ok(false);
-                }
-                Ok(true)
+                self.merge_block(merge, falls || broken)
             }
             Node::Loop { body } => {
                 let (header, bl, cont, merge) =
@@ -1051,13 +1050,7 @@ impl<'m> Lowerer<'m> {
                 let broken = matches!(self.stack.pop(), Some(Construct::Loop { broken: true, .. }));
                 self.begin(cont)?;
                 self.branch(header)?;
-                self.begin(merge)?;
-                if !broken {
-                    self.b.terminator(Op::Unreachable, &[], &[]).map_err(internal)?;
-                    self.open = false;
-                    return Ok(false);
-                }
-                Ok(true)
+                self.merge_block(merge, broken)
             }
             Node::Break => {
                 let target = match self.stack.last_mut() {
@@ -1089,8 +1082,7 @@ impl<'m> Lowerer<'m> {
                 Ok(false)
             }
             Node::Unreachable => {
-                self.b.terminator(Op::Unreachable, &[], &[]).map_err(internal)?;
-                self.open = false;
+                self.unreachable()?;
                 Ok(false)
             }
             Node::PhiCopy { phi, value } => {
