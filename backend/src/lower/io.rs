@@ -60,7 +60,7 @@ enum Shape {
     Array(Scalar, u32),
 }
 
-/// One declared user-varying variable.
+/// One declared user-varying variable (graphics stages; hull/domain Location variables too).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct IoVar {
     pub var: Word,
@@ -71,7 +71,7 @@ pub(crate) struct IoVar {
     pub shift: u32,
     /// Rows of the element (> 1: an array of rows).
     pub rows: u32,
-    /// Per-vertex array length (GS inputs).
+    /// Per-vertex array length (GS inputs, HS/DS control-point arrays).
     pub per_vertex: Option<u32>,
 }
 
@@ -686,6 +686,12 @@ impl<'m> Lowerer<'m> {
         if let Some(r) = self.row_index(row, v.rows)? {
             idx.push(r);
         }
+        self.component_ptr(v, sc, col, &mut idx)
+    }
+
+    /// Pointer to column `col` of `v` after the vertex and row indices in `idx` (the variable
+    /// itself when no index is needed).
+    pub(crate) fn component_ptr(&mut self, v: IoVar, sc: StorageClass, col: u32, idx: &mut Vec<Word>) -> LResult<Word> {
         let c = col + v.shift;
         if c >= v.width {
             return malformed(format!("signature column {col} out of range"));
@@ -698,7 +704,7 @@ impl<'m> Lowerer<'m> {
         }
         let st = self.scalar(v.scalar);
         let pt = self.pointer(sc, st);
-        self.access_chain(pt, v.var, &idx)
+        self.access_chain(pt, v.var, idx)
     }
 
     /// Index into a merged clip/cull array for element (row, col).

@@ -80,6 +80,7 @@ use crate::dxil::{ComponentType, TessDomain, TessOutputPrimitive, TessPartitioni
 use crate::dxil_op::DxilOp;
 use crate::ir::{Function, InstId, Module, Value};
 use crate::link::{BuiltIn, ElementPlacement, LinkPlan, Placement, Stage, StagePlan};
+use crate::lower::io::IoVar as Var;
 use crate::lower::meta::EntryMeta;
 use crate::structurize::StructuredFunction;
 
@@ -101,20 +102,6 @@ enum Bi {
     Layer,
     ViewportIndex,
     ViewIndex,
-}
-
-/// One declared Location variable.
-#[derive(Debug, Clone, Copy)]
-struct Var {
-    var: Word,
-    /// Declared component type (F32, U32 or I32).
-    scalar: Scalar,
-    width: u32,
-    /// Element column c is vector component c + shift.
-    shift: u32,
-    rows: u32,
-    /// Arrayed per control point.
-    per_vertex: bool,
 }
 
 /// Which signature an element is in.
@@ -566,7 +553,7 @@ impl<'m> Lowerer<'m> {
             // As io.rs does for VS/GS outputs: llvmpipe sets up interpolation from the producer's decorations.
             self.interpolation(var, e.interpolation, scalar != Scalar::F32)?;
         }
-        Ok(Var { var, scalar, width, shift: component - dcomp, rows, per_vertex: per_vertex.is_some() })
+        Ok(Var { var, scalar, width, shift: component - dcomp, rows, per_vertex })
     }
 
     /// The built-in variable `b` in storage class `sc`, declared on first use.
@@ -699,7 +686,7 @@ impl<'m> Lowerer<'m> {
     /// Pointer to component `col` of row `row` of control point `vertex` of a Location variable.
     fn var_ptr(&mut self, v: Var, sc: StorageClass, vertex: Option<Word>, row: Value, col: u32) -> LResult<Word> {
         let mut idx = Vec::with_capacity(3);
-        if v.per_vertex {
+        if v.per_vertex.is_some() {
             let Some(vx) = vertex else { return malformed("per-vertex element accessed without a vertex index") };
             idx.push(vx);
         }
@@ -708,19 +695,7 @@ impl<'m> Lowerer<'m> {
         } else if self.m.const_uint(row).is_some_and(|r| r != 0) {
             return malformed("signature row out of range");
         }
-        let c = col + v.shift;
-        if c >= v.width {
-            return malformed(format!("signature column {col} out of range"));
-        }
-        if v.width > 1 {
-            idx.push(self.const_u32(c));
-        }
-        if idx.is_empty() {
-            return Ok(v.var);
-        }
-        let st = self.scalar(v.scalar);
-        let pt = self.pointer(sc, st);
-        self.access_chain(pt, v.var, &idx)
+        self.component_ptr(v, sc, col, &mut idx)
     }
 
     /// Pointer to the f32 built-in behind element component (row, col).
