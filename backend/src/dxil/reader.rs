@@ -5,7 +5,7 @@
 use std::fmt::{self, Display};
 
 use super::error::DxilError;
-use crate::ir::{ConstExpr, ConstKind, FuncId, GlobalId, MdId, Metadata, Module, Type, TypeId, Value};
+use crate::ir::{ConstExpr, ConstId, ConstKind, FuncId, GlobalId, MdId, Metadata, Module, Type, TypeId, Value};
 
 type Result<T> = std::result::Result<T, DxilError>;
 
@@ -226,6 +226,11 @@ impl<'m> Reader<'m> {
         }
     }
 
+    /// Whether constant `c` is `null` or `undef` (an absent optional reference).
+    fn null_or_undef(&self, c: ConstId) -> bool {
+        matches!(self.m.consts.get(c.index()).map(|c| &c.kind), Some(ConstKind::Null | ConstKind::Undef))
+    }
+
     /// A function reference, or `None` for a `null` operand / null constant.
     pub fn function(&self, op: Op, what: &dyn Display) -> Result<Option<FuncId>> {
         if op.is_none() {
@@ -234,14 +239,7 @@ impl<'m> Reader<'m> {
         let (_, v) = self.value(op, what)?;
         match self.strip_casts(v, 0) {
             Some(Value::Function(f)) if f.index() < self.m.functions.len() => Ok(Some(f)),
-            Some(Value::Const(c))
-                if matches!(
-                    self.m.consts.get(c.index()).map(|c| &c.kind),
-                    Some(ConstKind::Null | ConstKind::Undef)
-                ) =>
-            {
-                Ok(None)
-            }
+            Some(Value::Const(c)) if self.null_or_undef(c) => Ok(None),
             _ => Err(wrong(what, "a function", self.describe(op))),
         }
     }
@@ -255,14 +253,7 @@ impl<'m> Reader<'m> {
         let (_, v) = self.value(op, what)?;
         match self.strip_casts(v, 0) {
             Some(Value::Global(g)) if g.index() < self.m.globals.len() => Ok(Some(g)),
-            Some(Value::Const(c))
-                if matches!(
-                    self.m.consts.get(c.index()).map(|c| &c.kind),
-                    Some(ConstKind::Null | ConstKind::Undef)
-                ) =>
-            {
-                Ok(None)
-            }
+            Some(Value::Const(c)) if self.null_or_undef(c) => Ok(None),
             _ => Err(wrong(what, "a global variable or undef", self.describe(op))),
         }
     }
