@@ -625,9 +625,20 @@ impl<'m> Lowerer<'m> {
     pub(crate) fn descriptor_ptr(&mut self, h: HandleVal, var: Word, pointee: Word, sc: StorageClass) -> LResult<Word> {
         match h.index {
             None => Ok(var),
-            Some(idx) => {
+            Some(_) => {
                 let pt = self.pointer(sc, pointee);
-                let p = self.access_chain(pt, var, &[idx])?;
+                self.member_ptr(h, pt, var, &[])
+            }
+        }
+    }
+
+    /// `OpAccessChain %pt %var [array index of h] indices...`: into the descriptor `h` selects
+    /// (its array element when `var` is a descriptor array, decorated NonUniform when `h` is).
+    pub(crate) fn member_ptr(&mut self, h: HandleVal, pt: Word, var: Word, indices: &[Word]) -> LResult<Word> {
+        match h.index {
+            None => self.access_chain(pt, var, indices),
+            Some(a) => {
+                let p = self.op2(Op::AccessChain, pt, &[var, a], indices)?;
                 if h.nonuniform {
                     self.nonuniform_indexing(h);
                     self.nonuniform(p);
@@ -696,17 +707,7 @@ impl<'m> Lowerer<'m> {
         let e = self.scalar(view);
         let pt = self.pointer(StorageClass::StorageBuffer, e);
         let zero = self.const_u32(0);
-        match h.index {
-            None => self.access_chain(pt, var, &[zero, idx]),
-            Some(a) => {
-                let p = self.access_chain(pt, var, &[a, zero, idx])?;
-                if h.nonuniform {
-                    self.nonuniform_indexing(h);
-                    self.nonuniform(p);
-                }
-                Ok(p)
-            }
-        }
+        self.member_ptr(h, pt, var, &[zero, idx])
     }
 
     /// Number of words (or half-words) in a storage buffer.
@@ -876,17 +877,7 @@ fn cbuffer_ptr(l: &mut Lowerer<'_>, h: HandleVal, row: Word) -> LResult<Word> {
     let u4 = l.vector(u, 4);
     let pt = l.pointer(sc, u4);
     let zero = l.const_u32(0);
-    match h.index {
-        None => l.access_chain(pt, var, &[zero, row]),
-        Some(a) => {
-            let p = l.access_chain(pt, var, &[a, zero, row])?;
-            if h.nonuniform {
-                l.nonuniform_indexing(h);
-                l.nonuniform(p);
-            }
-            Ok(p)
-        }
-    }
+    l.member_ptr(h, pt, var, &[zero, row])
 }
 
 /// Clamps a dynamic row index (Explicit robustness); returns the row and the in-bounds condition.
@@ -1039,17 +1030,7 @@ fn cbuffer_word(l: &mut Lowerer<'_>, h: HandleVal, o: Word) -> LResult<Word> {
         StorageClass::Uniform
     };
     let pt = l.pointer(sc, u);
-    let p = match h.index {
-        None => l.access_chain(pt, var, &[zero, safe, comp])?,
-        Some(a) => {
-            let p = l.access_chain(pt, var, &[a, zero, safe, comp])?;
-            if h.nonuniform {
-                l.nonuniform_indexing(h);
-                l.nonuniform(p);
-            }
-            p
-        }
-    };
+    let p = l.member_ptr(h, pt, var, &[zero, safe, comp])?;
     let x = l.load(u, p)?;
     l.zero_if_not(Some(inb), u, x)
 }
