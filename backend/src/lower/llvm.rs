@@ -27,28 +27,26 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId) -> LResult<()> {
         InstKind::ExtractValue { agg, indices } => {
             let idx = f.indices(*indices);
             let [k] = idx else { return unsupported("extractvalue with nested indices") };
-            match agg {
+            let parts = match agg {
                 Value::Inst(a) => match l.vals.get(a.index()).copied() {
-                    Some(Val::Parts(start, len)) => {
-                        if *k >= len as u32 {
-                            return malformed("extractvalue index out of range");
-                        }
-                        let p = l.parts[(start + k) as usize];
-                        if p == 0 {
-                            return Err(super::Fail::Internal(format!("part {k} of %{} was not computed", a.0)));
-                        }
-                        l.set_id(i, p);
-                        Ok(())
-                    }
-                    _ => {
-                        let v = l.value(*agg)?;
-                        let t = l.result_ty(i)?;
-                        let r = l.op(Op::CompositeExtract, t, &[v, *k])?;
-                        l.set_id(i, r);
-                        Ok(())
-                    }
+                    Some(Val::Parts(start, len)) => Some((*a, start, len)),
+                    _ => None,
                 },
-                _ => {
+                _ => None,
+            };
+            match parts {
+                Some((a, start, len)) => {
+                    if *k >= len as u32 {
+                        return malformed("extractvalue index out of range");
+                    }
+                    let p = l.parts[(start + k) as usize];
+                    if p == 0 {
+                        return Err(super::Fail::Internal(format!("part {k} of %{} was not computed", a.0)));
+                    }
+                    l.set_id(i, p);
+                    Ok(())
+                }
+                None => {
                     let v = l.value(*agg)?;
                     let t = l.result_ty(i)?;
                     let r = l.op(Op::CompositeExtract, t, &[v, *k])?;
