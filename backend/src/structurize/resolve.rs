@@ -60,6 +60,13 @@ struct Resolver<'s, 'a> {
     missing: Vec<u32>,
 }
 
+impl<'s, 'a> Resolver<'s, 'a> {
+    /// A resolver for one pass; `scope[b]`: block `b` gets a breakable scope.
+    fn new(shape: &'s Shape<'a>, scope: &'s [bool]) -> Self {
+        Resolver { shape, depth: 0, scope, frames: Vec::new(), vars: shape.dispatch_vars(), missing: Vec::new() }
+    }
+}
+
 /// Returns the tree and the number of structurizer variables.
 ///
 /// The first pass builds the tree without scopes; only when some branch
@@ -68,14 +75,7 @@ struct Resolver<'s, 'a> {
 pub fn resolve(shape: &Shape<'_>, w: &[W]) -> Result<(Node, u32), StructurizeError> {
     let n = shape.cfg.len();
     let mut scope = vec![false; n];
-    let mut r = Resolver {
-        shape,
-        depth: 0,
-        scope: &scope,
-        frames: Vec::new(),
-        vars: shape.dispatch_vars(),
-        missing: Vec::new(),
-    };
+    let mut r = Resolver::new(shape, &scope);
     let first = r.seq(w, Fall::Nothing)?;
     if r.missing.is_empty() {
         return Ok((seq_node(first), r.vars));
@@ -87,14 +87,7 @@ pub fn resolve(shape: &Shape<'_>, w: &[W]) -> Result<(Node, u32), StructurizeErr
             *s = true;
         }
     }
-    let mut r = Resolver {
-        shape,
-        depth: 0,
-        scope: &scope,
-        frames: Vec::new(),
-        vars: shape.dispatch_vars(),
-        missing: Vec::new(),
-    };
+    let mut r = Resolver::new(shape, &scope);
     let second = r.seq(w, Fall::Nothing)?;
     if let Some(&z) = r.missing.first() {
         return Err(r.internal(z, "branch target without an enclosing region"));
