@@ -295,14 +295,14 @@ fn median_pass(shaders: &[&Shader], opts: &CompileOptions, threads: usize, n: us
         for _ in 0..threads {
             sc.spawn(|| {
                 let live0 = LIVE.with(Cell::get);
-                for counter in &next {
+                for (k, counter) in next.iter().enumerate() {
                     start.wait();
                     loop {
                         let i = counter.fetch_add(1, Ordering::Relaxed);
                         let Some(s) = shaders.get(i) else { break };
                         drop(std::hint::black_box(dxjit::compile(&s.bytes, opts)));
                     }
-                    if std::ptr::eq(counter, &next[n]) {
+                    if k == n {
                         retained.fetch_max(LIVE.with(Cell::get) - live0, Ordering::Relaxed);
                     }
                     end.wait();
