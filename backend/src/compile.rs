@@ -237,12 +237,7 @@ fn compile_timed(
     opts: &CompileOptions,
     clock: &mut impl PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
-    let c = Container::parse(container).map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
-    let prog = c.dxil_program().map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
-    clock.lap(Phase::Container);
-    let module =
-        crate::bitcode::read_module(prog.bitcode).map_err(|e| CompileError::Malformed(format!("bitcode: {e}")))?;
-    clock.lap(Phase::Bitcode);
+    let module = read_container_timed(container, clock)?;
     compile_module_timed(&module, opts, clock)
 }
 
