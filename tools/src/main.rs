@@ -1,5 +1,6 @@
 //! The `dxjit` command line.
 
+mod batch_val;
 mod cmd_bench;
 mod cmd_compile;
 mod cmd_conform;
