@@ -39,7 +39,8 @@ pub struct Chunk {
 }
 
 impl Chunk {
-    pub fn len(&self) -> usize {
+    /// How many modules the chunk holds.
+    pub fn modules(&self) -> usize {
         self.files.len()
     }
 }

@@ -3,7 +3,7 @@
 //! Every `.dxil` below DIR (default: the shared corpus) is compiled to
 //! SPIR-V (`dxjit::compile`, default options; each export of a library on
 //! its own) on a pool of worker threads, and every module is validated with
-//! spirv-val when one is found (in batches, see [`crate::batch_val`]). The
+//! spirv-val when one is found (in batches, see [`dxjit_cli::batch_val`]). The
 //! output is a per-stage table (compiled / unsupported / failed, median
 //! compile time), the unsupported features by count, every failure, and the
 //! closing `N passed, N failed, N skipped` line: passed = compiled (and
@@ -23,7 +23,7 @@ use std::time::Instant;
 use dxjit::{CompileError, CompileOptions, ShaderKind};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::batch_val;
+use dxjit_cli::batch_val;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -247,7 +247,7 @@ pub fn main(a: Args) -> ExitCode {
                 threads,
                 |i| {
                     let r = batch_val::validate_chunk(v, &chunks[i]);
-                    bar.inc(chunks[i].len() as u64);
+                    bar.inc(chunks[i].modules() as u64);
                     r
                 },
                 || {},

@@ -1,6 +1,5 @@
 //! The `dxjit` command line.
 
-mod batch_val;
 mod cmd_bench;
 mod cmd_compile;
 mod cmd_conform;
@@ -34,7 +33,8 @@ enum Cmd {
     },
     /// Compile-time benchmark: per shader and per phase, throughput, memory, cache.
     Bench(cmd_bench::Args),
-    /// Compile a DXIL shader to SPIR-V (compute; vertex, pixel and geometry with the default link plan).
+    /// Compile a DXIL shader to SPIR-V (all but mesh/amplification/libraries; graphics stages with the
+    /// default link plan), or to SPIR-V assembly, WGSL, GLSL, MSL or HLSL with --emit.
     Compile(cmd_compile::Args),
     /// Read (and compile) every DXIL container of a corpus and report.
     Corpus(cmd_corpus::Args),

@@ -1,0 +1,6 @@
+//! The parts of the `dxjit` command line that its tests use directly:
+//! readable forms of SPIR-V ([`emit`]) and batched spirv-val runs
+//! ([`batch_val`]).
+
+pub mod batch_val;
+pub mod emit;
