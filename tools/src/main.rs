@@ -6,9 +6,9 @@ mod cmd_conform;
 mod cmd_corpus;
 mod cmd_link;
 mod cmd_run;
-mod dis;
 
 use clap::{Parser, Subcommand};
+use dxjit_cli::dis;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
