@@ -38,6 +38,10 @@ pub struct Args {
     /// Worker threads for compiling and validating.
     #[arg(long, default_value_t = 2)]
     threads: usize,
+    /// Also write every compiled module to DIR/<path below the corpus>.spv (`#export` appended for a
+    /// library export), e.g. to compare two builds' output byte for byte with `diff -r`.
+    #[arg(long = "spirv-dir")]
+    spirv_dir: Option<PathBuf>,
     /// Do not run spirv-val even when it is found.
     #[arg(long = "no-validate")]
     no_validate: bool,
@@ -228,6 +232,20 @@ pub fn main(a: Args) -> ExitCode {
     let mut outcomes = pool(units.len(), threads, |i| run_unit(&units[i]), || bar.inc(1));
     bar.finish_and_clear();
     let compile_wall = t0.elapsed();
+
+    if let Some(out) = &a.spirv_dir {
+        for (u, o) in units.iter().zip(&outcomes) {
+            let Status::Compiled { spirv } = &o.status else { continue };
+            let path = out.join(format!("{}.spv", u.name));
+            let bytes: Vec<u8> = spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
+            let written =
+                path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| std::fs::write(&path, bytes));
+            if let Err(e) = written {
+                eprintln!("error: {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
 
     let mut invalid = 0usize;
     if let Ok(v) = &validator {

@@ -139,3 +139,22 @@ fn corpus_job_over_the_corpus() {
         assert!(stdout.contains(f["feature"].as_str().unwrap_or("?")), "feature {f} not in the table");
     }
 }
+
+#[test]
+fn corpus_job_writes_each_module_with_spirv_dir() {
+    let dir = fixtures_root().join("graphics");
+    let out = scratch("spirv-dir");
+    let o = corpus_job(&dir, &["--no-validate", "--spirv-dir", out.to_str().expect("utf-8 path")], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
+    let mut files = Vec::new();
+    dxil_files(&dir, &mut files);
+    for f in &files {
+        let rel = f.strip_prefix(&dir).expect("below dir");
+        let written = std::fs::read(out.join(format!("{}.spv", rel.display()))).expect("module written");
+        let bytes = std::fs::read(f).expect("fixture");
+        let words = dxjit::compile(&bytes, &dxjit::CompileOptions::default()).expect("compiles").spirv;
+        let expect: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        assert_eq!(written, expect, "{}", rel.display());
+    }
+    let _ = std::fs::remove_dir_all(out);
+}
