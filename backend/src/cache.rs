@@ -223,6 +223,11 @@ impl CompileCache {
         static COUNTER: AtomicU64 = AtomicU64::new(0);
         let Some(path) = self.path(key) else { return Ok(()) };
         let Some(dir) = self.dir.as_ref() else { return Ok(()) };
+        // Shaders compiled under a binding model keep their placements in memory only (the disk
+        // format does not carry them): never write an entry that would read back without them.
+        if shader.push_layout.is_some() || !shader.placements.is_empty() {
+            return Ok(());
+        }
         let bytes = encode_file(shader, key, env!("CARGO_PKG_VERSION"));
         // Unique per process and call: concurrent writers never share a temporary file.
         let tmp =
@@ -272,7 +277,7 @@ fn class_code(c: ResourceClass) -> u8 {
     }
 }
 
-const DESCRIPTORS: [DescriptorKind; 8] = [
+const DESCRIPTORS: [DescriptorKind; 9] = [
     DescriptorKind::UniformBuffer,
     DescriptorKind::StorageBuffer,
     DescriptorKind::UniformTexelBuffer,
@@ -281,6 +286,7 @@ const DESCRIPTORS: [DescriptorKind; 8] = [
     DescriptorKind::StorageImage,
     DescriptorKind::Sampler,
     DescriptorKind::PushConstant,
+    DescriptorKind::AccelerationStructure,
 ];
 
 fn encode_payload(s: &CompiledShader, out: &mut Vec<u8>) {
@@ -456,6 +462,8 @@ fn decode_payload(r: &mut Reader<'_>) -> Option<CompiledShader> {
         push_constants,
         capabilities,
         heap_bindings,
+        push_layout: None,
+        placements: Vec::new(),
     })
 }
 

@@ -1,7 +1,11 @@
 //! The public compile API: a DXBC container in, a Vulkan SPIR-V module and
 //! its interface (bindings, push constants, workgroup size) out.
 
-use crate::binding::{BindingMap, DescriptorKind, ResourceClass};
+use std::sync::Arc;
+
+use crate::binding::{
+    BindingMap, BindingModel, DescriptorKind, PushLayout, ResourceClass, ResourcePlacement, ResourceQuery,
+};
 use crate::container::Container;
 use crate::link::{LinkError, LinkOptions, LinkPlan, Stage, StageIo};
 use crate::ShaderKind;
@@ -36,6 +40,36 @@ pub struct CompileOptions {
     pub fragment_barycentrics: bool,
     /// Hull shaders: which tessellation-control invocations run the patch-constant function.
     pub hull_patch_constants: PatchConstantInvocations,
+    /// The binding model a D3D12 layer supplies (root signature, policy, callback; see
+    /// [`crate::binding::model`]). `None`: the default register rule and `binding_map`.
+    pub bindings: Option<Arc<BindingModel>>,
+    /// Pipeline state and device features that change the emitted code.
+    pub state: PipelineStateOptions,
+}
+
+/// Pipeline state and device properties that change code (each off by default).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PipelineStateOptions {
+    /// Pixel shaders: per render target `k`, the component of the shader's output written to
+    /// component `c` of the attachment is `swizzle[k][c]` (0-3 = x, y, z, w; 4 = constant 0;
+    /// 5 = constant 1). `None` for a target: identity.
+    pub output_swizzle: Vec<Option<[u8; 4]>>,
+    /// Pixel shaders: SV_Target0 and SV_Target1 are the two sources of dual-source blending
+    /// (Location 0, Index 0 and 1).
+    pub dual_source_blending: bool,
+    /// The pipeline's rasterizer sample count (`RenderTargetGetSampleCount` returns it).
+    pub rasterizer_sample_count: Option<u32>,
+    /// `SV_Position` of the last pre-rasterization stage is `Invariant`.
+    pub invariant_position: bool,
+    /// Min-precision types (`min16float`, `min16int`) are computed at 16 bits (`RelaxedPrecision`
+    /// is otherwise the only effect, as 32-bit values are exact for them).
+    pub native_16bit_min_precision: bool,
+    /// The subgroup size range the device can run with (`WaveGetLaneCount` bounds, `[WaveSize]`
+    /// checks): (min, max).
+    pub subgroup_size: Option<(u32, u32)>,
+    /// The device supports typed UAV loads without a format (`shaderStorageImageReadWithoutFormat`):
+    /// typed UAV loads of any format are declared `Unknown`.
+    pub typed_uav_load_without_format: bool,
 }
 
 /// Which invocations of the Vulkan tessellation control shader run a hull
@@ -59,6 +93,8 @@ impl Default for CompileOptions {
             demote_to_helper: true,
             fragment_barycentrics: false,
             hull_patch_constants: PatchConstantInvocations::First,
+            bindings: None,
+            state: PipelineStateOptions::default(),
         }
     }
 }
@@ -113,6 +149,17 @@ pub struct CompiledShader {
     pub heap_bindings: Vec<HeapBinding>,
     /// SPIR-V capabilities the module declares (`"Shader"`, `"Int64"`, …).
     pub capabilities: Vec<String>,
+    /// Under a [`BindingModel`]: the root block's layout (what each push-constant word holds).
+    pub push_layout: Option<PushLayout>,
+    /// Under a [`BindingModel`]: every resource range the shader uses and where it was placed.
+    pub placements: Vec<PlacedResource>,
+}
+
+/// One resource range and where the binding model placed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlacedResource {
+    pub query: ResourceQuery,
+    pub placement: ResourcePlacement,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -123,6 +170,10 @@ pub enum CompileError {
     /// Valid DXIL that dxjit cannot (yet) translate.
     #[error("unsupported: {feature} (function {function}{}, {shader_model})", block.map(|b| format!(", block {b}")).unwrap_or_default())]
     Unsupported { feature: String, function: String, block: Option<u32>, shader_model: String },
+    /// The binding model does not place a resource the shader uses (not covered by the root
+    /// signature, refused by the callback, or placed where it cannot live).
+    #[error("binding: {0}")]
+    Binding(#[from] crate::binding::BindError),
     /// A bug in dxjit.
     #[error("internal error: {0}")]
     Internal(String),

@@ -93,7 +93,7 @@ pub fn main(a: Args) -> ExitCode {
         Err(e) => {
             eprintln!("error: {}: {e}", a.file.display());
             return ExitCode::from(match e {
-                CompileError::Malformed(_) => 1,
+                CompileError::Malformed(_) | CompileError::Binding(_) => 1,
                 CompileError::Unsupported { .. } => 2,
                 CompileError::Internal(_) => 3,
             });

@@ -1313,6 +1313,8 @@ impl<'m> Lowerer<'m> {
             bindings,
             push_constants: push,
             heap_bindings,
+            push_layout: self.res.push_layout.clone(),
+            placements: std::mem::take(&mut self.res.placed),
             capabilities: self
                 .caps
                 .iter()

@@ -73,6 +73,9 @@ pub(crate) struct Resources {
     pub heap_handles: Vec<(InstId, u32)>,
     /// Working list of [`scan_function`]: resource-using ops (handle, use flags).
     use_ops: Vec<(InstId, u8)>,
+    /// Under a binding model: the root block's layout and every range's placement.
+    pub push_layout: Option<crate::binding::PushLayout>,
+    pub placed: Vec<crate::compile::PlacedResource>,
 }
 
 impl Resources {
@@ -86,6 +89,8 @@ impl Resources {
         self.sampled_image_types.clear();
         self.image_types.clear();
         self.heap_handles.clear();
+        self.push_layout = None;
+        self.placed.clear();
     }
 
     pub fn capacity_bytes(&self) -> usize {
@@ -657,7 +662,7 @@ impl<'m> Lowerer<'m> {
             DescriptorKind::StorageTexelBuffer => Capability::StorageTexelBufferArrayNonUniformIndexing,
             DescriptorKind::SampledImage | DescriptorKind::Sampler => Capability::SampledImageArrayNonUniformIndexing,
             DescriptorKind::StorageImage => Capability::StorageImageArrayNonUniformIndexing,
-            DescriptorKind::PushConstant => return,
+            DescriptorKind::AccelerationStructure | DescriptorKind::PushConstant => return,
         };
         self.cap(c);
     }

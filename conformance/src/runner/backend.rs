@@ -36,6 +36,7 @@ pub enum DescriptorKind {
     SampledImage,
     StorageImage,
     Sampler,
+    AccelerationStructure,
     PushConstant,
 }
 

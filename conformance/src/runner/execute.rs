@@ -201,6 +201,9 @@ pub fn build_resources(spec: &Spec, compiled: &Compiled) -> Result<(Vec<Bound>, 
             continue;
         };
         let resource = match b.descriptor {
+            DescriptorKind::AccelerationStructure => {
+                return Err(format!("{}: acceleration structures are not supported by the compute runner", res.label()))
+            }
             DescriptorKind::PushConstant => {
                 if !matches!(res.kind, Kind::CBuffer | Kind::RootConstants) {
                     return Err(format!(

@@ -77,6 +77,7 @@ fn descriptor(d: DescriptorKind) -> b::DescriptorKind {
         DescriptorKind::SampledImage => b::DescriptorKind::SampledImage,
         DescriptorKind::StorageImage => b::DescriptorKind::StorageImage,
         DescriptorKind::Sampler => b::DescriptorKind::Sampler,
+        DescriptorKind::AccelerationStructure => b::DescriptorKind::AccelerationStructure,
         DescriptorKind::PushConstant => b::DescriptorKind::PushConstant,
     }
 }
@@ -179,7 +180,7 @@ pub(crate) fn resource(r: &b::Resource) -> dxjit_runtime::ResourceDesc {
 pub(crate) fn compile_failure(e: CompileError) -> CompileFailure {
     match e {
         CompileError::Unsupported { .. } => CompileFailure::Unsupported(e.to_string()),
-        CompileError::Malformed(_) => CompileFailure::Malformed(e.to_string()),
+        CompileError::Malformed(_) | CompileError::Binding(_) => CompileFailure::Malformed(e.to_string()),
         CompileError::Internal(_) => CompileFailure::Internal(e.to_string()),
     }
 }
