@@ -31,12 +31,14 @@ mod wave;
 
 use rspirv::spirv::{self, Capability, Decoration, GlslStd450Op, Op, StorageClass, Word};
 
-use crate::compile::{CompileError, CompileOptions, CompiledShader, Robustness};
+use crate::compiled::CompiledShader;
 use crate::dxil_op::DxilOp;
+use crate::error::CompileError;
 use crate::fxhash::FxHashMap;
 use crate::ir::{
     BlockId, ConstExpr, ConstId, ConstKind, Function, GlobalId, InstId, InstKind, Module, Type, TypeId, Value,
 };
+use crate::options::{CompileOptions, Robustness};
 use crate::structurize::{Cond, Node, StructuredFunction};
 use emit::Emitter;
 use meta::EntryMeta;
@@ -167,7 +169,7 @@ pub(crate) fn lower_timed(
     meta: &EntryMeta,
     opts: &CompileOptions,
     plan: Option<(&crate::link::LinkPlan, usize)>,
-    clock: &mut impl crate::compile::PhaseClock,
+    clock: &mut impl crate::phase::PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
     if matches!(meta.kind, crate::ShaderKind::Hull | crate::ShaderKind::Domain) {
         return tessellation::lower(m, meta, opts, plan, clock);
@@ -183,7 +185,7 @@ pub(crate) fn lower_timed(
         Ok(sf) => sf,
         Err(e) => return Err(unsup(e, None)),
     };
-    clock.lap(crate::compile::Phase::Structurize);
+    clock.lap(crate::phase::Phase::Structurize);
     // SM 6.6 descriptor-heap handles become extra (synthetic) ranges after the declared ones.
     let (heap_decls, heap_handles) = match resources::heap_decls(m, f) {
         Ok(x) => x,
@@ -218,9 +220,9 @@ pub(crate) fn lower_timed(
         }
         Err(Fail::Internal(s)) => return Err(CompileError::Internal(s)),
     }
-    clock.lap(crate::compile::Phase::Lowering);
+    clock.lap(crate::phase::Phase::Lowering);
     let out = l.finish();
-    clock.lap(crate::compile::Phase::Assembly);
+    clock.lap(crate::phase::Phase::Assembly);
     out
 }
 
