@@ -1492,6 +1492,16 @@ fn type_name(m: &Module, t: TypeId, _ty: &Type) -> String {
 }
 
 /// A lowering function for one DXIL op family.
+/// The signature and system-value ops: hull and domain shaders keep per-control-point arrays
+/// and patch constants (`tessellation`), the other stages plain variables (`io`).
+fn io_op(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
+    if l.tess.is_some() {
+        tessellation::lower_op(l, i, op, args)
+    } else {
+        io::lower(l, i, op, args)
+    }
+}
+
 pub(crate) type Handler = fn(&mut Lowerer<'_>, InstId, DxilOp, &[Value]) -> LResult<()>;
 
 /// The one dispatch table: which family lowers each DXIL op. `None`: unsupported.
@@ -1564,7 +1574,7 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | GSInstanceID
         | SampleIndex
         | Coverage
-        | InnerCoverage => io::lower,
+        | InnerCoverage => io_op,
         Discard
         | DerivCoarseX
         | DerivCoarseY
