@@ -138,7 +138,8 @@ fn compile_module_timed(
     }
     let io = stage_io(module, &mut entry)?;
     let meta = &entry.meta;
-    let plan = LinkPlan::single_owned(io).map_err(|e| unsupported(meta, format!("signature: {e}")))?;
+    let plan = LinkPlan::single_owned_at(io, opts.patch_location_offset)
+        .map_err(|e| unsupported(meta, format!("signature: {e}")))?;
     clock.lap(Phase::Metadata);
     compile_module_stage_timed(module, meta, &plan, 0, opts, clock)
 }

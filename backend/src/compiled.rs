@@ -59,6 +59,9 @@ pub struct CompiledShader {
     pub push_layout: Option<PushLayout>,
     /// Under a [`crate::binding::BindingModel`]: every resource range the shader uses and where it was placed.
     pub placements: Vec<PlacedResource>,
+    /// Hull and domain shaders: the Location their patch constants start at (single-stage
+    /// compiles: pass the hull's to the domain compile as `CompileOptions::patch_location_offset`).
+    pub patch_location_offset: Option<u32>,
 }
 
 /// One resource range and where the binding model placed it.

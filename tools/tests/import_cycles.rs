@@ -35,6 +35,20 @@ const KNOWN: &[(&str, &str, &str, &str)] = &[
     ),
     (
         "dxjit",
+        "lower::bindless",
+        "compile",
+        "PlacedResource now lives in `compiled`; the bindless lowering (new with the binding model, \
+         being extended) switches its import to `crate::compiled::` with resources.rs",
+    ),
+    (
+        "dxjit",
+        "lower::bindless",
+        "lower::resources",
+        "bindless.rs (new with the binding model) takes HandleVal from resources.rs, which calls \
+         into bindless.rs: the rewrite of resources.rs moves the shared handle types apart",
+    ),
+    (
+        "dxjit",
         "binding::model",
         "lower::meta",
         "ResKind: one resource-kind type for the whole backend (the resource-kind unification of \

@@ -15,6 +15,7 @@
 pub mod meta;
 
 mod atomics;
+mod bindless;
 mod compute;
 pub(crate) mod emit;
 mod entry;
@@ -48,6 +49,8 @@ use meta::EntryMeta;
 pub(crate) enum Fail {
     Unsupported(String),
     Malformed(String),
+    /// The binding model cannot place a resource.
+    Binding(crate::binding::BindError),
     Internal(String),
 }
 
@@ -191,6 +194,7 @@ pub(crate) fn lower_timed(
         Ok(x) => x,
         Err(Fail::Unsupported(s)) => return Err(unsup(s, None)),
         Err(Fail::Malformed(s)) => return Err(CompileError::Malformed(format!("{s} (function {})", f.name))),
+        Err(Fail::Binding(e)) => return Err(CompileError::Binding(e)),
         Err(Fail::Internal(s)) => return Err(CompileError::Internal(s)),
     };
     let extended;
@@ -218,6 +222,7 @@ pub(crate) fn lower_timed(
             let at = l.cur_block.map(|b| format!(", block {}", b.0)).unwrap_or_default();
             return Err(CompileError::Malformed(format!("{s} (function {}{at})", f.name)));
         }
+        Err(Fail::Binding(e)) => return Err(CompileError::Binding(e)),
         Err(Fail::Internal(s)) => return Err(CompileError::Internal(s)),
     }
     clock.lap(crate::phase::Phase::Lowering);
@@ -1316,6 +1321,10 @@ impl<'m> Lowerer<'m> {
             push_constants: push,
             heap_bindings,
             push_layout: self.res.push_layout.clone(),
+            patch_location_offset: self
+                .tess
+                .as_ref()
+                .and_then(|t| t.patch_location_offset(self.opts.patch_location_offset)),
             placements: std::mem::take(&mut self.res.placed),
             capabilities: self
                 .caps

@@ -137,6 +137,18 @@ pub(crate) struct Tess<'m> {
     in_patch_constant: bool,
 }
 
+impl Tess<'_> {
+    /// The Location patch constants start at: the hull's, from its plan; the domain's, as
+    /// compiled (`given`: the caller's offset).
+    pub(crate) fn patch_location_offset(&self, given: Option<u32>) -> Option<u32> {
+        if self.hull {
+            self.plan.tessellation.as_ref().map(|t| t.patch_constant_location_offset)
+        } else {
+            given
+        }
+    }
+}
+
 /// Lowers a hull or domain shader against stage `plan.1` of `plan.0` (alone: [`LinkPlan::single`]).
 pub(super) fn lower(
     m: &Module,
@@ -219,6 +231,7 @@ pub(super) fn lower(
             let at = l.cur_block.map(|b| format!(", block {}", b.0)).unwrap_or_default();
             return Err(CompileError::Malformed(format!("{s} (function {}{at})", l.f.name)));
         }
+        Err(Fail::Binding(e)) => return Err(CompileError::Binding(e)),
         Err(Fail::Internal(s)) => return Err(CompileError::Internal(s)),
     }
     clock.lap(crate::phase::Phase::Lowering);
