@@ -423,6 +423,8 @@ impl FeatureChain {
 /// Properties gathered alongside the features.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct DeviceProps {
+    /// `driverName driverInfo` (Vulkan 1.2 driver properties), e.g. `llvmpipe Mesa 25.0.7 (LLVM 15.0.6)`.
+    pub driver: String,
     pub subgroup_size: u32,
     pub subgroup_stages: vk::ShaderStageFlags,
     pub subgroup_operations: vk::SubgroupFeatureFlags,
@@ -465,7 +467,13 @@ pub(crate) fn query_props(
     let base = p2.properties;
     #[allow(dropping_copy_types)]
     drop(p2);
+    let driver = format!(
+        "{} {}",
+        v12.driver_name_as_c_str().map(|c| c.to_string_lossy().into_owned()).unwrap_or_default(),
+        v12.driver_info_as_c_str().map(|c| c.to_string_lossy().into_owned()).unwrap_or_default()
+    );
     let props = DeviceProps {
+        driver: driver.trim().to_string(),
         subgroup_size: v11.subgroup_size,
         subgroup_stages: v11.subgroup_supported_stages,
         subgroup_operations: v11.subgroup_supported_operations,

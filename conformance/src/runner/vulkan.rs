@@ -213,8 +213,10 @@ pub(crate) fn compiled_of(c: dxjit::CompiledShader) -> Compiled {
 }
 
 impl Backend for VulkanBackend {
+    /// The device and its driver version, e.g. `llvmpipe (LLVM 15.0.6, 256 bits); llvmpipe Mesa
+    /// 25.0.7-1~bpo12+1 (LLVM 15.0.6), Vulkan 1.4.305` (the suites print it once per run).
     fn device_name(&self) -> String {
-        self.ctx.device_name().to_string()
+        format!("{}; {}", self.ctx.device_name(), self.ctx.driver_description())
     }
 
     fn caps(&self) -> DeviceCaps {
