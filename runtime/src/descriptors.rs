@@ -9,7 +9,7 @@ use crate::bind::Prepared;
 use crate::error::VkCall;
 use crate::features::DeviceFeatures;
 use crate::reflect::{DescriptorKind, ImageTypeInfo, ReflectedBinding};
-use crate::resources::BoundResource;
+use crate::resources::{BoundResource, ResourceDesc};
 use crate::scratch::Scratch;
 use crate::RuntimeError;
 
@@ -64,6 +64,11 @@ impl DescriptorPlan {
     ) -> Result<DescriptorPlan, RuntimeError> {
         let mut map: BTreeMap<(u32, u32), BindingPlan> = BTreeMap::new();
         for (i, res) in resources.iter().enumerate() {
+            if let ResourceDesc::AddressBuffer { .. } = res.resource {
+                // Reached through its address, not a descriptor.
+                continue;
+            }
+            let null = matches!(res.resource, ResourceDesc::Null(_));
             let kind = res.resource.kind();
             let idx = res.array_index as usize;
             if res.array_index >= 1 << 16 {
@@ -90,6 +95,9 @@ impl DescriptorPlan {
             }
             if entry.slots.len() <= idx {
                 entry.slots.resize(idx + 1, None);
+            }
+            if null {
+                continue;
             }
             if entry.slots[idx].replace(i).is_some() {
                 return Err(RuntimeError::InvalidResource {
@@ -142,10 +150,11 @@ impl DescriptorPlan {
                 }
             }
         }
-        // Holes in arrays need null descriptors.
+        // Holes in arrays need null descriptors, or (samplers) a partially bound array.
         for ((set, binding), plan) in &map {
             if let Some(hole) = plan.slots.iter().position(Option::is_none) {
-                if !(features.null_descriptor && nullable(plan.kind)) {
+                let partial = features.descriptor_binding_partially_bound && plan.slots.len() > 1;
+                if !(features.null_descriptor && nullable(plan.kind)) && !partial {
                     return Err(RuntimeError::MissingBinding {
                         set: *set,
                         binding: *binding,
@@ -180,6 +189,7 @@ impl DescriptorPlan {
         scratch: &mut Scratch<'_>,
         stages: vk::ShaderStageFlags,
     ) -> Result<Vec<vk::DescriptorSetLayout>, RuntimeError> {
+        let partial = scratch.ctx.features().descriptor_binding_partially_bound;
         let mut layouts = Vec::with_capacity(self.sets.len());
         for set in &self.sets {
             let bindings: Vec<vk::DescriptorSetLayoutBinding> = set
@@ -192,7 +202,23 @@ impl DescriptorPlan {
                         .stage_flags(stages)
                 })
                 .collect();
-            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+            // Arrays (bindless heaps) are partially bound where the device allows it: elements the
+            // shader does not reach need no valid descriptor (samplers cannot be null).
+            let flags: Vec<vk::DescriptorBindingFlags> = set
+                .iter()
+                .map(|b| {
+                    if partial && b.slots.len() > 1 {
+                        vk::DescriptorBindingFlags::PARTIALLY_BOUND
+                    } else {
+                        vk::DescriptorBindingFlags::empty()
+                    }
+                })
+                .collect();
+            let mut flag_info = vk::DescriptorSetLayoutBindingFlagsCreateInfo::default().binding_flags(&flags);
+            let mut info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+            if flags.iter().any(|f| !f.is_empty()) {
+                info = info.push_next(&mut flag_info);
+            }
             layouts.push(scratch.set_layout(&info)?);
         }
         Ok(layouts)
@@ -219,6 +245,7 @@ impl DescriptorPlan {
         let pool_info = vk::DescriptorPoolCreateInfo::default().max_sets(layouts.len() as u32).pool_sizes(&sizes);
         let pool = scratch.descriptor_pool(&pool_info)?;
         let alloc = vk::DescriptorSetAllocateInfo::default().descriptor_pool(pool).set_layouts(layouts);
+        let null_ok = scratch.ctx.features().null_descriptor;
         let device = scratch.device();
         // SAFETY: the pool was sized for exactly these layouts; sets are freed with the pool.
         let sets = unsafe { device.allocate_descriptor_sets(&alloc) }.call("vkAllocateDescriptorSets")?;
@@ -237,6 +264,10 @@ impl DescriptorPlan {
             for b in set {
                 let ty = vk_type(b.kind);
                 for (element, slot) in b.slots.iter().enumerate() {
+                    if slot.is_none() && !(null_ok && nullable(b.kind)) {
+                        // A hole of a partially bound array (checked in `build`): left unwritten.
+                        continue;
+                    }
                     let p = slot.and_then(|i| prepared.get(i));
                     let info = match b.kind {
                         DescriptorKind::UniformBuffer | DescriptorKind::StorageBuffer => {
