@@ -248,13 +248,31 @@ pub struct Sampler {
 /// The contents bound at one descriptor.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Resource {
-    UniformBuffer { data: Vec<u8> },
-    StorageBuffer { data: Vec<u8> },
-    UniformTexelBuffer { format: Format, data: Vec<u8> },
-    StorageTexelBuffer { format: Format, data: Vec<u8> },
+    UniformBuffer {
+        data: Vec<u8>,
+    },
+    StorageBuffer {
+        data: Vec<u8>,
+    },
+    UniformTexelBuffer {
+        format: Format,
+        data: Vec<u8>,
+    },
+    StorageTexelBuffer {
+        format: Format,
+        data: Vec<u8>,
+    },
     SampledImage(Image),
     StorageImage(Image),
     Sampler(Sampler),
+    /// A buffer reached through its device address, written into the push constants at byte
+    /// `push_offset` (a D3D12 root descriptor; `dxjit_runtime::ResourceDesc::AddressBuffer`).
+    AddressBuffer {
+        data: Vec<u8>,
+        push_offset: u32,
+    },
+    /// An empty element of a descriptor array (sizes a bindless heap array).
+    Null(DescriptorKind),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -331,6 +349,30 @@ pub trait Backend {
     ) -> Result<CompiledPipeline, PipelineFailure> {
         let _ = (stages, opts);
         Err(PipelineFailure::Unavailable("this backend compiles no graphics pipelines".into()))
+    }
+
+    /// Compiles one shader under a D3D12 binding model (root signature + policy: bindless specs);
+    /// also answers the root block's layout. Backends without one answer `Unsupported`.
+    fn compile_bound(
+        &self,
+        container: &[u8],
+        entry_point: Option<&str>,
+        model: std::sync::Arc<dxjit::binding::model::BindingModel>,
+    ) -> Result<(Compiled, dxjit::binding::model::PushLayout), CompileFailure> {
+        let _ = (container, entry_point, model);
+        Err(CompileFailure::Unsupported("this backend has no binding model".into()))
+    }
+
+    /// [`Backend::compile_pipeline`] under a D3D12 binding model (every stage against the same
+    /// root signature).
+    fn compile_pipeline_bound(
+        &self,
+        stages: &[LinkStage<'_>],
+        opts: &LinkOptions,
+        model: std::sync::Arc<dxjit::binding::model::BindingModel>,
+    ) -> Result<CompiledPipeline, PipelineFailure> {
+        let _ = (stages, opts, model);
+        Err(PipelineFailure::Unavailable("this backend has no binding model".into()))
     }
 
     /// One draw; only called after `compile_pipeline` succeeded.

@@ -6,6 +6,7 @@
 //! is the real one.
 
 pub mod backend;
+pub mod bindless;
 pub mod compare;
 pub mod data;
 pub mod draw;
@@ -15,6 +16,7 @@ pub mod gfx;
 pub mod link;
 pub mod pipeline;
 pub mod report;
+pub mod rootsig;
 pub mod spec;
 #[cfg(feature = "vulkan")]
 pub mod vulkan;

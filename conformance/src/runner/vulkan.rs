@@ -174,6 +174,24 @@ pub(crate) fn resource(r: &b::Resource) -> dxjit_runtime::ResourceDesc {
         b::Resource::SampledImage(i) => R::SampledImage(image(i)),
         b::Resource::StorageImage(i) => R::StorageImage(image(i)),
         b::Resource::Sampler(s) => R::Sampler(sampler(s)),
+        b::Resource::AddressBuffer { data, push_offset } => {
+            R::AddressBuffer { data: data.clone(), push_offset: *push_offset }
+        }
+        b::Resource::Null(d) => R::Null(runtime_descriptor(*d)),
+    }
+}
+
+fn runtime_descriptor(d: b::DescriptorKind) -> dxjit_runtime::reflect::DescriptorKind {
+    use dxjit_runtime::reflect::DescriptorKind as R;
+    match d {
+        b::DescriptorKind::UniformBuffer => R::UniformBuffer,
+        b::DescriptorKind::StorageBuffer | b::DescriptorKind::PushConstant => R::StorageBuffer,
+        b::DescriptorKind::UniformTexelBuffer => R::UniformTexelBuffer,
+        b::DescriptorKind::StorageTexelBuffer => R::StorageTexelBuffer,
+        b::DescriptorKind::SampledImage => R::SampledImage,
+        b::DescriptorKind::StorageImage => R::StorageImage,
+        b::DescriptorKind::Sampler => R::Sampler,
+        b::DescriptorKind::AccelerationStructure => R::AccelerationStructure,
     }
 }
 
@@ -226,6 +244,37 @@ impl Backend for VulkanBackend {
     fn compile(&self, container: &[u8], entry_point: Option<&str>) -> Result<Compiled, CompileFailure> {
         let opts = CompileOptions { entry_point: entry_point.map(str::to_string), ..CompileOptions::default() };
         dxjit::compile(container, &opts).map(compiled_of).map_err(compile_failure)
+    }
+
+    fn compile_bound(
+        &self,
+        container: &[u8],
+        entry_point: Option<&str>,
+        model: std::sync::Arc<dxjit::BindingModel>,
+    ) -> Result<(Compiled, dxjit::binding::PushLayout), CompileFailure> {
+        let layout = model.push_layout();
+        let opts = CompileOptions {
+            entry_point: entry_point.map(str::to_string),
+            bindings: Some(model),
+            ..CompileOptions::default()
+        };
+        let c = dxjit::compile(container, &opts).map_err(compile_failure)?;
+        let layout = c.push_layout.clone().unwrap_or(layout);
+        Ok((compiled_of(c), layout))
+    }
+
+    #[cfg(feature = "graphics")]
+    fn compile_pipeline_bound(
+        &self,
+        stages: &[LinkStage<'_>],
+        opts: &LinkOptions,
+        model: std::sync::Arc<dxjit::BindingModel>,
+    ) -> Result<CompiledPipeline, PipelineFailure> {
+        super::vulkan_gfx::compile_pipeline_with(
+            stages,
+            opts,
+            &CompileOptions { bindings: Some(model), ..CompileOptions::default() },
+        )
     }
 
     fn link(&self, stages: &[LinkStage<'_>], opts: &LinkOptions) -> Result<(), LinkFailure> {
