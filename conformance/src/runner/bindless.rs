@@ -343,3 +343,148 @@ pub fn run_compute(
     r.status = Status::Pass;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn spec(text: &str) -> Spec {
+        Spec::parse("t", Path::new("t.toml"), text).expect("spec parses")
+    }
+
+    const TEXT: &str = r#"
+description = "d"
+shader = "fixtures/x.dxil"
+dispatch = [1, 1, 1]
+
+[root_signature]
+source = "toml"
+heap_size = 1000
+[[root_signature.parameter]]
+kind = "table"
+offset = 100
+[[root_signature.parameter.range]]
+register = "t0"
+count = 2
+[[root_signature.parameter.range]]
+register = "u0"
+count = 1
+[[root_signature.parameter]]
+kind = "constants"
+register = "b1"
+values = [7, 8]
+[[root_signature.parameter]]
+kind = "cbv"
+register = "b0"
+[[root_signature.static_sampler]]
+register = "s0"
+filter = "linear"
+address = "wrap"
+
+[[resource]]
+register = "t0"
+kind = "structured"
+stride = 8
+heap = 100
+first = 1
+count = 2
+init = { u32 = [1, 2, 3, 4, 5, 6, 7, 8] }
+
+[[resource]]
+register = "t1"
+kind = "typed"
+format = "r32_uint"
+heap = 101
+init = { u32 = [1, 2, 3] }
+
+[[resource]]
+register = "u0"
+kind = "structured"
+heap = 102
+size = 16
+counter = 5
+
+[[resource]]
+register = "b0"
+kind = "cbuffer"
+root = 2
+size = 16
+"#;
+
+    #[test]
+    fn heap_root_block_and_static_samplers_are_bound_as_d3d12_fills_them() {
+        let s = spec(TEXT);
+        let root = s.root.clone().expect("root signature");
+        let rs = root.signature.clone().expect("toml signature");
+        let layout = model(&root, rs.clone()).push_layout();
+        // Root CBV address (words 0-1), then the table offset (2) and the constants (3-4).
+        assert_eq!(layout.words, 5);
+        let b = bind(&s, &root, &rs, &layout).expect("binds");
+        let words: Vec<u32> = b.push.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        assert_eq!(words, vec![0, 0, 100, 7, 8]);
+        let at = |set, binding, i| b.bound.iter().find(|x| (x.set, x.binding, x.array_index) == (set, binding, i));
+        assert!(matches!(at(0, 1, 100).map(|x| &x.resource), Some(Resource::StorageBuffer { .. })));
+        assert!(matches!(at(0, 2, 101).map(|x| &x.resource), Some(Resource::UniformTexelBuffer { .. })));
+        assert!(matches!(at(0, 1, 102).map(|x| &x.resource), Some(Resource::StorageBuffer { .. })));
+        // Every array used spans the heap.
+        assert!(matches!(at(0, 1, 999).map(|x| &x.resource), Some(Resource::Null(DescriptorKind::StorageBuffer))));
+        assert!(matches!(at(0, 2, 999).map(|x| &x.resource), Some(Resource::Null(DescriptorKind::UniformTexelBuffer))));
+        // Counter of heap element 102.
+        assert_eq!(at(0, 7, 102).map(|x| &x.resource), Some(&Resource::StorageBuffer { data: vec![5, 0, 0, 0] }));
+        // The root CBV: an address buffer whose address goes to push bytes 0..8.
+        assert!(matches!(
+            at(ROOT_SET, 2, 0).map(|x| &x.resource),
+            Some(Resource::AddressBuffer { push_offset: 0, .. })
+        ));
+        // Bounds: structured stride 8, view {1, 2} -> words {2, 4}; typed whole view {0, 3}.
+        let Some(Resource::StorageBuffer { data }) = at(0, 6, 0).map(|x| &x.resource) else { panic!("bounds buffer") };
+        let w = |i: usize| u32::from_le_bytes([data[4 * i], data[4 * i + 1], data[4 * i + 2], data[4 * i + 3]]);
+        assert_eq!(data.len(), 1000 * 8);
+        assert_eq!((w(200), w(201)), (2, 4));
+        assert_eq!((w(202), w(203)), (0, 3));
+        // The static sampler at set 2 binding 0.
+        let Some(Resource::Sampler(smp)) = at(2, 0, 0).map(|x| &x.resource) else { panic!("static sampler") };
+        assert_eq!(
+            (smp.filter, smp.address),
+            (super::super::backend::Filter::Linear, super::super::backend::AddressMode::Wrap)
+        );
+        assert_eq!(b.at, vec![(0, 1, 100), (0, 2, 101), (0, 1, 102), (ROOT_SET, 2, 0)]);
+        assert_eq!(b.counter_at[2], Some((0, 7, 102)));
+    }
+
+    #[test]
+    fn missing_root_arguments_are_errors() {
+        // No table offset for parameter 0 (an embedded root signature's table without `offset`).
+        let s = spec(TEXT);
+        let mut root = s.root.clone().unwrap_or_else(|| panic!("root"));
+        let rs = root.signature.clone().unwrap_or_else(|| panic!("sig"));
+        root.arguments[0].table_offset = None;
+        let layout = model(&root, rs.clone()).push_layout();
+        let e = bind(&s, &root, &rs, &layout).err().unwrap_or_default();
+        assert!(e.contains("root parameter 0") && e.contains("offset"), "{e}");
+        // No buffer behind the root CBV.
+        let t = TEXT.replace("root = 2\n", "heap = 103\n");
+        let s = spec(&t);
+        let root = s.root.clone().unwrap_or_else(|| panic!("root"));
+        let e = bind(&s, &root, &rs, &layout).err().unwrap_or_default();
+        assert!(e.contains("root parameter 2") && e.contains("root = 2"), "{e}");
+    }
+
+    #[test]
+    fn spec_errors_name_the_rule() {
+        let bad = |t: &str| Spec::parse("t", Path::new("t.toml"), t).err().map(|e| e.to_string()).unwrap_or_default();
+        // A heap resource without a root signature.
+        let t = "shader = \"fixtures/x.dxil\"\ndispatch = [1, 1, 1]\n[[resource]]\nregister = \"t0\"\nkind = \"raw\"\nheap = 1\nsize = 4\n";
+        assert!(bad(t).contains("[root_signature]"));
+        // A register-bound resource under a root signature.
+        let t = TEXT.replace("heap = 101\n", "");
+        assert!(bad(&t).contains("heap = N"));
+        // A view beyond its buffer.
+        let t = TEXT.replace("count = 2\ninit", "count = 4\ninit");
+        assert!(bad(&t).contains("beyond"));
+        // Embedded signatures take values only.
+        let t = TEXT.replace("source = \"toml\"", "source = \"embedded\"");
+        assert!(bad(&t).contains("only its values"));
+    }
+}

@@ -163,10 +163,9 @@ pub fn run_pipeline(
         Some(root) => {
             let rs = match &root.signature {
                 Some(rs) => rs.clone(),
-                None => blobs
-                    .iter()
-                    .find_map(|b| super::bindless::root_signature(root, b).ok())
-                    .ok_or_else(|| (Status::Fail, "source = \"embedded\", but no stage embeds a root signature".into()))?,
+                None => blobs.iter().find_map(|b| super::bindless::root_signature(root, b).ok()).ok_or_else(|| {
+                    (Status::Fail, "source = \"embedded\", but no stage embeds a root signature".into())
+                })?,
             };
             Some((root, rs))
         }
