@@ -154,7 +154,7 @@ impl DescriptorPlan {
         for ((set, binding), plan) in &map {
             if let Some(hole) = plan.slots.iter().position(Option::is_none) {
                 let partial = features.descriptor_binding_partially_bound && plan.slots.len() > 1;
-                if !(features.null_descriptor && nullable(plan.kind)) && !partial {
+                if !(partial || features.null_descriptor && nullable(plan.kind)) {
                     return Err(RuntimeError::MissingBinding {
                         set: *set,
                         binding: *binding,

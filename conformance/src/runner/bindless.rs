@@ -101,7 +101,7 @@ fn bounds_of(res: &ResourceSpec) -> Option<[u32; 2]> {
     let (unit, words) = match res.kind {
         Kind::Raw => (4u64, true),
         Kind::Structured => (u64::from(res.stride.unwrap_or(4)), true),
-        Kind::Typed => (u64::from(res.format.map_or(1, |f| f.texel_size() as u32)), false),
+        Kind::Typed => (u64::from(res.format.map_or(1, |f| f.texel_size())), false),
         _ => return None,
     };
     let elems = res.init.len() as u64 / unit.max(1);

@@ -264,7 +264,7 @@ pub(super) fn parse_root(raw: RawRootSig) -> Result<RootSpec, SpecError> {
             &sctx,
         )?);
     }
-    let signature = toml_source.then(|| RootSignature {
+    let signature = toml_source.then_some(RootSignature {
         version: RootSignatureVersion::V1_1,
         flags: 0,
         parameters,
@@ -343,7 +343,7 @@ pub fn sampler_of(s: &StaticSampler) -> Sampler {
         4 => AddressMode::Border,
         _ => AddressMode::Clamp,
     };
-    let compare = (f & 0x80 != 0).then(|| match s.comparison_func {
+    let compare = (f & 0x80 != 0).then_some(match s.comparison_func {
         1 => CompareOp::Never,
         2 => CompareOp::Less,
         3 => CompareOp::Equal,
