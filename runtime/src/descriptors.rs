@@ -108,8 +108,13 @@ impl DescriptorPlan {
                 });
             }
         }
+        // A runtime array the job fills nothing of still spans as many elements as the job's
+        // largest array (its heap), so a shader indexing it like its other heap arrays stays in
+        // bounds (null descriptors) instead of reading past a one-element array.
+        let heap_len = map.values().map(|p| p.slots.len()).max().unwrap_or(1).max(1);
         for d in declared {
-            let shader_count = d.count.unwrap_or(0) as usize;
+            let shader_count = d.count.map_or(0, |n| n as usize);
+            let unbound_len = d.count.map_or(heap_len, |n| n as usize);
             match map.get_mut(&(d.set, d.binding)) {
                 Some(plan) => {
                     if plan.kind != d.kind {
@@ -143,7 +148,7 @@ impl DescriptorPlan {
                         BindingPlan {
                             binding: d.binding,
                             kind: d.kind,
-                            slots: vec![None; shader_count.max(1)],
+                            slots: vec![None; unbound_len.max(1)],
                             image: d.image,
                         },
                     );
