@@ -56,6 +56,8 @@ pub(super) struct RawRootSig {
     policy: Option<String>,
     heap_size: Option<u32>,
     #[serde(default)]
+    flags: Vec<String>,
+    #[serde(default)]
     parameter: Vec<RawParam>,
     #[serde(default)]
     static_sampler: Vec<RawStaticSampler>,
@@ -152,6 +154,24 @@ pub(super) fn parse_root(raw: RawRootSig) -> Result<RootSpec, SpecError> {
         if n == 0 || n > MAX_HEAP {
             return Err(bad(ctx, format!("heap_size must be in 1..={MAX_HEAP}")));
         }
+    }
+    let mut flags = 0u32;
+    for f in &raw.flags {
+        // D3D12_ROOT_SIGNATURE_FLAGS.
+        flags |= match f.as_str() {
+            "allow_input_assembler_input_layout" => 0x1,
+            "cbv_srv_uav_heap_directly_indexed" => 0x400,
+            "sampler_heap_directly_indexed" => 0x800,
+            o => {
+                return Err(bad(
+                    ctx,
+                    format!("flag `{o}`: allow_input_assembler_input_layout, cbv_srv_uav_heap_directly_indexed or sampler_heap_directly_indexed"),
+                ))
+            }
+        };
+    }
+    if flags != 0 && !toml_source {
+        return Err(bad(ctx, "flags come from the embedded root signature"));
     }
     let mut arguments = Vec::with_capacity(raw.parameter.len());
     let mut parameters = Vec::with_capacity(raw.parameter.len());
@@ -266,7 +286,7 @@ pub(super) fn parse_root(raw: RawRootSig) -> Result<RootSpec, SpecError> {
     }
     let signature = toml_source.then_some(RootSignature {
         version: RootSignatureVersion::V1_1,
-        flags: 0,
+        flags,
         parameters,
         static_samplers,
     });
