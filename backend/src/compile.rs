@@ -50,25 +50,23 @@ pub struct CompileOptions {
 /// Pipeline state and device properties that change code (each off by default).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PipelineStateOptions {
-    /// Pixel shaders: per render target `k`, the component of the shader's output written to
-    /// component `c` of the attachment is `swizzle[k][c]` (0-3 = x, y, z, w; 4 = constant 0;
-    /// 5 = constant 1). `None` for a target: identity.
+    /// Pixel shaders: per render target `n` (`SV_Target<n>`), attachment component `c` receives
+    /// shader output component `swizzle[n][c]` (0-3 = x, y, z, w; 4 = constant 0; 5 = constant
+    /// 1) — for formats a layer emulates with another (e.g. A8 as R8). `None`: identity.
+    ///
+    /// Components past the shader's declared width stay unwritten.
     pub output_swizzle: Vec<Option<[u8; 4]>>,
     /// Pixel shaders: SV_Target0 and SV_Target1 are the two sources of dual-source blending
     /// (Location 0, Index 0 and 1).
     pub dual_source_blending: bool,
-    /// The pipeline's rasterizer sample count (`RenderTargetGetSampleCount` returns it).
+    /// The pipeline's rasterizer sample count (`RenderTargetGetSampleCount` returns it; without
+    /// it that op is `Unsupported`).
     pub rasterizer_sample_count: Option<u32>,
-    /// `SV_Position` of the last pre-rasterization stage is `Invariant`.
+    /// `SV_Position` outputs are decorated `Invariant`.
     pub invariant_position: bool,
-    /// Min-precision types (`min16float`, `min16int`) are computed at 16 bits (`RelaxedPrecision`
-    /// is otherwise the only effect, as 32-bit values are exact for them).
-    pub native_16bit_min_precision: bool,
-    /// The subgroup size range the device can run with (`WaveGetLaneCount` bounds, `[WaveSize]`
-    /// checks): (min, max).
-    pub subgroup_size: Option<(u32, u32)>,
     /// The device supports typed UAV loads without a format (`shaderStorageImageReadWithoutFormat`):
-    /// typed UAV loads of any format are declared `Unknown`.
+    /// typed UAVs that are loaded are declared `Unknown` even when the shader does not set the
+    /// "typed UAV load additional formats" flag, so any format can be bound.
     pub typed_uav_load_without_format: bool,
 }
 

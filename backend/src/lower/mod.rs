@@ -15,6 +15,7 @@
 pub mod meta;
 
 mod atomics;
+mod bindless;
 mod compute;
 pub(crate) mod emit;
 mod entry;
@@ -46,6 +47,8 @@ use meta::EntryMeta;
 pub(crate) enum Fail {
     Unsupported(String),
     Malformed(String),
+    /// The binding model cannot place a resource.
+    Binding(crate::binding::BindError),
     Internal(String),
 }
 
@@ -189,6 +192,7 @@ pub(crate) fn lower_timed(
         Ok(x) => x,
         Err(Fail::Unsupported(s)) => return Err(unsup(s, None)),
         Err(Fail::Malformed(s)) => return Err(CompileError::Malformed(format!("{s} (function {})", f.name))),
+        Err(Fail::Binding(e)) => return Err(CompileError::Binding(e)),
         Err(Fail::Internal(s)) => return Err(CompileError::Internal(s)),
     };
     let extended;
@@ -216,6 +220,7 @@ pub(crate) fn lower_timed(
             let at = l.cur_block.map(|b| format!(", block {}", b.0)).unwrap_or_default();
             return Err(CompileError::Malformed(format!("{s} (function {}{at})", f.name)));
         }
+        Err(Fail::Binding(e)) => return Err(CompileError::Binding(e)),
         Err(Fail::Internal(s)) => return Err(CompileError::Internal(s)),
     }
     clock.lap(crate::compile::Phase::Lowering);

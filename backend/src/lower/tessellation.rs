@@ -217,6 +217,7 @@ pub(super) fn lower(
             let at = l.cur_block.map(|b| format!(", block {}", b.0)).unwrap_or_default();
             return Err(CompileError::Malformed(format!("{s} (function {}{at})", l.f.name)));
         }
+        Err(Fail::Binding(e)) => return Err(CompileError::Binding(e)),
         Err(Fail::Internal(s)) => return Err(CompileError::Internal(s)),
     }
     clock.lap(crate::compile::Phase::Lowering);
