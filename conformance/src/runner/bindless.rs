@@ -114,9 +114,6 @@ fn bounds_of(res: &ResourceSpec) -> Option<[u32; 2]> {
 /// `layout`.
 pub fn bind(spec: &Spec, root: &RootSpec, rs: &RootSignature, layout: &PushLayout) -> Result<Binds, String> {
     let policy = root.policy();
-    if root.mutable {
-        return Err("policy = \"mutable\": the runtime harness binds per-type heap arrays only".into());
-    }
     if root.arguments.len() > rs.parameters.len() {
         return Err(format!(
             "the spec gives {} root arguments, the root signature has {} parameters",
