@@ -45,6 +45,10 @@ pub struct CompileOptions {
     pub bindings: Option<Arc<BindingModel>>,
     /// Pipeline state and device features that change the emitted code.
     pub state: PipelineStateOptions,
+    /// Single-stage compiles of hull and domain shaders: patch constants start at this Location
+    /// (`None`: right after the control points). A layer compiling stages apart passes the hull
+    /// compile's [`CompiledShader::patch_location_offset`] to the domain compile.
+    pub patch_location_offset: Option<u32>,
 }
 
 /// Pipeline state and device properties that change code (each off by default).
@@ -93,6 +97,7 @@ impl Default for CompileOptions {
             hull_patch_constants: PatchConstantInvocations::First,
             bindings: None,
             state: PipelineStateOptions::default(),
+            patch_location_offset: None,
         }
     }
 }
@@ -151,6 +156,9 @@ pub struct CompiledShader {
     pub push_layout: Option<PushLayout>,
     /// Under a [`BindingModel`]: every resource range the shader uses and where it was placed.
     pub placements: Vec<PlacedResource>,
+    /// Hull and domain shaders: the Location their patch constants start at (single-stage
+    /// compiles: pass the hull's to the domain compile as `CompileOptions::patch_location_offset`).
+    pub patch_location_offset: Option<u32>,
 }
 
 /// One resource range and where the binding model placed it.
@@ -389,7 +397,8 @@ fn compile_module_timed(
     }
     let io = stage_io(module, &mut entry)?;
     let meta = &entry.meta;
-    let plan = LinkPlan::single_owned(io).map_err(|e| unsupported(meta, format!("signature: {e}")))?;
+    let plan = LinkPlan::single_owned_at(io, opts.patch_location_offset)
+        .map_err(|e| unsupported(meta, format!("signature: {e}")))?;
     clock.lap(Phase::Metadata);
     compile_module_stage_timed(module, meta, &plan, 0, opts, clock)
 }

@@ -441,3 +441,55 @@ fn heap_uav_counter() {
         r => panic!("{r:?}"),
     }
 }
+
+/// (name, Location) of every variable decorated `Patch` (patch constants of a TCS/TES).
+fn patch_locations(words: &[u32]) -> Vec<(String, u32)> {
+    let d = decorations(words);
+    let mut names = std::collections::HashMap::new();
+    let mut i = 5;
+    while i < words.len() {
+        let n = (words[i] >> 16) as usize;
+        if n == 0 || i + n > words.len() {
+            break;
+        }
+        if words[i] & 0xffff == 5 && n >= 3 {
+            let bytes: Vec<u8> =
+                words[i + 2..i + n].iter().flat_map(|w| w.to_le_bytes()).take_while(|b| *b != 0).collect();
+            names.insert(words[i + 1], String::from_utf8_lossy(&bytes).into_owned());
+        }
+        i += n;
+    }
+    let mut out: Vec<(String, u32)> = d
+        .iter()
+        .filter(|(_, k, _)| *k == 15)
+        .filter_map(|(t, _, _)| {
+            let loc = d.iter().find(|(x, k, _)| x == t && *k == DECO_LOCATION)?.2[0];
+            Some((names.get(t).cloned().unwrap_or_default(), loc))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn single_stage_patch_location_offset() {
+    let hs = compile_state("tessellation/pc_center.hs_6_0.dxil", Default::default());
+    let offset = hs.patch_location_offset.expect("a hull shader reports its patch-constant Location");
+    let hs_pc = patch_locations(&hs.spirv);
+    assert!(hs_pc.iter().any(|(n, _)| n.starts_with("CENTER")), "{hs_pc:?}");
+    assert!(hs_pc.iter().all(|(_, l)| *l >= offset), "{hs_pc:?} vs offset {offset}");
+    let dxil = fixture("tessellation/pc_center.ds_6_0.dxil");
+    let ds_with = |o: Option<u32>| {
+        let cs = compile(&dxil, &CompileOptions { patch_location_offset: o, ..CompileOptions::default() }).expect("ds");
+        validate(&cs, "domain");
+        patch_locations(&cs.spirv)
+    };
+    // Given the hull's offset, the domain shader reads each patch constant where the hull wrote it.
+    assert_eq!(ds_with(Some(offset)), hs_pc);
+    // Another offset moves every patch constant by the difference.
+    let moved = ds_with(Some(offset + 3));
+    assert_eq!(moved.len(), hs_pc.len());
+    for ((n1, l1), (n2, l2)) in hs_pc.iter().zip(&moved) {
+        assert_eq!((n1, l1 + 3), (n2, *l2));
+    }
+}

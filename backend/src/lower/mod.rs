@@ -1319,6 +1319,10 @@ impl<'m> Lowerer<'m> {
             push_constants: push,
             heap_bindings,
             push_layout: self.res.push_layout.clone(),
+            patch_location_offset: self
+                .tess
+                .as_ref()
+                .and_then(|t| t.patch_location_offset(self.opts.patch_location_offset)),
             placements: std::mem::take(&mut self.res.placed),
             capabilities: self
                 .caps

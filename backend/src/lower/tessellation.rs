@@ -135,6 +135,18 @@ pub(crate) struct Tess<'m> {
     in_patch_constant: bool,
 }
 
+impl Tess<'_> {
+    /// The Location patch constants start at: the hull's, from its plan; the domain's, as
+    /// compiled (`given`: the caller's offset).
+    pub(crate) fn patch_location_offset(&self, given: Option<u32>) -> Option<u32> {
+        if self.hull {
+            self.plan.tessellation.as_ref().map(|t| t.patch_constant_location_offset)
+        } else {
+            given
+        }
+    }
+}
+
 /// Lowers a hull or domain shader against stage `plan.1` of `plan.0` (alone: [`LinkPlan::single`]).
 pub(super) fn lower(
     m: &Module,
