@@ -14,7 +14,7 @@
 //! No panic crosses the boundary: every exported function runs its body under `catch_unwind`
 //! and turns a panic into an error code and message.
 
-mod abi;
+pub mod abi;
 mod ffi;
 
 pub mod compat;
