@@ -103,7 +103,7 @@ fn dxbc_container() -> Vec<u8> {
 #[derive(Debug)]
 enum Replayed {
     Ok { index: usize },
-    Fail { index: usize, code: i32 },
+    Fail { index: usize, code: i32, message: String },
 }
 
 fn parse_replay(stdout: &str) -> (Vec<Replayed>, String) {
@@ -113,9 +113,11 @@ fn parse_replay(stdout: &str) -> (Vec<Replayed>, String) {
         let f: Vec<&str> = l.split_whitespace().collect();
         match f.first() {
             Some(&"OK") => v.push(Replayed::Ok { index: f[1].parse().expect("index") }),
-            Some(&"FAIL") => {
-                v.push(Replayed::Fail { index: f[1].parse().expect("index"), code: f[2].parse().expect("code") })
-            }
+            Some(&"FAIL") => v.push(Replayed::Fail {
+                index: f[1].parse().expect("index"),
+                code: f[2].parse().expect("code"),
+                message: l.split_once('\t').map_or(String::new(), |(_, m)| m.to_string()),
+            }),
             Some(&"ROUTES") => routes = l.to_string(),
             _ => {}
         }
@@ -172,11 +174,16 @@ fn replay_and_check(
                 }
                 spirv[index] = Some(words);
             }
-            Replayed::Fail { index, code } => {
+            Replayed::Fail { index, code, ref message } => {
                 failed += 1;
                 let bytes = std::fs::read(&files[index]).expect("read shader");
                 match dxjit::compile(&bytes, &dxjit::CompileOptions::default()) {
                     Err(dxjit::CompileError::Unsupported { .. }) if code == -3 => {}
+                    // The replay captures geometry-shader outputs by stream output, whose
+                    // lowering names what it cannot capture.
+                    Ok(_) if code == -3 && message.contains("unsupported: stream output") => {
+                        eprintln!("unsupported stream output: {}: {message}", files[index].display());
+                    }
                     other => problems.push(format!(
                         "{}: the layer replay failed ({code}) where dxjit::compile gives {:?}",
                         files[index].display(),
@@ -303,7 +310,7 @@ fn fallback_stand_in_library() {
     // Without a fallback: DXBC is refused with the documented result.
     let o = run(Command::new(&exe).env_remove("DXJIT_FALLBACK_LIBRARY").arg(&list));
     let (lines, routes) = parse_replay(&String::from_utf8_lossy(&o.stdout));
-    assert!(matches!(lines[0], Replayed::Fail { index: 0, code: -3 }), "{lines:?}");
+    assert!(matches!(lines[0], Replayed::Fail { index: 0, code: -3, .. }), "{lines:?}");
     assert!(matches!(lines[1], Replayed::Ok { index: 1 }), "{lines:?}");
     assert!(routes.contains("dxjit=1 ") && routes.contains("dxbc_refused=1 "), "{routes}");
 

@@ -8,7 +8,7 @@
  *
  * usage: layer_replay [-j THREADS] [-o OUTDIR] [-r ROUNDS] LISTFILE
  * Prints one line per shader: "OK <index> <stage> <bytes> <path>" (and writes OUTDIR/<index>.spv)
- * or "FAIL <index> <code> <path>", then "ROUTES dxjit=.. fallback_dxbc=.. fallback_unsupported=..
+ * or "FAIL <index> <code> <path>\t<last logged error>", then "ROUTES dxjit=.. fallback_dxbc=.. fallback_unsupported=..
  * dxbc_refused=.. failed=..". Exit 0 unless the harness itself failed. */
 
 #include "dxil_spirv_c.h"
@@ -31,11 +31,17 @@ static int thread_count = 1;
 static int rounds = 1;
 static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The last error the library logged on this thread (printed with a failure). */
+static __thread char last_error[512];
+
 static void log_cb(void *user, dxil_spv_log_level level, const char *msg)
 {
     (void)user;
-    if (level == DXIL_SPV_LOG_LEVEL_ERROR && getenv("LAYER_REPLAY_VERBOSE"))
-        fprintf(stderr, "log: %s\n", msg);
+    if (level == DXIL_SPV_LOG_LEVEL_ERROR) {
+        snprintf(last_error, sizeof(last_error), "%s", msg);
+        if (getenv("LAYER_REPLAY_VERBOSE"))
+            fprintf(stderr, "log: %s\n", msg);
+    }
 }
 
 static int is_buffer(dxil_spv_resource_kind k)
@@ -246,6 +252,7 @@ static void replay(int index)
         exit(2);
     }
     dxil_spv_begin_thread_allocator_context();
+    last_error[0] = 0;
     r = dxil_spv_parse_dxil_blob(data, size, &blob);
     free(data);
     if (r != DXIL_SPV_SUCCESS)
@@ -310,7 +317,7 @@ static void replay(int index)
     return;
 fail:
     pthread_mutex_lock(&print_lock);
-    printf("FAIL %d %d %s\n", index, (int)r, path);
+    printf("FAIL %d %d %s\t%s\n", index, (int)r, path, last_error);
     pthread_mutex_unlock(&print_lock);
     dxil_spv_converter_free(conv);
     dxil_spv_parsed_blob_free(blob);
