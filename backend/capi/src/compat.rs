@@ -510,9 +510,9 @@ pub struct Converter {
     entry_out: Option<CString>,
 }
 
-impl Drop for Converter {
+impl Drop for Output {
     fn drop(&mut self) {
-        if let Some(Output::Fallback { lib, blob, conv }) = &self.output {
+        if let Output::Fallback { lib, blob, conv } = self {
             // SAFETY: handles created on the fallback by this converter, freed once.
             unsafe {
                 (lib.fns.converter_free)(*conv);
@@ -1807,4 +1807,182 @@ pub unsafe extern "C" fn dxil_spv_parsed_blob_get_raw_ir(
     _size: *mut usize,
 ) -> i32 {
     abi::ERROR_UNSUPPORTED_FEATURE
+}
+
+#[cfg(test)]
+mod tests {
+    //! The remappers' answers become the placements the binding model documents (checked here
+    //! against the API, independent of the lowering that consumes them).
+
+    use super::*;
+
+    fn query(class: ResourceClass, kind: ResKind, register: u32, count: Option<u32>) -> ResourceQuery {
+        ResourceQuery {
+            stage: ShaderKind::Compute,
+            class,
+            kind,
+            space: 0,
+            register,
+            count,
+            heap: false,
+            has_counter: false,
+        }
+    }
+
+    unsafe extern "C" fn srv(_: *mut c_void, d: *const abi::D3dBinding, v: *mut abi::SrvVulkanBinding) -> Bool {
+        // SAFETY: valid pointers from the remap.
+        let (d, v) = unsafe { (&*d, &mut *v) };
+        if d.register_index == 0 {
+            v.buffer_binding.descriptor_type = abi::desc::BUFFER_DEVICE_ADDRESS;
+            v.buffer_binding.root_constant_index = 1;
+        } else if d.register_index == 9 && d.range_size != 1 {
+            return FALSE; // refuses unbounded ranges: dxil-spirv retries with 1
+        } else {
+            v.buffer_binding = abi::VulkanBinding {
+                set: 3,
+                binding: 0,
+                root_constant_index: 2,
+                bindless: abi::Bindless { heap_root_offset: d.register_index, use_heap: 1 },
+                descriptor_type: abi::desc::SSBO,
+            };
+            v.offset_binding.set = 7;
+            v.offset_binding.binding = 1;
+        }
+        TRUE
+    }
+
+    unsafe extern "C" fn cbv(_: *mut c_void, d: *const abi::D3dBinding, v: *mut abi::CbvVulkanBinding) -> Bool {
+        // SAFETY: valid pointers from the remap.
+        let (d, v) = unsafe { (&*d, &mut *v) };
+        if d.register_index == 0 {
+            v.push_constant = TRUE;
+            v.vulkan.set = 4; // push_constant.offset_in_words shares the first word
+        } else {
+            v.vulkan.descriptor_type = abi::desc::BUFFER_DEVICE_ADDRESS;
+            v.vulkan.root_constant_index = 0;
+        }
+        TRUE
+    }
+
+    unsafe extern "C" fn uav(_: *mut c_void, u: *const abi::UavD3dBinding, v: *mut abi::UavVulkanBinding) -> Bool {
+        // SAFETY: valid pointers from the remap.
+        let (u, v) = unsafe { (&*u, &mut *v) };
+        v.buffer_binding = abi::VulkanBinding { set: 5, binding: 2, ..Default::default() };
+        if u.has_counter != 0 {
+            v.counter_binding = abi::VulkanBinding {
+                set: 8,
+                binding: 0,
+                bindless: abi::Bindless { heap_root_offset: 0, use_heap: 1 },
+                ..Default::default()
+            };
+        }
+        TRUE
+    }
+
+    fn remap() -> CompatRemap {
+        CompatRemap {
+            remappers: Remappers {
+                srv: (Some(srv), 0),
+                cbv: (Some(cbv), 0),
+                uav: (Some(uav), 0),
+                ..Remappers::default()
+            },
+            stage: abi::stage::COMPUTE,
+            resources: vec![DxjitResourceInfo {
+                class_: 2,
+                kind: 13,
+                id: 0,
+                space: 0,
+                lower_bound: 0,
+                count: 1,
+                stride: 0,
+                cbv_size: 64,
+                has_counter: false,
+                name: std::ptr::null(),
+            }],
+            root_descriptors: 2,
+            root_block_words: 4 + 20,
+            ssbo_alignment: 16,
+            typed_offsets: false,
+            cbv_ssbo: false,
+        }
+    }
+
+    #[test]
+    fn remappers_become_placements() {
+        let r = remap();
+        // A root SRV: root descriptor 1 is words 2, 3.
+        let p = r.remap(&query(ResourceClass::Srv, ResKind::RawBuffer, 0, Some(1)), None).expect("placed");
+        assert_eq!(p.location, ResourceLocation::Address { word: 2 });
+        // A table SRV: heap element at word 2R + 2 = 6, offset = register; raw buffers (alignment
+        // 16 = the SSBO alignment) need no bounds buffer.
+        let p = r.remap(&query(ResourceClass::Srv, ResKind::RawBuffer, 5, Some(1)), None).expect("placed");
+        assert_eq!(
+            p.location,
+            ResourceLocation::Heap {
+                set: 3,
+                binding: 0,
+                descriptor: DescriptorKind::StorageBuffer,
+                table_word: Some(6),
+                heap_offset: 5,
+                bounds: None
+            }
+        );
+        // A structured buffer of stride 4 does (4 is below the SSBO alignment).
+        let mut q = query(ResourceClass::Srv, ResKind::StructuredBuffer, 6, Some(1));
+        let p = r.remap(&q, None).expect("placed");
+        assert!(matches!(p.location, ResourceLocation::Heap { bounds: Some((7, 1)), .. }), "{p:?}");
+        // An unbounded range the callback refuses is asked again as one descriptor.
+        q.register = 9;
+        q.count = None;
+        assert!(r.remap(&q, None).is_ok());
+        // Root constants: word 2R + offset_in_words, as many words as the cbuffer.
+        let p = r.remap(&query(ResourceClass::Cbv, ResKind::CBuffer, 0, Some(1)), None).expect("placed");
+        assert_eq!(p.location, ResourceLocation::RootConstants { word: 8, words: 16 });
+        // A root CBV: root descriptor 0.
+        let p = r.remap(&query(ResourceClass::Cbv, ResKind::CBuffer, 1, Some(1)), None).expect("placed");
+        assert_eq!(p.location, ResourceLocation::Address { word: 0 });
+        // A UAV with a counter in the counter heap.
+        let mut q = query(ResourceClass::Uav, ResKind::Texture2D, 0, Some(1));
+        q.has_counter = true;
+        let p = r.remap(&q, None).expect("placed");
+        assert_eq!(
+            p.location,
+            ResourceLocation::Descriptor { set: 5, binding: 2, descriptor: DescriptorKind::StorageImage }
+        );
+        assert_eq!(p.counter, Some(CounterLocation::Heap { set: 8, binding: 0 }));
+        // No sampler remapper: the identity rule (set = space, binding = register).
+        let p = r.remap(&query(ResourceClass::Sampler, ResKind::Sampler, 3, Some(1)), None).expect("placed");
+        assert_eq!(
+            p.location,
+            ResourceLocation::Descriptor { set: 0, binding: 3, descriptor: DescriptorKind::Sampler }
+        );
+    }
+
+    #[test]
+    fn the_model_accepts_the_placements() {
+        // Through BindingModel::place (the checks the lowering relies on).
+        let model = BindingModel {
+            root_signature: None,
+            policy: BindingPolicy::default(),
+            remap: Some(Arc::new(remap())),
+            root_words: Some(24),
+        };
+        let layout = model.push_layout();
+        assert_eq!(layout.words, 24);
+        for q in [
+            query(ResourceClass::Srv, ResKind::RawBuffer, 0, Some(1)),
+            query(ResourceClass::Srv, ResKind::RawBuffer, 5, Some(1)),
+            query(ResourceClass::Cbv, ResKind::CBuffer, 0, Some(1)),
+            query(ResourceClass::Cbv, ResKind::CBuffer, 1, Some(1)),
+        ] {
+            model.place(&q, &layout).unwrap_or_else(|e| panic!("{q:?}: {e}"));
+        }
+    }
+
+    #[test]
+    fn demangling() {
+        assert_eq!(demangle("main"), "main");
+        assert_eq!(demangle("\u{1}?RayGen@@YAXXZ"), "RayGen");
+    }
 }

@@ -97,11 +97,11 @@ pub fn counts(reset: bool) -> RouteCounts {
 
 /// Loads `path` (None: no fallback) as the current fallback library.
 pub fn set_library(path: Option<&str>) -> Result<(), String> {
-    ENV.call_once(|| {});
     let lib = match path {
         Some(p) => Some(Arc::new(load(p)?)),
         None => None,
     };
+    ENV.call_once(|| {});
     let mut cur = CURRENT.write().map_err(|_| "fallback library lock poisoned".to_string())?;
     *cur = lib;
     Ok(())
@@ -130,6 +130,11 @@ fn load(path: &str) -> Result<Library, String> {
     // SAFETY: loading a library runs its initialisers; the caller names a library implementing
     // the dxil_spv interface, which is the documented contract of this option.
     let lib = unsafe { libloading::Library::new(path) }.map_err(|e| format!("fallback library {path}: {e}"))?;
+    // dxjit's own library as its fallback would hand shaders to itself forever.
+    // SAFETY: only the symbol's presence is checked.
+    if unsafe { lib.get::<unsafe extern "C" fn()>(b"dxjit_route_stats\0") }.is_ok() {
+        return Err(format!("fallback library {path}: it is a dxjit library (exports dxjit_route_stats)"));
+    }
     macro_rules! req {
         ($name:literal) => {{
             // SAFETY: the symbol has the dxil_spv interface's signature (the library's contract).

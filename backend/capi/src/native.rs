@@ -2024,9 +2024,10 @@ pub unsafe extern "C" fn dxjit_cache_stats(cache: *const DxjitCache, stats: *mut
 
 /// Loads the fallback library (a shared library exporting the dxil_spv_* interface) used by the
 /// dxil_spv_* functions for DXBC shaders and for DXIL dxjit reports unsupported; replaces the
-/// one named by the environment variable `DXJIT_FALLBACK_LIBRARY`. NULL `path` unloads none and
-/// disables the fallback. Thread safety: any thread; compiles already in flight keep the library
-/// they started with.
+/// one named by the environment variable `DXJIT_FALLBACK_LIBRARY` (which is then no longer read).
+/// NULL `path`: no fallback. A library that cannot be loaded, lacks the required symbols or is a
+/// dxjit library itself gives `DXJIT_ERROR_IO` and leaves the current choice unchanged.
+/// Thread safety: any thread; compiles already in flight keep the library they started with.
 #[no_mangle]
 pub unsafe extern "C" fn dxjit_set_fallback_library(path: *const c_char) -> DxjitResult {
     run(|| {

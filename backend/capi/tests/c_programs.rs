@@ -329,6 +329,16 @@ fn fallback_stand_in_library() {
         spirv_val::validate(&words).expect("the stand-in's SPIR-V validates");
     }
     println!("fallback: {routes}");
+
+    // dxjit's own library is refused as its fallback (it would hand shaders to itself).
+    let own = std::ffi::CString::new(lib_dir().join("libdxjit_capi.so").to_string_lossy().as_bytes()).expect("path");
+    // SAFETY: a valid C string.
+    let r = unsafe { dxjit_capi::native::dxjit_set_fallback_library(own.as_ptr()) };
+    assert_eq!(r, dxjit_capi::native::DxjitResult::DXJIT_ERROR_IO);
+    // SAFETY: the library's NUL-terminated message.
+    let msg =
+        unsafe { std::ffi::CStr::from_ptr(dxjit_capi::native::dxjit_last_error()) }.to_string_lossy().into_owned();
+    assert!(msg.contains("is a dxjit library"), "{msg}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
