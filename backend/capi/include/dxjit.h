@@ -658,9 +658,10 @@ enum DxjitResult dxjit_cache_stats(const struct DxjitCache *cache, struct DxjitC
 
 // Loads the fallback library (a shared library exporting the dxil_spv_* interface) used by the
 // dxil_spv_* functions for DXBC shaders and for DXIL dxjit reports unsupported; replaces the
-// one named by the environment variable `DXJIT_FALLBACK_LIBRARY`. NULL `path` unloads none and
-// disables the fallback. Thread safety: any thread; compiles already in flight keep the library
-// they started with.
+// one named by the environment variable `DXJIT_FALLBACK_LIBRARY` (which is then no longer read).
+// NULL `path`: no fallback. A library that cannot be loaded, lacks the required symbols or is a
+// dxjit library itself gives `DXJIT_ERROR_IO` and leaves the current choice unchanged.
+// Thread safety: any thread; compiles already in flight keep the library they started with.
 enum DxjitResult dxjit_set_fallback_library(const char *path);
 
 // Counters of where dxil_spv_* compiles went since the process started (or the last reset).

@@ -1318,7 +1318,7 @@ fn visibility_num(v: ShaderVisibility) -> u32 {
     }
 }
 
-fn root_sig<'a>(b: &'a DxjitBlob) -> Result<&'a RootSignature, Fail> {
+fn root_sig(b: &DxjitBlob) -> Result<&RootSignature, Fail> {
     b.root_signature.as_ref().ok_or_else(|| "the blob has no root signature (RTS0 part)".to_string().into())
 }
 
