@@ -122,6 +122,9 @@ typedef enum DxjitCounter {
   DXJIT_COUNTER_DESCRIPTOR = 1,
   // A runtime array of storage buffers at (counter_set, counter_binding), indexed like the UAV.
   DXJIT_COUNTER_HEAP = 2,
+  // A storage buffer of 64-bit counter addresses (`uvec2[]`: low, high) at
+  // (counter_set, counter_binding), indexed like the UAV.
+  DXJIT_COUNTER_ADDRESS_TABLE = 3,
 } DxjitCounter;
 
 // What a root-block entry holds (`DxjitPushEntry.kind`).
@@ -372,15 +375,10 @@ typedef struct DxjitCompileOptions {
   bool dual_source_blending;
   // SV_Position of the last pre-rasterization stage is Invariant.
   bool invariant_position;
-  // Min-precision types are computed at 16 bits.
-  bool native_16bit_min_precision;
   // Typed UAV loads are declared with format Unknown.
   bool typed_uav_load_without_format;
   // The pipeline's rasterizer sample count (0: not known).
   uint32_t rasterizer_sample_count;
-  // Device subgroup size range (0, 0: not known).
-  uint32_t subgroup_size_min;
-  uint32_t subgroup_size_max;
   // Pixel shaders: per render target, 4 bytes: the shader component written to attachment
   // component c (0-3 = x-w, 4 = 0, 5 = 1; 0xFF in all four = identity).
   const uint8_t (*output_swizzles)[4];

@@ -450,9 +450,11 @@ struct Settings {
     typed_uav_read_without_format: bool,
     typed_offsets: bool,
     offset_layout: (u32, u32, u32),
+    /// Recorded; dxjit's options have no switch for it yet.
     native_16bit: bool,
     invariant_position: bool,
     barycentrics: bool,
+    /// Recorded; dxjit's options have no switch for it yet.
     subgroup: Option<(u32, u32)>,
 }
 
@@ -1133,9 +1135,8 @@ impl ResourceRemap for CompatRemap {
                 let counter = if q.has_counter {
                     let c = &r.counter_binding;
                     Some(if c.descriptor_type == abi::desc::BUFFER_DEVICE_ADDRESS {
-                        return Err("UAV counters at buffer device addresses are not supported by dxjit's binding \
-                                    model (CounterLocation has no address form)"
-                            .into());
+                        // Counters in memory: a table of their addresses, indexed like the UAV.
+                        CounterLocation::AddressTable { set: c.set, binding: c.binding }
                     } else if c.bindless.use_heap != 0 {
                         CounterLocation::Heap { set: c.set, binding: c.binding }
                     } else {
@@ -1210,8 +1211,6 @@ impl Converter {
         o.state.output_swizzle = s.swizzles.clone();
         o.state.rasterizer_sample_count = s.sample_count;
         o.state.invariant_position = s.invariant_position;
-        o.state.native_16bit_min_precision = s.native_16bit;
-        o.state.subgroup_size = s.subgroup;
         o.state.typed_uav_load_without_format = s.typed_uav_read_without_format;
         let root_block_words = 2 * self.root_descriptors + self.root_words;
         let remap = CompatRemap {

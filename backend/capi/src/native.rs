@@ -138,6 +138,9 @@ pub enum DxjitCounter {
     DXJIT_COUNTER_DESCRIPTOR = 1,
     /// A runtime array of storage buffers at (counter_set, counter_binding), indexed like the UAV.
     DXJIT_COUNTER_HEAP = 2,
+    /// A storage buffer of 64-bit counter addresses (`uvec2[]`: low, high) at
+    /// (counter_set, counter_binding), indexed like the UAV.
+    DXJIT_COUNTER_ADDRESS_TABLE = 3,
 }
 
 /// What a root-block entry holds (`DxjitPushEntry.kind`).
@@ -446,15 +449,10 @@ pub struct DxjitCompileOptions {
     pub dual_source_blending: bool,
     /// SV_Position of the last pre-rasterization stage is Invariant.
     pub invariant_position: bool,
-    /// Min-precision types are computed at 16 bits.
-    pub native_16bit_min_precision: bool,
     /// Typed UAV loads are declared with format Unknown.
     pub typed_uav_load_without_format: bool,
     /// The pipeline's rasterizer sample count (0: not known).
     pub rasterizer_sample_count: u32,
-    /// Device subgroup size range (0, 0: not known).
-    pub subgroup_size_min: u32,
-    pub subgroup_size_max: u32,
     /// Pixel shaders: per render target, 4 bytes: the shader component written to attachment
     /// component c (0-3 = x-w, 4 = 0, 5 = 1; 0xFF in all four = identity).
     pub output_swizzles: *const [u8; 4],
@@ -793,6 +791,11 @@ pub(crate) fn placement_to_c(p: &ResourcePlacement) -> DxjitPlacement {
             c.counter_set = set;
             c.counter_binding = binding;
         }
+        Some(CounterLocation::AddressTable { set, binding }) => {
+            c.counter = DxjitCounter::DXJIT_COUNTER_ADDRESS_TABLE as u32;
+            c.counter_set = set;
+            c.counter_binding = binding;
+        }
     }
     c
 }
@@ -819,6 +822,7 @@ pub(crate) fn placement_from_c(c: &DxjitPlacement) -> Result<ResourcePlacement, 
         0 => None,
         1 => Some(CounterLocation::Descriptor { set: c.counter_set, binding: c.counter_binding }),
         2 => Some(CounterLocation::Heap { set: c.counter_set, binding: c.counter_binding }),
+        3 => Some(CounterLocation::AddressTable { set: c.counter_set, binding: c.counter_binding }),
         v => return Err(format!("counter {v} is not a DxjitCounter value")),
     };
     Ok(ResourcePlacement { location, counter })
@@ -963,11 +967,8 @@ fn default_options_c() -> DxjitCompileOptions {
         hull_patch_constants_all: d.hull_patch_constants == PatchConstantInvocations::All,
         dual_source_blending: d.state.dual_source_blending,
         invariant_position: d.state.invariant_position,
-        native_16bit_min_precision: d.state.native_16bit_min_precision,
         typed_uav_load_without_format: d.state.typed_uav_load_without_format,
         rasterizer_sample_count: 0,
-        subgroup_size_min: 0,
-        subgroup_size_max: 0,
         output_swizzles: std::ptr::null(),
         output_swizzle_count: 0,
         bindings: std::ptr::null(),
@@ -997,10 +998,8 @@ pub(crate) unsafe fn options_from_c(o: *const DxjitCompileOptions) -> Result<Com
         if c.hull_patch_constants_all { PatchConstantInvocations::All } else { PatchConstantInvocations::First };
     opts.state.dual_source_blending = c.dual_source_blending;
     opts.state.invariant_position = c.invariant_position;
-    opts.state.native_16bit_min_precision = c.native_16bit_min_precision;
     opts.state.typed_uav_load_without_format = c.typed_uav_load_without_format;
     opts.state.rasterizer_sample_count = (c.rasterizer_sample_count != 0).then_some(c.rasterizer_sample_count);
-    opts.state.subgroup_size = (c.subgroup_size_max != 0).then_some((c.subgroup_size_min.max(1), c.subgroup_size_max));
     // SAFETY: per the caller.
     let sw = unsafe { slice(c.output_swizzles, c.output_swizzle_count as usize, "options.output_swizzles") }?;
     opts.state.output_swizzle = sw.iter().map(|s| (*s != [0xFF; 4]).then_some(*s)).collect();
