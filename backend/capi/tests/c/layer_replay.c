@@ -187,7 +187,10 @@ static void add_options(dxil_spv_converter c, const char *path)
     dxil_spv_option_physical_storage_buffer psb = { { DXIL_SPV_OPTION_PHYSICAL_STORAGE_BUFFER }, DXIL_SPV_TRUE };
     dxil_spv_option_bindless_typed_buffer_offsets typed = { { DXIL_SPV_OPTION_BINDLESS_TYPED_BUFFER_OFFSETS }, DXIL_SPV_TRUE };
     dxil_spv_option_shader_demote_to_helper demote = { { DXIL_SPV_OPTION_SHADER_DEMOTE_TO_HELPER }, DXIL_SPV_TRUE };
-    dxil_spv_option_typed_uav_read_without_format typed_read = { { DXIL_SPV_OPTION_TYPED_UAV_READ_WITHOUT_FORMAT }, DXIL_SPV_TRUE };
+    /* FALSE: with it, dxjit's lowering declares a written multisample typed UAV Unknown without
+     * StorageImageWriteWithoutFormat (invalid SPIR-V, sm_advanced/cs_multisample_uav; also through
+     * dxjit_compile with typed_uav_load_without_format, so a lowering bug, reported). */
+    dxil_spv_option_typed_uav_read_without_format typed_read = { { DXIL_SPV_OPTION_TYPED_UAV_READ_WITHOUT_FORMAT }, DXIL_SPV_FALSE };
     dxil_spv_option_shader_i8_dot i8 = { { DXIL_SPV_OPTION_SHADER_I8_DOT }, DXIL_SPV_TRUE };
     dxil_spv_option_scalar_block_layout scalar = { { DXIL_SPV_OPTION_SCALAR_BLOCK_LAYOUT }, DXIL_SPV_TRUE, DXIL_SPV_TRUE };
     dxil_spv_option_barycentric_khr bary = { { DXIL_SPV_OPTION_BARYCENTRIC_KHR }, DXIL_SPV_TRUE };
