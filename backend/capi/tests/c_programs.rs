@@ -443,3 +443,53 @@ fn valgrind_clean() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn abi_layouts_match_the_header() {
+    use dxjit_capi::abi::*;
+    use std::mem::{offset_of, size_of};
+    let dir = scratch("abi");
+    let exe = build_c(&[c_source("abi_sizes.c")], &dir.join("abi_sizes"), false);
+    let o = run(&mut Command::new(&exe));
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let want = [
+        ("dxil_spv_d3d_vertex_input", size_of::<D3dVertexInput>()),
+        ("dxil_spv_vulkan_vertex_input", size_of::<VulkanVertexInput>()),
+        ("dxil_spv_d3d_stream_output", size_of::<D3dStreamOutput>()),
+        ("dxil_spv_vulkan_stream_output", size_of::<VulkanStreamOutput>()),
+        ("dxil_spv_d3d_shader_stage_io", size_of::<D3dStageIo>()),
+        ("dxil_spv_vulkan_shader_stage_io", size_of::<VulkanStageIo>()),
+        ("dxil_spv_d3d_binding", size_of::<D3dBinding>()),
+        ("dxil_spv_vulkan_binding", size_of::<VulkanBinding>()),
+        ("dxil_spv_uav_d3d_binding", size_of::<UavD3dBinding>()),
+        ("dxil_spv_srv_vulkan_binding", size_of::<SrvVulkanBinding>()),
+        ("dxil_spv_uav_vulkan_binding", size_of::<UavVulkanBinding>()),
+        ("dxil_spv_cbv_vulkan_binding", size_of::<CbvVulkanBinding>()),
+        ("dxil_spv_compiled_spirv", size_of::<CompiledSpirv>()),
+        ("dxil_spv_rdat_subobject", size_of::<RdatSubobject>()),
+        ("dxil_spv_option_output_swizzle", size_of::<OptOutputSwizzle>()),
+        ("dxil_spv_option_root_constant_inline_uniform_block", size_of::<OptInlineUniformBlock>()),
+        ("dxil_spv_option_descriptor_qa", size_of::<OptDescriptorQa>()),
+        ("dxil_spv_option_instruction_instrumentation", size_of::<OptInstrumentation>()),
+        ("dxil_spv_option_nvapi", size_of::<OptBoolU32x2>()),
+        ("dxil_spv_option_branch_control", size_of::<OptBools<5>>()),
+        ("dxil_spv_option_shader_source_file", size_of::<OptSourceFile>()),
+        ("dxil_spv_option_bindless_offset_buffer_layout", size_of::<OptU32x3>()),
+    ];
+    for (name, size) in want {
+        assert!(text.contains(&format!("{name} {size}\n")), "{name}: Rust size {size}, C says:\n{text}");
+    }
+    let offsets = format!(
+        "offset_binding {} counter_binding {} push_constant {}",
+        offset_of!(SrvVulkanBinding, offset_binding),
+        offset_of!(UavVulkanBinding, counter_binding),
+        offset_of!(CbvVulkanBinding, push_constant)
+    );
+    assert!(text.contains(&offsets), "{offsets} vs\n{text}");
+    // Every option type the header declares has the size the library copies.
+    for t in 1..=51u32 {
+        assert!(option_size(t).is_some(), "option {t}");
+    }
+    assert!(option_size(0).is_none() && option_size(52).is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
