@@ -1,0 +1,267 @@
+/* Bad input through both C interfaces: NULL pointers, zero sizes, truncated and hostile blobs,
+ * callbacks that fail, option structs with unknown type tags. Every call must return an error
+ * code (with a message for the native API), never crash or abort.
+ *
+ * usage: bad_input GOOD_VERTEX_SHADER GOOD_COMPUTE_SHADER [HOSTILE...]
+ * Prints "CHECKS <n> HOSTILE <n> rejected=<n> compiled=<n>"; exit 1 on the first failed check. */
+
+#include "dxil_spirv_c.h"
+#include "dxjit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int checks;
+
+#define CHECK(cond)                                                                   \
+    do {                                                                              \
+        checks++;                                                                     \
+        if (!(cond)) {                                                                \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            exit(1);                                                                  \
+        }                                                                             \
+    } while (0)
+
+/* A failing native call leaves a non-empty message. */
+#define FAILS(call, code)                                   \
+    do {                                                    \
+        DxjitResult r_ = (call);                            \
+        CHECK(r_ == (code));                                \
+        CHECK(dxjit_last_error() && dxjit_last_error()[0]); \
+    } while (0)
+
+static unsigned char *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *data;
+    long n;
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    data = malloc(n > 0 ? (size_t)n : 1);
+    if (!data || fread(data, 1, (size_t)n, f) != (size_t)n) {
+        fclose(f);
+        free(data);
+        return NULL;
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return data;
+}
+
+static dxil_spv_bool refuse_vertex_input(void *u, const dxil_spv_d3d_vertex_input *in, dxil_spv_vulkan_vertex_input *out)
+{
+    (void)u;
+    (void)in;
+    (void)out;
+    return DXIL_SPV_FALSE;
+}
+
+static bool refuse_remap(void *u, const DxjitResourceQuery *q, const DxjitPlacement *p, DxjitPlacement *out)
+{
+    (void)u;
+    (void)q;
+    (void)p;
+    (void)out;
+    return false;
+}
+
+static void native_nulls(const unsigned char *good, size_t size)
+{
+    DxjitBlob *blob = NULL;
+    DxjitShader *shader = NULL;
+    DxjitCompileOptions opts;
+    DxjitSignatureElement e;
+    DxjitResourceInfo res;
+    DxjitBindingLayout *layout = NULL;
+    DxjitCache *cache = NULL;
+    const uint32_t *words = NULL;
+    size_t count = 0;
+    uint32_t n = 0;
+
+    FAILS(dxjit_blob_parse(NULL, size, &blob), DXJIT_ERROR_INVALID_ARGUMENT);
+    FAILS(dxjit_blob_parse(good, 0, &blob), DXJIT_ERROR_INVALID_ARGUMENT);
+    FAILS(dxjit_blob_parse(good, size, NULL), DXJIT_ERROR_INVALID_ARGUMENT);
+    FAILS(dxjit_compile(NULL, size, NULL, &shader), DXJIT_ERROR_INVALID_ARGUMENT);
+    FAILS(dxjit_compile(good, 0, NULL, &shader), DXJIT_ERROR_INVALID_ARGUMENT);
+    FAILS(dxjit_compile(good, size, NULL, NULL), DXJIT_ERROR_INVALID_ARGUMENT);
+    CHECK(shader == NULL);
+    CHECK(dxjit_blob_stage(NULL) == DXJIT_STAGE_INVALID);
+    FAILS(dxjit_blob_entry_point_count(NULL, &n), DXJIT_ERROR_INVALID_ARGUMENT);
+    FAILS(dxjit_blob_signature_element(NULL, 0, 0, &e), DXJIT_ERROR_INVALID_ARGUMENT);
+    FAILS(dxjit_shader_spirv(NULL, &words, &count), DXJIT_ERROR_INVALID_ARGUMENT);
+    FAILS(dxjit_compile_options_default(NULL), DXJIT_ERROR_INVALID_ARGUMENT);
+    FAILS(dxjit_binding_layout_set_root_words(NULL, 4), DXJIT_ERROR_INVALID_ARGUMENT);
+    FAILS(dxjit_cache_compile(NULL, good, size, NULL, &shader), DXJIT_ERROR_INVALID_ARGUMENT);
+    FAILS(dxjit_compile_pipeline(NULL, 1, NULL, NULL, NULL), DXJIT_ERROR_INVALID_ARGUMENT);
+    FAILS(dxjit_route_stats(NULL, false), DXJIT_ERROR_INVALID_ARGUMENT);
+    dxjit_blob_free(NULL);
+    dxjit_shader_free(NULL);
+    dxjit_pipeline_free(NULL);
+    dxjit_binding_layout_free(NULL);
+    dxjit_cache_free(NULL);
+    CHECK(dxjit_shader_entry_point(NULL) == NULL);
+    CHECK(dxjit_pipeline_stage(NULL, 0) == NULL);
+
+    /* Out-of-range indices and bad enum values. */
+    CHECK(dxjit_blob_parse(good, size, &blob) == DXJIT_OK);
+    FAILS(dxjit_blob_entry_point_name(blob, 1000, NULL), DXJIT_ERROR_INVALID_ARGUMENT);
+    FAILS(dxjit_blob_signature_count(blob, 7, &n), DXJIT_ERROR_INVALID_ARGUMENT);
+    FAILS(dxjit_blob_signature_element(blob, 0, 100000, &e), DXJIT_ERROR_INVALID_ARGUMENT);
+    FAILS(dxjit_blob_resource(blob, 100000, &res), DXJIT_ERROR_INVALID_ARGUMENT);
+    dxjit_blob_free(blob);
+    CHECK(dxjit_compile_options_default(&opts) == DXJIT_OK);
+    opts.robustness = 77;
+    FAILS(dxjit_compile(good, size, &opts, &shader), DXJIT_ERROR_INVALID_ARGUMENT);
+    CHECK(dxjit_compile_options_default(&opts) == DXJIT_OK);
+    opts.spirv_version_minor = 9;
+    FAILS(dxjit_compile(good, size, &opts, &shader), DXJIT_ERROR_UNSUPPORTED);
+    CHECK(dxjit_compile_options_default(&opts) == DXJIT_OK);
+    opts.output_swizzle_count = 3; /* with a NULL array */
+    FAILS(dxjit_compile(good, size, &opts, &shader), DXJIT_ERROR_INVALID_ARGUMENT);
+
+    /* A layout whose callback refuses everything: the compile fails with a binding error
+     * once placements are lowered; before that the refusal may not be consulted. */
+    CHECK(dxjit_binding_layout_create(&layout) == DXJIT_OK);
+    CHECK(dxjit_binding_layout_set_remap(layout, refuse_remap, NULL) == DXJIT_OK);
+    FAILS(dxjit_binding_layout_set_root_signature(layout, good, 12), DXJIT_ERROR_MALFORMED);
+    CHECK(dxjit_compile_options_default(&opts) == DXJIT_OK);
+    opts.bindings = layout;
+    {
+        DxjitResult r = dxjit_compile(good, size, &opts, &shader);
+        CHECK(r == DXJIT_OK || r == DXJIT_ERROR_BINDING);
+        if (r == DXJIT_ERROR_BINDING)
+            CHECK(strstr(dxjit_last_error(), "refused") != NULL);
+        dxjit_shader_free(shader);
+        shader = NULL;
+    }
+    dxjit_binding_layout_free(layout);
+
+    FAILS(dxjit_cache_create(4, "/proc/this/does/not/exist", &cache), DXJIT_ERROR_IO);
+    FAILS(dxjit_set_fallback_library("/nonexistent/libfallback.so"), DXJIT_ERROR_IO);
+}
+
+static void compat_nulls(const unsigned char *vs, size_t vs_size)
+{
+    dxil_spv_parsed_blob blob = NULL;
+    dxil_spv_converter conv = NULL;
+    dxil_spv_compiled_spirv spirv;
+    const char *name = NULL;
+    unsigned x;
+    struct { dxil_spv_option_base base; unsigned pad[8]; } unknown;
+    dxil_spv_option_ssbo_alignment bad_align = { { DXIL_SPV_OPTION_SSBO_ALIGNMENT }, 3 };
+    dxil_spv_option_output_swizzle bad_swizzle = { { DXIL_SPV_OPTION_OUTPUT_SWIZZLE }, NULL, 4 };
+
+    CHECK(dxil_spv_parse_dxil_blob(NULL, 10, &blob) == DXIL_SPV_ERROR_INVALID_ARGUMENT);
+    CHECK(dxil_spv_parse_dxil_blob(vs, 0, &blob) == DXIL_SPV_ERROR_INVALID_ARGUMENT);
+    CHECK(dxil_spv_parse_dxil_blob(vs, vs_size, NULL) == DXIL_SPV_ERROR_INVALID_ARGUMENT);
+    CHECK(dxil_spv_parse_dxil_blob("DXBC", 4, &blob) == DXIL_SPV_ERROR_PARSER);
+    CHECK(dxil_spv_create_converter(NULL, &conv) == DXIL_SPV_ERROR_INVALID_ARGUMENT);
+    CHECK(dxil_spv_converter_run(NULL) == DXIL_SPV_ERROR_INVALID_ARGUMENT);
+    CHECK(dxil_spv_converter_add_option(NULL, NULL) == DXIL_SPV_ERROR_INVALID_ARGUMENT);
+    CHECK(dxil_spv_converter_get_compiled_spirv(NULL, &spirv) == DXIL_SPV_ERROR_INVALID_ARGUMENT);
+    CHECK(dxil_spv_parsed_blob_get_entry_point_demangled_name(NULL, 0, &name) == DXIL_SPV_ERROR_INVALID_ARGUMENT);
+    CHECK(dxil_spv_parsed_blob_get_shader_stage(NULL) == DXIL_SPV_STAGE_UNKNOWN);
+    dxil_spv_parsed_blob_free(NULL);
+    dxil_spv_converter_free(NULL);
+    dxil_spv_converter_set_srv_remapper(NULL, NULL, NULL);
+    dxil_spv_converter_set_root_constant_word_count(NULL, 4);
+
+    CHECK(dxil_spv_parse_dxil_blob(vs, vs_size, &blob) == DXIL_SPV_SUCCESS);
+    CHECK(dxil_spv_parsed_blob_get_entry_point_demangled_name(blob, 5, &name) == DXIL_SPV_ERROR_INVALID_ARGUMENT);
+    CHECK(dxil_spv_create_converter(blob, &conv) == DXIL_SPV_SUCCESS);
+    /* Results before a run. */
+    CHECK(dxil_spv_converter_get_compiled_spirv(conv, &spirv) != DXIL_SPV_SUCCESS);
+    CHECK(dxil_spv_converter_get_compute_workgroup_dimensions(conv, &x, &x, &x) != DXIL_SPV_SUCCESS);
+    /* Unknown option tags and bad option values. */
+    memset(&unknown, 0, sizeof(unknown));
+    unknown.base.type = (dxil_spv_option)52;
+    CHECK(dxil_spv_converter_add_option(conv, &unknown.base) == DXIL_SPV_ERROR_UNSUPPORTED_FEATURE);
+    unknown.base.type = (dxil_spv_option)0;
+    CHECK(dxil_spv_converter_add_option(conv, &unknown.base) == DXIL_SPV_ERROR_UNSUPPORTED_FEATURE);
+    unknown.base.type = (dxil_spv_option)0x7fffffff;
+    CHECK(dxil_spv_converter_add_option(conv, &unknown.base) == DXIL_SPV_ERROR_UNSUPPORTED_FEATURE);
+    CHECK(dxil_spv_converter_supports_option((dxil_spv_option)52) == DXIL_SPV_FALSE);
+    CHECK(dxil_spv_converter_supports_option(DXIL_SPV_OPTION_COMPUTE_SHADER_DERIVATIVES_QUAD) == DXIL_SPV_TRUE);
+    CHECK(dxil_spv_converter_add_option(conv, &bad_align.base) == DXIL_SPV_ERROR_INVALID_ARGUMENT);
+    CHECK(dxil_spv_converter_add_option(conv, &bad_swizzle.base) == DXIL_SPV_ERROR_INVALID_ARGUMENT);
+    CHECK(dxil_spv_converter_set_meta_descriptor(conv, (dxil_spv_meta_descriptor)99, DXIL_SPV_META_DESCRIPTOR_KIND_PUSH_CONSTANT,
+                                                 0, 0) == DXIL_SPV_ERROR_INVALID_ARGUMENT);
+    /* A callback that fails: the vertex-input remapper refuses. */
+    dxil_spv_converter_set_vertex_input_remapper(conv, refuse_vertex_input, NULL);
+    CHECK(dxil_spv_converter_run(conv) == DXIL_SPV_ERROR_GENERIC);
+    CHECK(dxil_spv_converter_get_compiled_spirv(conv, &spirv) != DXIL_SPV_SUCCESS);
+    /* The same converter recovers when the callback is removed. */
+    dxil_spv_converter_set_vertex_input_remapper(conv, NULL, NULL);
+    CHECK(dxil_spv_converter_run(conv) == DXIL_SPV_SUCCESS);
+    CHECK(dxil_spv_converter_get_compiled_spirv(conv, &spirv) == DXIL_SPV_SUCCESS && spirv.size > 20);
+    /* Tier C: local root signatures make the compile unsupported. */
+    CHECK(dxil_spv_converter_begin_local_root_descriptor_table(conv) == DXIL_SPV_ERROR_UNSUPPORTED_FEATURE);
+    CHECK(dxil_spv_converter_run(conv) == DXIL_SPV_ERROR_UNSUPPORTED_FEATURE);
+    dxil_spv_converter_free(conv);
+    dxil_spv_parsed_blob_free(blob);
+}
+
+int main(int argc, char **argv)
+{
+    size_t vs_size = 0, cs_size = 0, size, cut;
+    unsigned char *vs, *cs, *data;
+    int i, hostile = 0, rejected = 0, compiled = 0;
+
+    if (argc < 3)
+        return 2;
+    vs = read_file(argv[1], &vs_size);
+    cs = read_file(argv[2], &cs_size);
+    if (!vs || !cs)
+        return 2;
+    native_nulls(cs, cs_size);
+    compat_nulls(vs, vs_size);
+
+    /* Every truncation of a good container is rejected with a message. */
+    for (cut = 0; cut < cs_size; cut += (cut < 256 ? 1 : cs_size / 64 + 1)) {
+        DxjitShader *s = NULL;
+        DxjitBlob *b = NULL;
+        dxil_spv_parsed_blob pb = NULL;
+        if (cut == 0)
+            continue;
+        CHECK(dxjit_blob_parse(cs, cut, &b) != DXJIT_OK && dxjit_last_error()[0]);
+        CHECK(dxjit_compile(cs, cut, NULL, &s) != DXJIT_OK && dxjit_last_error()[0]);
+        CHECK(dxil_spv_parse_dxil_blob(cs, cut, &pb) != DXIL_SPV_SUCCESS);
+        CHECK(b == NULL && s == NULL && pb == NULL);
+    }
+
+    /* Hostile blobs: either compiled or rejected with a message; never a crash. */
+    for (i = 3; i < argc; i++) {
+        DxjitShader *s = NULL;
+        DxjitResult r;
+        dxil_spv_parsed_blob pb = NULL;
+        dxil_spv_converter conv = NULL;
+        data = read_file(argv[i], &size);
+        if (!data)
+            return 2;
+        hostile++;
+        r = dxjit_compile(data, size, NULL, &s);
+        if (r == DXJIT_OK) {
+            compiled++;
+            dxjit_shader_free(s);
+        } else {
+            rejected++;
+            CHECK(dxjit_last_error()[0]);
+        }
+        if (dxil_spv_parse_dxil_blob(data, size, &pb) == DXIL_SPV_SUCCESS) {
+            if (dxil_spv_create_converter(pb, &conv) == DXIL_SPV_SUCCESS) {
+                dxil_spv_converter_run(conv);
+                dxil_spv_converter_free(conv);
+            }
+            dxil_spv_parsed_blob_free(pb);
+        }
+        free(data);
+    }
+    printf("CHECKS %d HOSTILE %d rejected=%d compiled=%d\n", checks, hostile, rejected, compiled);
+    free(vs);
+    free(cs);
+    return 0;
+}
