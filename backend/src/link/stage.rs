@@ -1,7 +1,7 @@
 //! The signatures and state of one pipeline stage, as the linker sees them.
 
 use super::error::LinkError;
-use crate::dxil::{DsState, DxilModuleInfo, EntryPoint, GsState, HsState, SignatureElement};
+use crate::dxil::{AsState, DsState, DxilModuleInfo, EntryPoint, GsState, HsState, MsState, SignatureElement};
 use crate::ir::Module;
 use crate::ShaderKind;
 use serde::Serialize;
@@ -17,6 +17,10 @@ pub enum Stage {
     Hull,
     Domain,
     Geometry,
+    /// Amplification (task) shader: launches mesh workgroups with a payload.
+    Amplification,
+    /// Mesh shader: outputs vertices and primitives straight to the rasterizer.
+    Mesh,
     Pixel,
 }
 
@@ -28,6 +32,8 @@ impl Stage {
             ShaderKind::Domain => Stage::Domain,
             ShaderKind::Geometry => Stage::Geometry,
             ShaderKind::Pixel => Stage::Pixel,
+            ShaderKind::Amplification => Stage::Amplification,
+            ShaderKind::Mesh => Stage::Mesh,
             _ => return None,
         })
     }
@@ -38,6 +44,8 @@ impl Stage {
             Stage::Hull => "hull",
             Stage::Domain => "domain",
             Stage::Geometry => "geometry",
+            Stage::Amplification => "amplification",
+            Stage::Mesh => "mesh",
             Stage::Pixel => "pixel",
         }
     }
@@ -75,13 +83,16 @@ pub struct StageIo {
     pub entry: String,
     pub inputs: Vec<SignatureElement>,
     pub outputs: Vec<SignatureElement>,
-    /// Hull: patch-constant outputs; domain: patch-constant inputs.
+    /// Hull: patch-constant outputs; domain: patch-constant inputs; mesh: per-primitive outputs.
     pub patch_constants: Vec<SignatureElement>,
     /// 16-bit component types are native rather than min precision (they never match each other).
     pub native_low_precision: bool,
     pub hs: Option<HsState>,
     pub ds: Option<DsState>,
     pub gs: Option<GsState>,
+    pub ms: Option<MsState>,
+    #[serde(rename = "as")]
+    pub amp: Option<AsState>,
     /// Name of the hull shader's patch-constant function.
     pub patch_constant_function: Option<String>,
 }
@@ -104,6 +115,8 @@ impl StageIo {
             hs: None,
             ds: None,
             gs: None,
+            ms: None,
+            amp: None,
             patch_constant_function: None,
         }
     }
@@ -134,6 +147,7 @@ impl StageIo {
             Stage::Hull if p.hs.is_none() => return Err(missing("hull shader state")),
             Stage::Domain if p.ds.is_none() => return Err(missing("domain shader state")),
             Stage::Geometry if p.gs.is_none() => return Err(missing("geometry shader state")),
+            Stage::Mesh if p.ms.is_none() => return Err(missing("mesh shader state")),
             _ => {}
         }
         let patch_constant_function =
@@ -151,6 +165,8 @@ impl StageIo {
             hs: p.hs,
             ds: p.ds,
             gs: p.gs,
+            ms: p.ms,
+            amp: p.amp,
             patch_constant_function,
         })
     }

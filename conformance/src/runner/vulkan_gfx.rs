@@ -18,6 +18,8 @@ fn slot_of(kind: ShaderKind) -> Option<StageSlot> {
         ShaderKind::Hull => StageSlot::Hs,
         ShaderKind::Domain => StageSlot::Ds,
         ShaderKind::Geometry => StageSlot::Gs,
+        ShaderKind::Amplification => StageSlot::As,
+        ShaderKind::Mesh => StageSlot::Ms,
         ShaderKind::Pixel => StageSlot::Ps,
         _ => return None,
     })
@@ -119,6 +121,9 @@ fn target_format(f: Format) -> rt::Format {
 }
 
 pub fn run_graphics(ctx: &rt::Context, job: &DrawJob<'_>) -> Result<DrawOutputs, String> {
+    if job.stages.iter().any(|(slot, _, _)| matches!(slot, StageSlot::As | StageSlot::Ms)) {
+        return Err("mesh pipelines are not drawn by this runner yet".into());
+    }
     let stages = job
         .stages
         .iter()
@@ -128,7 +133,7 @@ pub fn run_graphics(ctx: &rt::Context, job: &DrawJob<'_>) -> Result<DrawOutputs,
                 StageSlot::Hs => rt::Stage::TessControl,
                 StageSlot::Ds => rt::Stage::TessEval,
                 StageSlot::Gs => rt::Stage::Geometry,
-                StageSlot::Ps => rt::Stage::Fragment,
+                StageSlot::As | StageSlot::Ms | StageSlot::Ps => rt::Stage::Fragment,
             },
             spirv,
             entry_point: entry,
