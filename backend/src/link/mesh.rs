@@ -1,25 +1,30 @@
-//! Mesh pipelines (AS? → MS → PS): the mesh shader's vertex outputs and
-//! per-primitive outputs meet the pixel shader's inputs as one producer
-//! signature, the primitive rows placed after the vertex rows (D3D12 packs
-//! and matches them that way: DXC numbers the primitive signature's rows
-//! from 0, the pixel shader sees them after the last vertex row).
+//! Mesh pipelines (AS? → MS → PS). D3D12 matches a mesh shader's outputs
+//! (its vertex and primitive signatures together) to the pixel shader's
+//! inputs by semantic only: the registers may differ (vkd3d-proton's
+//! `test_shader_io_mismatch`: a pixel shader that skips an element, or
+//! declares system values in another order, links behind a mesh shader but
+//! not behind a vertex shader), while each matched element must have the same
+//! component count and the same component type (min precision included).
 //!
-//! The linker runs the ordinary boundary rules and placement on that
-//! combined signature ([`combine`]) and splits the result back into the mesh
-//! stage's `outputs` (per-vertex) and `patch_constants` (per-primitive)
-//! ([`split`]); pixel inputs fed by a per-primitive output are marked
-//! `per_primitive` (`PerPrimitiveEXT`).
+//! Placement is therefore consumer-driven: the pixel shader keeps its own
+//! packing ([`place::single`]), and every mesh output a pixel input reads by
+//! semantic takes that input's Location/Component; the rest are unused.
+//! Pixel inputs fed by a per-primitive output are marked `per_primitive`
+//! (`PerPrimitiveEXT`). Per-vertex outputs are the plan's `outputs`,
+//! per-primitive ones its `patch_constants`.
 
 use super::error::{LinkError, Rejection, Rule};
+use super::rows::{register, same_semantic, semantic_index, type_key};
 use super::stage::{SignatureKind, Stage, StageIo};
-use super::{element_placement, place, validate, LinkPlan, Pipeline, Placement, StagePlan};
+use super::sysval::{allowed_without_producer, is_sgv_input};
+use super::{element_placement, place, ElementPlacement, LinkPlan, Placement, StagePlan};
+use crate::dxil::{SemanticKind, SignatureElement};
 
 /// Element ids of per-primitive outputs in the combined signature start here.
 const PRIM_ID_BASE: u32 = 1 << 20;
 
-/// The mesh shader's outputs as one signature: vertex elements, then the
-/// primitive elements with their rows moved past the vertex rows and their
-/// ids moved to [`PRIM_ID_BASE`].
+/// The mesh shader's outputs as one signature (vertex elements, then the primitive elements
+/// with their ids moved to [`PRIM_ID_BASE`]), for placing both together when compiled alone.
 fn combine(ms: &StageIo) -> StageIo {
     let vertex_rows = ms
         .outputs
@@ -32,6 +37,7 @@ fn combine(ms: &StageIo) -> StageIo {
     for e in &ms.patch_constants {
         let mut x = e.clone();
         x.id = x.id.saturating_add(PRIM_ID_BASE);
+        // Own Locations past the vertex rows (the primitive rows are numbered from 0).
         if x.start_row >= 0 {
             x.start_row = x.start_row.saturating_add(vertex_rows as i32);
         }
@@ -127,6 +133,68 @@ fn payload(amp: &StageIo, ms: &StageIo) -> Option<Rejection> {
     })
 }
 
+/// The mesh output (vertex or primitive signature) with a pixel input's semantic and index:
+/// (element, is it per-primitive).
+fn producer_of<'a>(ms: &'a StageIo, e: &SignatureElement, row: u32) -> Option<(&'a SignatureElement, bool)> {
+    let index = semantic_index(e, row);
+    let hit = |x: &&SignatureElement| same_semantic(x, e) && x.semantic_indices.contains(&index);
+    ms.outputs.iter().find(hit).map(|x| (x, false)).or_else(|| ms.patch_constants.iter().find(hit).map(|x| (x, true)))
+}
+
+/// D3D12's mesh → pixel rules: every pixel input is written by the mesh shader (by semantic;
+/// system-generated values excepted), with the same component count and type. Registers are not
+/// compared.
+fn validate_ps(ms: &StageIo, ps: &StageIo) -> Vec<Rejection> {
+    let mut out = Vec::new();
+    for e in &ps.inputs {
+        let sgv = is_sgv_input(Stage::Pixel, e.semantic_kind);
+        let mut push = |rule: Rule, other: Option<&SignatureElement>, detail: String| {
+            out.push(Rejection {
+                rule,
+                stage: Stage::Pixel,
+                signature: SignatureKind::Input,
+                semantic_name: e.semantic_name.clone(),
+                semantic_index: semantic_index(e, 0),
+                register: register(e, 0),
+                other_stage: Some(Stage::Mesh),
+                other_register: other.and_then(|o| register(o, 0)),
+                detail,
+            });
+        };
+        let Some((p, _)) = producer_of(ms, e, 0) else {
+            if sgv && allowed_without_producer(Stage::Pixel, Some(Stage::Mesh), e.semantic_kind) {
+                continue;
+            }
+            let rule = if e.semantic_kind == SemanticKind::Arbitrary {
+                Rule::SemanticNotFound
+            } else {
+                Rule::SystemValueMustComeFromProducer
+            };
+            push(rule, None, "not written by the mesh shader".into());
+            continue;
+        };
+        if sgv {
+            continue;
+        }
+        if p.cols != e.cols || p.rows != e.rows {
+            push(
+                Rule::RegisterMaskMismatch,
+                Some(p),
+                format!(
+                    "{} component(s) x {} row(s) here, {} x {} in the mesh shader (a mesh shader's outputs must \
+                     match the pixel shader's inputs exactly)",
+                    e.cols, e.rows, p.cols, p.rows
+                ),
+            );
+        }
+        let (ct, pt) = (type_key(e, ps.native_low_precision), type_key(p, ms.native_low_precision));
+        if ct != pt {
+            push(Rule::ComponentTypeMismatch, Some(p), format!("{:?} here, {:?} in the mesh shader", ct, pt));
+        }
+    }
+    out
+}
+
 /// Validates and links a mesh pipeline (stages in any order).
 pub(crate) fn link(stages: &[StageIo]) -> Result<LinkPlan, LinkError> {
     let rejections = structure(stages);
@@ -136,14 +204,36 @@ pub(crate) fn link(stages: &[StageIo]) -> Result<LinkPlan, LinkError> {
     let get = |s: Stage| stages.iter().find(|x| x.stage == s);
     let Some(ms) = get(Stage::Mesh) else { return Err(LinkError::Rejected(rejections)) };
     let amp = get(Stage::Amplification);
-    let combined = combine(ms);
-    let p = Pipeline { vs: &combined, hs: None, ds: None, gs: None, ps: get(Stage::Pixel), rasterized_stream: Some(0) };
+    let ps = get(Stage::Pixel);
     let mut rejections: Vec<Rejection> = amp.and_then(|a| payload(a, ms)).into_iter().collect();
-    rejections.extend(validate::pipeline(&p, None));
+    if let Some(ps) = ps {
+        rejections.extend(validate_ps(ms, ps));
+    }
     if !rejections.is_empty() {
         return Err(LinkError::Rejected(rejections));
     }
-    let mut plan = place::pipeline(&p, None, None)?;
+    // The mesh shader alone (built-ins, clip/cull layout), then its varyings at the pixel shader's Locations.
+    let mut plan = single(ms)?;
+    let Some(mut mesh) = plan.stages.pop() else { return Err(LinkError::Rejected(Vec::new())) };
+    let ps_plan = match ps {
+        Some(ps) => place::single(ps)?.stages.pop(),
+        None => None,
+    };
+    let ps_loc = |e: &ElementPlacement| -> Placement {
+        let Some(p) = ps_plan.as_ref() else { return Placement::Unused };
+        let index = e.semantic_indices.first().copied().unwrap_or(0);
+        match p.inputs.iter().find(|x| {
+            x.semantic_name.eq_ignore_ascii_case(&e.semantic_name) && x.semantic_indices.first() == Some(&index)
+        }) {
+            Some(x) if matches!(x.placement, Placement::Location { .. }) => x.placement,
+            _ => Placement::Unused,
+        }
+    };
+    for e in mesh.outputs.iter_mut().chain(mesh.patch_constants.iter_mut()) {
+        if matches!(e.placement, Placement::Location { .. }) {
+            e.placement = ps_loc(e);
+        }
+    }
     let mut stages_out = Vec::with_capacity(3);
     if let Some(a) = amp {
         stages_out.push(StagePlan {
@@ -158,30 +248,21 @@ pub(crate) fn link(stages: &[StageIo]) -> Result<LinkPlan, LinkError> {
             cull_distances_out: 0,
         });
     }
-    let mut it = std::mem::take(&mut plan.stages).into_iter();
-    let Some(mesh) = it.next() else {
-        return Err(LinkError::Rejected(Vec::new()));
-    };
-    let mesh = split(ms, mesh);
-    // Pixel inputs at a Location some per-primitive output occupies read that primitive's value.
-    let prim_locations: Vec<(u32, u32)> = mesh
-        .patch_constants
-        .iter()
-        .filter_map(|e| match e.placement {
-            Placement::Location { location, .. } => Some((location, location.saturating_add(e.rows.clamp(1, 64)))),
-            _ => None,
-        })
-        .collect();
-    stages_out.push(mesh);
-    for mut s in it {
-        if s.stage == Stage::Pixel {
-            for e in &mut s.inputs {
-                if let Placement::Location { location, .. } = e.placement {
-                    e.per_primitive = prim_locations.iter().any(|&(a, b)| (a..b).contains(&location));
-                }
-            }
+    if let Some(mut p) = ps_plan {
+        // One ClipDistance/CullDistance size on both sides of the interface.
+        let clip = mesh.clip_distances_out.max(p.clip_distances_in);
+        let cull = mesh.cull_distances_out.max(p.cull_distances_in);
+        (mesh.clip_distances_out, mesh.cull_distances_out) = (clip, cull);
+        (p.clip_distances_in, p.cull_distances_in) = (clip, cull);
+        for e in &mut p.inputs {
+            e.per_primitive = mesh.patch_constants.iter().any(|m| {
+                m.semantic_name.eq_ignore_ascii_case(&e.semantic_name) && m.semantic_indices == e.semantic_indices
+            }) && matches!(e.placement, Placement::Location { .. });
         }
-        stages_out.push(s);
+        stages_out.push(mesh);
+        stages_out.push(p);
+    } else {
+        stages_out.push(mesh);
     }
     plan.stages = stages_out;
     Ok(plan)

@@ -390,6 +390,12 @@ impl<'m> Lowerer<'m> {
         if sc == StorageClass::Output && stage == Some(Stage::Geometry) {
             self.stream_decoration(var, e.stream);
         }
+        if e.per_primitive && sc == StorageClass::Input {
+            // A pixel input fed by a mesh shader's per-primitive output.
+            self.cap(Capability::MeshShadingEXT);
+            self.ext("SPV_EXT_mesh_shader");
+            self.decorate(var, Decoration::PerPrimitiveEXT, &[]);
+        }
         Ok(IoVar { var, scalar, width, shift: component - dcomp, rows, per_vertex })
     }
 

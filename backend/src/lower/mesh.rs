@@ -43,6 +43,8 @@ pub(crate) struct Mesh {
     prims: Vec<Option<IoVar>>,
     /// Built-in output arrays, declared on first use.
     builtins: Vec<(Slot, Word)>,
+    /// Per-invocation copies of the last row written to each output variable (see `store_component`).
+    shadows: Vec<(Word, Word)>,
     indices: Word,
     payload: Word,
 }
@@ -281,10 +283,25 @@ impl Lowerer<'_> {
                 let Some(v) = v else {
                     return Err(Fail::Internal(format!("mesh output {id} placed but not declared")));
                 };
-                let p = self.varying_ptr(v, StorageClass::Output, Some(index), row, col)?;
                 let x = self.value(value)?;
                 let x = self.convert_scalar(from, v.scalar, x)?;
-                self.store(p, x)
+                let i = self.mesh_index(index)?;
+                let mut idx = vec![i];
+                if v.rows > 1 {
+                    let r = match self.m.const_uint(row) {
+                        Some(r) if r < u64::from(v.rows) => self.const_u32(r as u32),
+                        Some(r) => return malformed(format!("signature row {r} out of range ({} rows)", v.rows)),
+                        None => self.index_u32(row)?,
+                    };
+                    idx.push(r);
+                }
+                let c = col + v.shift;
+                if c >= v.width {
+                    return malformed(format!("signature column {col} out of range"));
+                }
+                let st = self.scalar(v.scalar);
+                let vt = if v.width > 1 { self.vector(st, v.width) } else { st };
+                self.store_component(v.var, &idx, vt, v.width, c, x)
             }
             Placement::Unused | Placement::ZeroFill => Ok(()),
             Placement::BuiltIn(b) => {
@@ -293,6 +310,34 @@ impl Lowerer<'_> {
                 self.mesh_store_builtin(b, e, i, row, col, from, x)
             }
         }
+    }
+
+    /// Stores component `c` of the `width`-wide vector at `var[idx...]` as a whole vector.
+    /// Mesa 25.0 lavapipe drops a mesh shader's primitives when `Position` is written one
+    /// component at a time through an access chain, and crashes when a mesh shader reads its
+    /// outputs back; DXIL writes every output component by component. So each output keeps a
+    /// per-invocation shadow of its last written row (`Private`): a component store updates the
+    /// shadow and writes the whole row. Exact whenever one invocation writes every component of
+    /// a vertex or primitive it writes, which is how DXC emits element writes.
+    fn store_component(&mut self, var: Word, idx: &[Word], vt: Word, width: u32, c: u32, x: Word) -> LResult<()> {
+        let pt = self.pointer(StorageClass::Output, vt);
+        let p = self.access_chain(pt, var, idx)?;
+        if width <= 1 {
+            return self.store(p, x);
+        }
+        let shadow = match self.mesh_state()?.shadows.iter().find(|s| s.0 == var) {
+            Some(&(_, w)) => w,
+            None => {
+                let ppt = self.pointer(StorageClass::Private, vt);
+                let w = self.global_var(ppt, StorageClass::Private, None);
+                self.mesh_state()?.shadows.push((var, w));
+                w
+            }
+        };
+        let old = self.load(vt, shadow)?;
+        let new = self.op(Op::CompositeInsert, vt, &[x, old, c])?;
+        self.store(shadow, new)?;
+        self.store(p, new)
     }
 
     /// A vertex or primitive index operand as a u32.
@@ -319,12 +364,10 @@ impl Lowerer<'_> {
             BuiltIn::Position => {
                 let var = self.mesh_builtin(Slot::Position)?;
                 let c = (col + u32::try_from(e.start_col).unwrap_or(0)).min(3);
-                let k = self.const_u32(c);
                 let f = self.f32();
-                let pt = self.pointer(sc, f);
-                let p = self.access_chain(pt, var, &[index, k])?;
+                let v4 = self.vector(f, 4);
                 let v = self.convert_scalar(from, Scalar::F32, x)?;
-                self.store(p, v)
+                self.store_component(var, &[index], v4, 4, c, v)
             }
             BuiltIn::ClipDistance { offset } | BuiltIn::CullDistance { offset } => {
                 let s = if matches!(b, BuiltIn::ClipDistance { .. }) { Slot::ClipDistance } else { Slot::CullDistance };

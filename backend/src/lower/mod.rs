@@ -206,9 +206,9 @@ pub(crate) fn lower_timed(
     };
     // SPV_EXT_mesh_shader needs SPIR-V 1.4.
     let mesh_opts;
-    let opts = if matches!(meta.kind, crate::ShaderKind::Mesh | crate::ShaderKind::Amplification)
-        && opts.spirv_version < (1, 4)
-    {
+    let mesh_io = matches!(meta.kind, crate::ShaderKind::Mesh | crate::ShaderKind::Amplification)
+        || plan.and_then(|(p, k)| p.stages.get(k)).is_some_and(|s| s.inputs.iter().any(|e| e.per_primitive));
+    let opts = if mesh_io && opts.spirv_version < (1, 4) {
         mesh_opts = CompileOptions { spirv_version: (1, 4), ..opts.clone() };
         &mesh_opts
     } else {

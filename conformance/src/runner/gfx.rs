@@ -317,6 +317,8 @@ pub struct DrawJob<'a> {
     pub stream_output: Option<StreamOutput>,
     /// The GS stream sent to the rasterizer; `None` = D3D12_SO_NO_RASTERIZED_STREAM.
     pub rasterized_stream: Option<u32>,
+    /// Mesh pipelines: `DispatchMesh(x, y, z)` instead of `draw`.
+    pub dispatch_mesh: Option<[u32; 3]>,
 }
 
 /// What a draw produced.

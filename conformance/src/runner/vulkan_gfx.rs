@@ -121,9 +121,6 @@ fn target_format(f: Format) -> rt::Format {
 }
 
 pub fn run_graphics(ctx: &rt::Context, job: &DrawJob<'_>) -> Result<DrawOutputs, String> {
-    if job.stages.iter().any(|(slot, _, _)| matches!(slot, StageSlot::As | StageSlot::Ms)) {
-        return Err("mesh pipelines are not drawn by this runner yet".into());
-    }
     let stages = job
         .stages
         .iter()
@@ -133,7 +130,9 @@ pub fn run_graphics(ctx: &rt::Context, job: &DrawJob<'_>) -> Result<DrawOutputs,
                 StageSlot::Hs => rt::Stage::TessControl,
                 StageSlot::Ds => rt::Stage::TessEval,
                 StageSlot::Gs => rt::Stage::Geometry,
-                StageSlot::As | StageSlot::Ms | StageSlot::Ps => rt::Stage::Fragment,
+                StageSlot::As => rt::Stage::Task,
+                StageSlot::Ms => rt::Stage::Mesh,
+                StageSlot::Ps => rt::Stage::Fragment,
             },
             spirv,
             entry_point: entry,
@@ -196,6 +195,7 @@ pub fn run_graphics(ctx: &rt::Context, job: &DrawJob<'_>) -> Result<DrawOutputs,
             rt::Topology::PatchList
         }
     };
+    g.mesh_tasks = job.dispatch_mesh;
     g.draw = rt::Draw {
         count: job.draw.count,
         instance_count: job.draw.instances,
