@@ -68,6 +68,20 @@ fn split(ms: &StageIo, combined: StagePlan) -> StagePlan {
     StagePlan { entry: ms.entry.clone(), outputs, patch_constants, ..combined }
 }
 
+/// `f32`, `f16 (min precision)`, `f16 (native)`.
+fn type_name((t, native): (crate::dxil::ComponentType, bool)) -> String {
+    use crate::dxil::ComponentType::{F16, I16, U16};
+    match (matches!(t, F16 | I16 | U16), native) {
+        (true, true) => format!("{t} (native)"),
+        (true, false) => format!("{t} (min precision)"),
+        _ => t.to_string(),
+    }
+}
+
+fn same_name(a: &str, b: &str) -> bool {
+    a.eq_ignore_ascii_case(b)
+}
+
 /// The plan of a mesh shader compiled alone.
 pub(crate) fn single(ms: &StageIo) -> Result<LinkPlan, LinkError> {
     let combined = combine(ms);
@@ -189,7 +203,11 @@ fn validate_ps(ms: &StageIo, ps: &StageIo) -> Vec<Rejection> {
         }
         let (ct, pt) = (type_key(e, ps.native_low_precision), type_key(p, ms.native_low_precision));
         if ct != pt {
-            push(Rule::ComponentTypeMismatch, Some(p), format!("{:?} here, {:?} in the mesh shader", ct, pt));
+            push(
+                Rule::ComponentTypeMismatch,
+                Some(p),
+                format!("{} here, {} in the mesh shader", type_name(ct), type_name(pt)),
+            );
         }
     }
     out
@@ -215,10 +233,45 @@ pub(crate) fn link(stages: &[StageIo]) -> Result<LinkPlan, LinkError> {
     // The mesh shader alone (built-ins, clip/cull layout), then its varyings at the pixel shader's Locations.
     let mut plan = single(ms)?;
     let Some(mut mesh) = plan.stages.pop() else { return Err(LinkError::Rejected(Vec::new())) };
-    let ps_plan = match ps {
+    let mut ps_plan = match ps {
         Some(ps) => place::single(ps)?.stages.pop(),
         None => None,
     };
+    if let Some(p) = ps_plan.as_mut() {
+        // Pixel inputs fed by per-primitive outputs are PerPrimitiveEXT; Vulkan keeps them off
+        // the Locations of per-vertex inputs (DXC may pack both kinds into one register), so
+        // they move to Locations past every pixel input, keeping their components.
+        let mut next = p
+            .inputs
+            .iter()
+            .filter_map(|e| match e.placement {
+                Placement::Location { location, .. } => Some(location.saturating_add(e.rows.clamp(1, 64))),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        let mut moved: Vec<(u32, u32)> = Vec::new();
+        for e in &mut p.inputs {
+            let per_primitive = ms
+                .patch_constants
+                .iter()
+                .any(|m| same_name(&m.semantic_name, &e.semantic_name) && m.semantic_indices == e.semantic_indices);
+            if let (true, Placement::Location { location, component }) = (per_primitive, e.placement) {
+                e.per_primitive = true;
+                // Elements sharing a register keep sharing one (by their old Location).
+                let l = match moved.iter().find(|m| m.0 == location) {
+                    Some(m) => m.1,
+                    None => {
+                        let l = next;
+                        next = next.saturating_add(e.rows.clamp(1, 64));
+                        moved.push((location, l));
+                        l
+                    }
+                };
+                e.placement = Placement::Location { location: l, component };
+            }
+        }
+    }
     let ps_loc = |e: &ElementPlacement| -> Placement {
         let Some(p) = ps_plan.as_ref() else { return Placement::Unused };
         let index = e.semantic_indices.first().copied().unwrap_or(0);
@@ -254,11 +307,6 @@ pub(crate) fn link(stages: &[StageIo]) -> Result<LinkPlan, LinkError> {
         let cull = mesh.cull_distances_out.max(p.cull_distances_in);
         (mesh.clip_distances_out, mesh.cull_distances_out) = (clip, cull);
         (p.clip_distances_in, p.cull_distances_in) = (clip, cull);
-        for e in &mut p.inputs {
-            e.per_primitive = mesh.patch_constants.iter().any(|m| {
-                m.semantic_name.eq_ignore_ascii_case(&e.semantic_name) && m.semantic_indices == e.semantic_indices
-            }) && matches!(e.placement, Placement::Location { .. });
-        }
         stages_out.push(mesh);
         stages_out.push(p);
     } else {
