@@ -1571,7 +1571,7 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | WaveMatch
         | WaveMultiPrefixOp
         | WaveMultiPrefixBitCount => wave::lower,
-        QuadReadLaneAt | QuadOp => quad::lower,
+        QuadReadLaneAt | QuadOp | QuadVote => quad::lower,
         LoadInput
         | StoreOutput
         | PrimitiveID
