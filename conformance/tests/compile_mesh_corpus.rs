@@ -52,6 +52,7 @@ fn compile_mesh_corpus() {
             }
             Ok(Err(CompileError::Malformed(m))) => malformed.push(format!("{name}: {m}")),
             Ok(Err(CompileError::Internal(m))) => internal.push(format!("{name}: {m}")),
+            Ok(Err(e @ CompileError::Binding(_))) => internal.push(format!("{name}: {e}")),
         }
     }
     let mut top: Vec<_> = features.into_iter().collect();

@@ -18,6 +18,7 @@ mod mesh;
 mod place;
 mod rows;
 mod stage;
+mod stage_kind;
 mod stream_output;
 mod sysval;
 mod validate;
@@ -232,7 +233,18 @@ impl LinkPlan {
         if io.stage == Stage::Mesh {
             return mesh::single(&io);
         }
-        place::single_owned(io)
+        place::single_owned(io, None)
+    }
+
+    /// [`LinkPlan::single_owned`] with the patch constants of a hull or domain shader starting
+    /// at Location `pc_location` (`None`: right after the control points), so that a hull and a
+    /// domain shader compiled apart agree (the hull's offset, from its
+    /// [`TessellationPlan::patch_constant_location_offset`], passed to the domain compile).
+    pub fn single_owned_at(io: StageIo, pc_location: Option<u32>) -> Result<LinkPlan, LinkError> {
+        if io.stage == Stage::Mesh {
+            return mesh::single(&io);
+        }
+        place::single_owned(io, pc_location)
     }
 
     /// [`LinkPlan::single`] for a decoded module.
