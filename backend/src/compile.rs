@@ -131,7 +131,7 @@ fn compile_module_timed(
     clock: &mut impl PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
     let mut entry = read_meta(module, opts)?;
-    if entry.meta.kind == ShaderKind::Compute {
+    if matches!(entry.meta.kind, ShaderKind::Compute | ShaderKind::Amplification) {
         check_version(&entry.meta, opts)?;
         clock.lap(Phase::Metadata);
         return crate::lower::lower_timed(module, &entry.meta, opts, None, clock);
@@ -244,6 +244,7 @@ pub(crate) fn stage_io(
         .map_err(|e| CompileError::Malformed(format!("metadata: {e}")))?;
     entry.meta.hs.clone_from(&ep.properties.hs);
     entry.meta.ds.clone_from(&ep.properties.ds);
+    entry.meta.ms.clone_from(&ep.properties.ms);
     StageIo::from_entry(stage, ep, module).map_err(|e| CompileError::Malformed(format!("signatures: {e}")))
 }
 

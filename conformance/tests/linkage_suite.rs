@@ -1,4 +1,4 @@
-//! Pipeline specs without a device (conformance/specs/{graphics,tessellation}):
+//! Pipeline specs without a device (conformance/specs/{graphics,tessellation,mesh}):
 //! - every spec file parses and names shaders that exist, each in the right stage slot (corpus
 //!   entries against the manifest when the corpus is present; fixtures always);
 //! - every spec whose outcome is `expect = "rejected"` runs with the real linker and must be
@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 fn pipeline_spec_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for suite in ["graphics", "tessellation"] {
+    for suite in ["graphics", "tessellation", "mesh"] {
         files.extend(spec_files(&runner::specs_root().join(suite)).expect("specs folder"));
     }
     files

@@ -33,6 +33,8 @@ pub enum Rule {
     ControlPointCountMismatch,
     /// The set of stages is not a valid pipeline (no VS, HS without DS, two of a stage, ...).
     InvalidStageCombination,
+    /// The mesh shader's payload is larger than the amplification shader's.
+    MeshPayloadMismatch,
 }
 
 impl Rule {

@@ -14,6 +14,7 @@
 
 mod error;
 mod input_layout;
+mod mesh;
 mod place;
 mod rows;
 mod stage;
@@ -73,6 +74,9 @@ pub struct ElementPlacement {
     /// GS output stream (0 elsewhere).
     pub stream: u32,
     pub placement: Placement,
+    /// A mesh shader's per-primitive output, or the pixel input it feeds (`PerPrimitiveEXT`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub per_primitive: bool,
 }
 
 /// The placements of one stage.
@@ -217,12 +221,18 @@ impl LinkPlan {
     /// built-ins (VS/DS/GS outputs assumed to feed the rasterizer).
     /// Fails only on a system value that cannot appear in the signature it is in.
     pub fn single(io: &StageIo) -> Result<LinkPlan, LinkError> {
+        if io.stage == Stage::Mesh {
+            return mesh::single(io);
+        }
         place::single(io)
     }
 
     /// [`LinkPlan::single`], moving the stage's element names into the plan
     /// instead of copying them.
     pub fn single_owned(io: StageIo) -> Result<LinkPlan, LinkError> {
+        if io.stage == Stage::Mesh {
+            return mesh::single(&io);
+        }
         place::single_owned(io, None)
     }
 
@@ -231,12 +241,15 @@ impl LinkPlan {
     /// domain shader compiled apart agree (the hull's offset, from its
     /// [`TessellationPlan::patch_constant_location_offset`], passed to the domain compile).
     pub fn single_owned_at(io: StageIo, pc_location: Option<u32>) -> Result<LinkPlan, LinkError> {
+        if io.stage == Stage::Mesh {
+            return mesh::single(&io);
+        }
         place::single_owned(io, pc_location)
     }
 
     /// [`LinkPlan::single`] for a decoded module.
     pub fn single_module(info: &DxilModuleInfo, module: &Module) -> Result<LinkPlan, LinkError> {
-        place::single_owned(StageIo::from_module(info, module)?, None)
+        Self::single_owned(StageIo::from_module(info, module)?)
     }
 }
 
@@ -303,6 +316,9 @@ impl<'a> Pipeline<'a> {
 
 /// Validates and links the stages of one graphics pipeline (any order).
 pub fn link(stages: &[StageIo], options: &LinkOptions) -> Result<LinkPlan, LinkError> {
+    if stages.iter().any(|s| matches!(s.stage, Stage::Mesh | Stage::Amplification)) {
+        return mesh::link(stages);
+    }
     let mut rejections = Vec::new();
     if validate::structure(stages, &mut rejections).is_none() || !rejections.is_empty() {
         return Err(LinkError::Rejected(rejections));
@@ -365,5 +381,6 @@ pub(crate) fn element_placement_owned(e: SignatureElement, placement: Placement)
         semantic_name: e.semantic_name,
         semantic_indices: e.semantic_indices,
         placement,
+        per_primitive: false,
     }
 }

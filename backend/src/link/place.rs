@@ -458,7 +458,7 @@ fn fill(slot: &mut [Option<Placement>], with: Vec<Placement>) {
 
 /// Whether a stage's outputs would feed the rasterizer when compiled alone.
 fn feeds_raster_alone(s: Stage) -> bool {
-    matches!(s, Stage::Vertex | Stage::Domain | Stage::Geometry)
+    matches!(s, Stage::Vertex | Stage::Domain | Stage::Geometry | Stage::Mesh)
 }
 
 /// The placements and plan-wide facts of a stage alone.

@@ -3,7 +3,7 @@
 use super::error::LinkError;
 // `Stage` and `SignatureKind` live in `stage_kind` (shared with `error`); `stage::` paths stay valid.
 pub use super::stage_kind::{SignatureKind, Stage};
-use crate::dxil::{DsState, DxilModuleInfo, EntryPoint, GsState, HsState, SignatureElement};
+use crate::dxil::{AsState, DsState, DxilModuleInfo, EntryPoint, GsState, HsState, MsState, SignatureElement};
 use crate::ir::Module;
 use serde::Serialize;
 
@@ -17,13 +17,16 @@ pub struct StageIo {
     pub entry: String,
     pub inputs: Vec<SignatureElement>,
     pub outputs: Vec<SignatureElement>,
-    /// Hull: patch-constant outputs; domain: patch-constant inputs.
+    /// Hull: patch-constant outputs; domain: patch-constant inputs; mesh: per-primitive outputs.
     pub patch_constants: Vec<SignatureElement>,
     /// 16-bit component types are native rather than min precision (they never match each other).
     pub native_low_precision: bool,
     pub hs: Option<HsState>,
     pub ds: Option<DsState>,
     pub gs: Option<GsState>,
+    pub ms: Option<MsState>,
+    #[serde(rename = "as")]
+    pub amp: Option<AsState>,
     /// Name of the hull shader's patch-constant function.
     pub patch_constant_function: Option<String>,
 }
@@ -46,6 +49,8 @@ impl StageIo {
             hs: None,
             ds: None,
             gs: None,
+            ms: None,
+            amp: None,
             patch_constant_function: None,
         }
     }
@@ -76,6 +81,7 @@ impl StageIo {
             Stage::Hull if p.hs.is_none() => return Err(missing("hull shader state")),
             Stage::Domain if p.ds.is_none() => return Err(missing("domain shader state")),
             Stage::Geometry if p.gs.is_none() => return Err(missing("geometry shader state")),
+            Stage::Mesh if p.ms.is_none() => return Err(missing("mesh shader state")),
             _ => {}
         }
         let patch_constant_function =
@@ -93,6 +99,8 @@ impl StageIo {
             hs: p.hs,
             ds: p.ds,
             gs: p.gs,
+            ms: p.ms,
+            amp: p.amp,
             patch_constant_function,
         })
     }

@@ -12,6 +12,10 @@ pub enum Stage {
     Hull,
     Domain,
     Geometry,
+    /// Amplification (task) shader: launches mesh workgroups with a payload.
+    Amplification,
+    /// Mesh shader: outputs vertices and primitives straight to the rasterizer.
+    Mesh,
     Pixel,
 }
 
@@ -23,6 +27,8 @@ impl Stage {
             ShaderKind::Domain => Stage::Domain,
             ShaderKind::Geometry => Stage::Geometry,
             ShaderKind::Pixel => Stage::Pixel,
+            ShaderKind::Amplification => Stage::Amplification,
+            ShaderKind::Mesh => Stage::Mesh,
             _ => return None,
         })
     }
@@ -33,6 +39,8 @@ impl Stage {
             Stage::Hull => "hull",
             Stage::Domain => "domain",
             Stage::Geometry => "geometry",
+            Stage::Amplification => "amplification",
+            Stage::Mesh => "mesh",
             Stage::Pixel => "pixel",
         }
     }

@@ -41,6 +41,8 @@ pub enum BuiltIn {
     PrimitiveShadingRateKHR,
     ViewIndex,
     FullyCoveredEXT,
+    /// Mesh shaders' per-primitive `SV_CullPrimitive`.
+    CullPrimitiveEXT,
 }
 
 /// How a system value crosses a boundary.
@@ -72,7 +74,7 @@ pub(crate) fn allowed_without_producer(stage: Stage, previous: Option<Stage>, ki
     match (stage, kind) {
         (Stage::Vertex, VertexID | InstanceID) => true,
         (Stage::Hull | Stage::Domain | Stage::Geometry, PrimitiveID) => true,
-        (Stage::Pixel, PrimitiveID) => previous != Some(Stage::Geometry),
+        (Stage::Pixel, PrimitiveID) => !matches!(previous, Some(Stage::Geometry | Stage::Mesh)),
         (Stage::Pixel, IsFrontFace | SampleIndex | Barycentrics | ShadingRate) => true,
         // Read through intrinsics; listed for completeness when a signature carries them.
         (Stage::Hull, OutputControlPointID) | (Stage::Domain, DomainLocation) | (Stage::Geometry, GSInstanceID) => true,
@@ -142,6 +144,7 @@ pub(crate) fn classify(stage: Stage, sig: SignatureKind, e: &SignatureElement, f
         ShadingRate if output && stage != Stage::Hull => BuiltIn(self::BuiltIn::PrimitiveShadingRateKHR),
         ShadingRate => Varying,
         ViewID => BuiltIn(self::BuiltIn::ViewIndex),
+        CullPrimitive if stage == Stage::Mesh && output => BuiltIn(self::BuiltIn::CullPrimitiveEXT),
         _ => return None,
     })
 }

@@ -950,3 +950,65 @@ fn stream_output_declaration_errors() {
         }
     }
 }
+
+// ------------------------------------------------------------ mesh pipelines
+
+fn ms(outputs: Vec<SignatureElement>, prims: Vec<SignatureElement>) -> StageIo {
+    let mut m = StageIo::new(Stage::Mesh, vec![], outputs, prims);
+    m.ms = Some(crate::dxil::MsState {
+        num_threads: [4, 1, 1],
+        max_vertex_count: 4,
+        max_primitive_count: 2,
+        output_topology: crate::dxil::MeshOutputTopology::Triangle,
+        payload_size_in_bytes: 0,
+    });
+    m
+}
+
+fn rejected_rules(stages: &[StageIo]) -> Vec<Rule> {
+    match link(stages, &LinkOptions::default()) {
+        Err(LinkError::Rejected(r)) => r.iter().map(|x| x.rule).collect(),
+        other => panic!("expected a rejection, got {other:?}"),
+    }
+}
+
+#[test]
+fn mesh_outputs_meet_pixel_inputs_by_semantic_not_register() {
+    // The pixel shader packs ID (per primitive) and COLOR (per vertex) in other registers.
+    let m = ms(vec![pos(0, 0), user(1, "COLOR", 0, 1, 0, 4)], vec![user_u(0, "ID", 0, 0, 0, 1)]);
+    let p = ps(vec![pos(0, 0), user_u(1, "ID", 0, 1, 0, 1), user(2, "COLOR", 0, 2, 0, 4)]);
+    let plan = link(&[p, m], &LinkOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(plan.stages.iter().map(|s| s.stage).collect::<Vec<_>>(), [Stage::Mesh, Stage::Pixel]);
+    let (mp, pp) = (&plan.stages[0], &plan.stages[1]);
+    let color_ps = pp.input(2).map(|e| e.placement);
+    assert_eq!(mp.output(1).map(|e| e.placement), color_ps);
+    assert!(matches!(color_ps, Some(Placement::Location { location: 2, component: 0 })));
+    // The per-primitive input is PerPrimitiveEXT, on a Location of its own past every pixel input.
+    let id_ps = pp.input(1).expect("ID");
+    assert!(id_ps.per_primitive && !pp.input(2).expect("COLOR").per_primitive);
+    assert_eq!(id_ps.placement, Placement::Location { location: 3, component: 0 });
+    let id_ms = mp.patch_constant(0).expect("primitive ID");
+    assert!(id_ms.per_primitive);
+    assert_eq!(id_ms.placement, id_ps.placement);
+    assert_eq!(mp.output(0).map(|e| e.placement), Some(Placement::BuiltIn(BuiltIn::Position)));
+}
+
+#[test]
+fn mesh_pixel_rules() {
+    let m = || ms(vec![pos(0, 0), user(1, "COLOR", 0, 1, 0, 4)], vec![]);
+    // A narrower read passes the vertex-shader subset rule but not the mesh shader's.
+    assert_eq!(rejected_rules(&[m(), ps(vec![pos(0, 0), user(1, "COLOR", 0, 1, 0, 2)])]), [Rule::RegisterMaskMismatch]);
+    assert_eq!(
+        rejected_rules(&[m(), ps(vec![pos(0, 0), user_u(1, "COLOR", 0, 1, 0, 4)])]),
+        [Rule::ComponentTypeMismatch]
+    );
+    assert_eq!(rejected_rules(&[m(), ps(vec![pos(0, 0), user(1, "TEX", 0, 1, 0, 4)])]), [Rule::SemanticNotFound]);
+    // SV_PrimitiveID must come from the mesh shader.
+    let prim = sv(2, "SV_PrimitiveID", K::PrimitiveID, ComponentType::U32, 2, 0, 1, 1);
+    assert_eq!(rejected_rules(&[m(), ps(vec![pos(0, 0), prim.clone()])]), [Rule::SystemValueMustComeFromProducer]);
+    let with_id = ms(vec![pos(0, 0)], vec![sv(0, "SV_PrimitiveID", K::PrimitiveID, ComponentType::U32, 0, 0, 1, 1)]);
+    let plan = link(&[with_id, ps(vec![pos(0, 0), prim])], &LinkOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(plan.stages[0].patch_constant(0).map(|e| e.placement), Some(Placement::BuiltIn(BuiltIn::PrimitiveId)));
+    // No vertex pipeline stages beside a mesh shader.
+    assert_eq!(rejected_rules(&[m(), vs(vec![pos(0, 0)])]), [Rule::InvalidStageCombination]);
+}

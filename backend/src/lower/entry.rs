@@ -18,6 +18,8 @@ impl Lowerer<'_> {
         let kind = self.meta.kind;
         let model = match kind {
             ShaderKind::Compute => return Ok(ExecutionModel::GLCompute),
+            ShaderKind::Amplification => return self.task_model(),
+            ShaderKind::Mesh => self.mesh_model()?,
             ShaderKind::Vertex => ExecutionModel::Vertex,
             ShaderKind::Pixel => ExecutionModel::Fragment,
             ShaderKind::Geometry => {

@@ -49,6 +49,8 @@ pub(crate) enum Slot {
     HelperInvocation,
     BaryCoord,
     BaryCoordNoPersp,
+    /// Mesh shaders' per-primitive `CullPrimitiveEXT` (declared by `mesh`).
+    CullPrimitive,
 }
 
 /// The SPIR-V shape of a built-in.
@@ -103,7 +105,7 @@ impl<'m> Gfx<'m> {
 }
 
 /// The 32-bit scalar an element is declared with.
-fn decl_scalar(t: ComponentType) -> LResult<Scalar> {
+pub(super) fn decl_scalar(t: ComponentType) -> LResult<Scalar> {
     use ComponentType::*;
     Ok(match t {
         F16 | F32 | SNormF16 | UNormF16 | SNormF32 | UNormF32 => Scalar::F32,
@@ -192,6 +194,9 @@ impl<'m> Lowerer<'m> {
     pub(crate) fn declare_io(&mut self) -> LResult<()> {
         let Some(g) = self.gfx.as_ref() else { return Ok(()) };
         let stage: &'m StagePlan = g.stage;
+        if stage.stage == Stage::Mesh {
+            return self.declare_mesh_io(stage);
+        }
         for (k, e) in stage.inputs.iter().enumerate() {
             if let Placement::Location { location, component } = e.placement {
                 let v = self.declare_varying(e, location, component, StorageClass::Input)?;
@@ -397,6 +402,12 @@ impl<'m> Lowerer<'m> {
         if sc == StorageClass::Output && stage == Some(Stage::Geometry) {
             self.stream_decoration(var, e.stream);
         }
+        if e.per_primitive && sc == StorageClass::Input {
+            // A pixel input fed by a mesh shader's per-primitive output.
+            self.cap(Capability::MeshShadingEXT);
+            self.ext("SPV_EXT_mesh_shader");
+            self.decorate(var, Decoration::PerPrimitiveEXT, &[]);
+        }
         Ok(IoVar { var, scalar, width, shift: component - dcomp, rows, per_vertex })
     }
 
@@ -579,6 +590,7 @@ impl<'m> Lowerer<'m> {
                 SpvBuiltIn::FullyCoveredEXT
             }
             Slot::HelperInvocation => SpvBuiltIn::HelperInvocation,
+            Slot::CullPrimitive => return Err(Fail::Internal("CullPrimitiveEXT outside a mesh shader".into())),
             Slot::BaryCoord | Slot::BaryCoordNoPersp => {
                 self.cap(Capability::FragmentBarycentricKHR);
                 self.ext("SPV_KHR_fragment_shader_barycentric");
@@ -663,7 +675,7 @@ impl<'m> Lowerer<'m> {
     }
 
     /// An integer value as a u32 id.
-    fn index_u32(&mut self, v: Value) -> LResult<Word> {
+    pub(super) fn index_u32(&mut self, v: Value) -> LResult<Word> {
         let s = self.value_scalar(v)?;
         let x = self.value(v)?;
         match s {
@@ -685,7 +697,7 @@ impl<'m> Lowerer<'m> {
     }
 
     /// Pointer to component `col` of row `row` (of vertex `vertex`) of a varying.
-    fn varying_ptr(
+    pub(super) fn varying_ptr(
         &mut self,
         v: IoVar,
         sc: StorageClass,

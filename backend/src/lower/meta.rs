@@ -153,6 +153,8 @@ pub struct EntryMeta {
     /// properties ([`read`] and the compile entry points fill it).
     pub hs: Option<crate::dxil::HsState>,
     pub ds: Option<crate::dxil::DsState>,
+    /// Mesh shaders: vertex/primitive counts and output topology.
+    pub ms: Option<crate::dxil::MsState>,
 }
 
 impl EntryMeta {
@@ -209,10 +211,11 @@ pub fn read(m: &Module, entry: Option<&str>) -> Result<EntryMeta, String> {
 /// Fills [`EntryMeta::hs`]/[`EntryMeta::ds`] of a hull or domain shader
 /// from its entry record (nothing for other stages).
 pub(crate) fn read_tess_state(m: &Module, e: &mut ReadEntry) -> Result<(), crate::dxil::DxilError> {
-    if matches!(e.meta.kind, ShaderKind::Hull | ShaderKind::Domain) {
+    if matches!(e.meta.kind, ShaderKind::Hull | ShaderKind::Domain | ShaderKind::Mesh) {
         let ep = crate::dxil::decode_entry_io(m, e.node, e.index)?;
         e.meta.hs = ep.properties.hs;
         e.meta.ds = ep.properties.ds;
+        e.meta.ms = ep.properties.ms;
     }
     Ok(())
 }
@@ -294,6 +297,7 @@ pub(crate) fn read_entry(m: &Module, entry: Option<&str>, refuse_library: bool) 
         resources: Vec::new(),
         hs: None,
         ds: None,
+        ms: None,
     };
     // Resources: entry op 3, else the named dx.resources.
     let res_node = md
@@ -320,6 +324,14 @@ pub(crate) fn read_entry(m: &Module, entry: Option<&str>, refuse_library: bool) 
                 Some(0) => out.flags = md.uint(val).unwrap_or(0),
                 Some(4) => {
                     let n = md.node(val).ok_or("numthreads is not a node")?;
+                    for (k, t) in out.numthreads.iter_mut().enumerate() {
+                        *t = md.uint(md.op(n, k)).ok_or("numthreads: bad value")? as u32;
+                    }
+                }
+                // Mesh (9) and amplification (10) state: numthreads is the first field.
+                Some(9 | 10) => {
+                    let st = md.node(val).ok_or("mesh/amplification state is not a node")?;
+                    let n = md.node(md.op(st, 0)).ok_or("mesh/amplification numthreads is not a node")?;
                     for (k, t) in out.numthreads.iter_mut().enumerate() {
                         *t = md.uint(md.op(n, k)).ok_or("numthreads: bad value")? as u32;
                     }

@@ -23,6 +23,7 @@ mod geometry;
 pub(crate) mod io;
 mod llvm;
 mod math;
+mod mesh;
 mod pixel;
 mod quad;
 mod resources;
@@ -153,6 +154,8 @@ pub(crate) struct Lowerer<'m> {
     pub tess: Option<tessellation::Tess<'m>>,
     /// Graphics stages: the link plan and the stage's I/O variables.
     pub gfx: Option<io::Gfx<'m>>,
+    /// Mesh shaders: output counts and variables.
+    mesh: Option<mesh::Mesh>,
 }
 
 /// Lowers the entry point described by `meta`; graphics stages take their
@@ -206,6 +209,16 @@ pub(crate) fn lower_timed(
         x.resources.extend(heap_decls);
         extended = x;
         (&extended, heap_handles.into_iter().map(|(h, r)| (h, base + r)).collect())
+    };
+    // SPV_EXT_mesh_shader needs SPIR-V 1.4.
+    let mesh_opts;
+    let mesh_io = matches!(meta.kind, crate::ShaderKind::Mesh | crate::ShaderKind::Amplification)
+        || plan.and_then(|(p, k)| p.stages.get(k)).is_some_and(|s| s.inputs.iter().any(|e| e.per_primitive));
+    let opts = if mesh_io && opts.spirv_version < (1, 4) {
+        mesh_opts = CompileOptions { spirv_version: (1, 4), ..opts.clone() };
+        &mesh_opts
+    } else {
+        opts
     };
     let mut l = Lowerer::new(m, f, meta, opts);
     l.res.heap_handles = heap_handles;
@@ -302,6 +315,7 @@ impl<'m> Lowerer<'m> {
             derivatives: false,
             tess: None,
             gfx: None,
+            mesh: None,
         }
     }
 
@@ -1200,7 +1214,8 @@ impl<'m> Lowerer<'m> {
         self.b.end_function().map_err(internal)?;
         let interface = std::mem::take(&mut self.interface);
         self.b.entry_point(model, fn_id, self.meta.name.as_str(), &interface);
-        if model != spirv::ExecutionModel::GLCompute {
+        use spirv::ExecutionModel::{GLCompute, MeshEXT, TaskEXT};
+        if !matches!(model, GLCompute | MeshEXT | TaskEXT) {
             return self.execution_modes(fn_id);
         }
         let [x, y, z] = self.meta.numthreads;
@@ -1223,10 +1238,15 @@ impl<'m> Lowerer<'m> {
                 ));
             };
             self.cap(cap);
-            self.ext("SPV_NV_compute_shader_derivatives");
+            // The NV extension allows these modes in GLCompute only, the KHR one in mesh/task shaders too.
+            self.ext(if model == GLCompute {
+                "SPV_NV_compute_shader_derivatives"
+            } else {
+                "SPV_KHR_compute_shader_derivatives"
+            });
             self.b.execution_mode(fn_id, mode, &[]);
         }
-        Ok(())
+        self.mesh_modes(fn_id)
     }
 
     /// Function-scope variables: allocas, phi variables, structurizer variables, demoted values.
@@ -1382,6 +1402,7 @@ cap_names!(
     Int64ImageEXT,
     Int8,
     InterpolationFunction,
+    MeshShadingEXT,
     MinLod,
     MultiView,
     MultiViewport,
@@ -1573,7 +1594,7 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | WaveMatch
         | WaveMultiPrefixOp
         | WaveMultiPrefixBitCount => wave::lower,
-        QuadReadLaneAt | QuadOp => quad::lower,
+        QuadReadLaneAt | QuadOp | QuadVote => quad::lower,
         LoadInput
         | StoreOutput
         | PrimitiveID
@@ -1597,6 +1618,8 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | RenderTargetGetSamplePosition
         | AttributeAtVertex => pixel::lower,
         EmitStream | CutStream | EmitThenCutStream => geometry::lower,
+        SetMeshOutputCounts | EmitIndices | GetMeshPayload | StoreVertexOutput | StorePrimitiveOutput
+        | DispatchMesh => mesh::lower,
         DomainLocation | OutputControlPointID | LoadOutputControlPoint | StorePatchConstant | LoadPatchConstant => {
             tessellation::lower_op
         }

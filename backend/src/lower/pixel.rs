@@ -36,8 +36,8 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
     match op {
         DxilOp::Discard => discard(l, args[0]),
         DxilOp::DerivCoarseX | DxilOp::DerivCoarseY | DxilOp::DerivFineX | DxilOp::DerivFineY => {
-            if l.stage().is_none() {
-                // Compute: derivatives over the compute derivative groups.
+            if matches!(l.stage(), None | Some(Stage::Mesh | Stage::Amplification)) {
+                // Compute, mesh, amplification: derivatives over the compute derivative groups.
                 l.need_derivatives();
             } else {
                 l.require_pixel(op)?;

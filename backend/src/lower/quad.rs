@@ -1,4 +1,6 @@
-//! Quad ops → SPIR-V quad group operations (`GroupNonUniformQuad`).
+//! Quad ops → SPIR-V quad group operations (`GroupNonUniformQuad`). SM 6.7 `QuadVote`
+//! (QuadAny/QuadAll) combines the three quad swaps of the predicate (the `SPV_KHR_quad_control`
+//! instructions would need a device extension lavapipe lacks).
 
 use rspirv::spirv::{Capability, Op};
 
@@ -13,6 +15,9 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
     }
     l.cap(Capability::GroupNonUniform);
     l.cap(Capability::GroupNonUniformQuad);
+    if op == DxilOp::QuadVote {
+        return quad_vote(l, i, args);
+    }
     let t = l.result_ty(i)?;
     let x = l.value(args[0])?;
     let s = l.subgroup();
@@ -44,6 +49,30 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
         }
         _ => return unsupported(format!("DXIL op {}", op.name())),
     };
+    l.set_id(i, r);
+    Ok(())
+}
+
+/// `QuadVote(cond, kind)`: kind 0 = QuadAny, 1 = QuadAll, over the four lanes of the quad.
+fn quad_vote(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()> {
+    let Some(kind) = l.m.const_uint(args[1]) else { return malformed("QuadVote kind is not a constant") };
+    if kind > 1 {
+        return malformed(format!("QuadVote kind {kind}"));
+    }
+    let u = l.u32();
+    let bt = l.bool();
+    let c = l.value(args[0])?;
+    let (one, zero) = (l.const_u32(1), l.const_u32(0));
+    let x = l.op(Op::Select, u, &[c, one, zero])?;
+    let s = l.subgroup();
+    let combine = if kind == 0 { Op::BitwiseOr } else { Op::BitwiseAnd };
+    let mut acc = x;
+    for dir in 0..3 {
+        let d = l.const_u32(dir);
+        let y = l.op(Op::GroupNonUniformQuadSwap, u, &[s, x, d])?;
+        acc = l.op(combine, u, &[acc, y])?;
+    }
+    let r = l.op(Op::INotEqual, bt, &[acc, zero])?;
     l.set_id(i, r);
     Ok(())
 }

@@ -356,7 +356,7 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
                 return malformed("CalculateLOD on a multisampled texture or buffer");
             }
             match l.stage() {
-                None => l.need_derivatives(),
+                None | Some(crate::link::Stage::Mesh | crate::link::Stage::Amplification) => l.need_derivatives(),
                 Some(crate::link::Stage::Pixel) => {}
                 Some(_) => return unsupported("CalculateLOD outside a pixel or compute shader"),
             }
@@ -563,8 +563,8 @@ fn sample(
     let implicit = matches!(op, Sample | SampleBias | SampleCmp | SampleCmpBias);
     if implicit {
         match l.stage() {
-            // Compute: implicit LOD over the compute derivative groups.
-            None => l.need_derivatives(),
+            // Compute, mesh, amplification: implicit LOD over the compute derivative groups.
+            None | Some(crate::link::Stage::Mesh | crate::link::Stage::Amplification) => l.need_derivatives(),
             Some(crate::link::Stage::Pixel) => {}
             Some(_) => return unsupported(format!("{} (implicit LOD) outside a pixel or compute shader", op.name())),
         }

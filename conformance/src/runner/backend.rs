@@ -20,7 +20,7 @@ pub struct DeviceCaps {
 }
 
 /// The feature names a spec may require.
-pub const FEATURES: [&str; 18] = [
+pub const FEATURES: [&str; 20] = [
     "int64",
     "float64",
     "int16",
@@ -39,6 +39,8 @@ pub const FEATURES: [&str; 18] = [
     "denorm_preserve_32",
     "denorm_ftz_32",
     "descriptor_indexing",
+    "mesh_shader",
+    "task_shader",
 ];
 
 /// A compiler plus a device.

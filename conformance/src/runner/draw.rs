@@ -240,6 +240,7 @@ pub fn run_pipeline(
         push_constants,
         stream_output: p.stream_output.clone(),
         rasterized_stream: p.rasterized_stream,
+        dispatch_mesh: p.dispatch_mesh,
     };
     let t = Instant::now();
     let out = backend.run_graphics(&job);

@@ -13,11 +13,16 @@ pub enum StageSlot {
     Hs,
     Ds,
     Gs,
+    /// Amplification (task) shader of a mesh pipeline.
+    As,
+    /// Mesh shader.
+    Ms,
     Ps,
 }
 
 impl StageSlot {
-    pub const ALL: [StageSlot; 5] = [StageSlot::Vs, StageSlot::Hs, StageSlot::Ds, StageSlot::Gs, StageSlot::Ps];
+    pub const ALL: [StageSlot; 7] =
+        [StageSlot::Vs, StageSlot::Hs, StageSlot::Ds, StageSlot::Gs, StageSlot::As, StageSlot::Ms, StageSlot::Ps];
 
     /// The spec key (`vs`, `hs`, ...).
     pub fn key(self) -> &'static str {
@@ -26,6 +31,8 @@ impl StageSlot {
             StageSlot::Hs => "hs",
             StageSlot::Ds => "ds",
             StageSlot::Gs => "gs",
+            StageSlot::As => "as",
+            StageSlot::Ms => "ms",
             StageSlot::Ps => "ps",
         }
     }
@@ -37,6 +44,8 @@ impl StageSlot {
             StageSlot::Hs => "hull",
             StageSlot::Ds => "domain",
             StageSlot::Gs => "geometry",
+            StageSlot::As => "amplification",
+            StageSlot::Ms => "mesh",
             StageSlot::Ps => "pixel",
         }
     }
@@ -48,6 +57,8 @@ impl StageSlot {
             StageSlot::Hs => Stage::Hull,
             StageSlot::Ds => Stage::Domain,
             StageSlot::Gs => Stage::Geometry,
+            StageSlot::As => Stage::Amplification,
+            StageSlot::Ms => Stage::Mesh,
             StageSlot::Ps => Stage::Pixel,
         }
     }
@@ -59,6 +70,8 @@ impl StageSlot {
             Stage::Hull => StageSlot::Hs,
             Stage::Domain => StageSlot::Ds,
             Stage::Geometry => StageSlot::Gs,
+            Stage::Amplification => StageSlot::As,
+            Stage::Mesh => StageSlot::Ms,
             Stage::Pixel => StageSlot::Ps,
         }
     }
@@ -304,6 +317,8 @@ pub struct DrawJob<'a> {
     pub stream_output: Option<StreamOutput>,
     /// The GS stream sent to the rasterizer; `None` = D3D12_SO_NO_RASTERIZED_STREAM.
     pub rasterized_stream: Option<u32>,
+    /// Mesh pipelines: `DispatchMesh(x, y, z)` instead of `draw`.
+    pub dispatch_mesh: Option<[u32; 3]>,
 }
 
 /// What a draw produced.

@@ -113,6 +113,8 @@ pub struct PipelineSpec {
     pub rasterized_stream: Option<u32>,
     pub stream_output: Option<StreamOutput>,
     pub layered: bool,
+    /// Mesh pipelines: `DispatchMesh(x, y, z)` (`vkCmdDrawMeshTasksEXT`) instead of a draw.
+    pub dispatch_mesh: Option<[u32; 3]>,
     pub expect: PipelineExpect,
 }
 
@@ -137,7 +139,7 @@ impl PipelineSpec {
 }
 
 /// Every rule a spec may name.
-pub const RULES: [Rule; 12] = [
+pub const RULES: [Rule; 13] = [
     Rule::SemanticNotFound,
     Rule::RegisterIndexMismatch,
     Rule::RegisterMaskMismatch,
@@ -150,6 +152,7 @@ pub const RULES: [Rule; 12] = [
     Rule::TessDomainMismatch,
     Rule::ControlPointCountMismatch,
     Rule::InvalidStageCombination,
+    Rule::MeshPayloadMismatch,
 ];
 
 fn parse_rule(s: &str, ctx: &str) -> Result<Rule, SpecError> {
@@ -165,7 +168,12 @@ fn parse_stage(s: &str, ctx: &str) -> Result<Stage, SpecError> {
         k.key() == l || k.manifest_stage() == l
     });
     slot.map(StageSlot::linker_stage).ok_or_else(|| {
-        SpecError::new(ctx, format!("unknown stage `{s}` (vs/vertex, hs/hull, ds/domain, gs/geometry, ps/pixel)"))
+        SpecError::new(
+            ctx,
+            format!(
+                "unknown stage `{s}` (vs/vertex, hs/hull, ds/domain, gs/geometry, as/amplification, ms/mesh, ps/pixel)"
+            ),
+        )
     })
 }
 
@@ -303,7 +311,11 @@ struct RawPipeline {
     hs: Option<RawStage>,
     ds: Option<RawStage>,
     gs: Option<RawStage>,
+    #[serde(rename = "as")]
+    amp: Option<RawStage>,
+    ms: Option<RawStage>,
     ps: Option<RawStage>,
+    dispatch_mesh: Option<[u32; 3]>,
     #[serde(default)]
     input: Vec<RawInput>,
     #[serde(default)]
@@ -509,6 +521,8 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
         (StageSlot::Hs, raw.hs),
         (StageSlot::Ds, raw.ds),
         (StageSlot::Gs, raw.gs),
+        (StageSlot::As, raw.amp),
+        (StageSlot::Ms, raw.ms),
         (StageSlot::Ps, raw.ps),
     ] {
         let Some(st) = st else { continue };
@@ -537,8 +551,32 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
         stages.push(StageSpec { slot, shader, retype });
     }
     let has = |s: StageSlot| stages.iter().any(|x| x.slot == s);
-    if !has(StageSlot::Vs) {
-        return Err(SpecError::new("pipeline", "a pipeline needs a `vs`"));
+    let mesh = has(StageSlot::Ms) || has(StageSlot::As);
+    if !has(StageSlot::Vs) && !mesh {
+        return Err(SpecError::new("pipeline", "a pipeline needs a `vs` (or an `ms`: a mesh pipeline)"));
+    }
+    if mesh && !out.rejected {
+        // Rejection specs may combine stages wrongly on purpose; drawn mesh pipelines are AS? MS PS?.
+        if !has(StageSlot::Ms) || [StageSlot::Vs, StageSlot::Hs, StageSlot::Ds, StageSlot::Gs].into_iter().any(has) {
+            return Err(SpecError::new("pipeline", "a drawn mesh pipeline is `as` (optional), `ms` and `ps` only"));
+        }
+        if raw.draw.is_some() || raw.topology.is_some() || !raw.input.is_empty() || !raw.vertex_buffer.is_empty() {
+            return Err(SpecError::new(
+                "pipeline",
+                "a mesh pipeline has no draw, topology or vertex input: it takes `dispatch_mesh = [x, y, z]`",
+            ));
+        }
+        match raw.dispatch_mesh {
+            Some(d) if !d.contains(&0) => {}
+            _ => {
+                return Err(SpecError::new(
+                    "pipeline.dispatch_mesh",
+                    "a drawn mesh pipeline needs `dispatch_mesh = [x, y, z]` (each >= 1)",
+                ))
+            }
+        }
+    } else if raw.dispatch_mesh.is_some() && !mesh {
+        return Err(SpecError::new("pipeline.dispatch_mesh", "only for mesh pipelines (`ms`)"));
     }
     if has(StageSlot::Hs) != has(StageSlot::Ds) {
         return Err(SpecError::new("pipeline", "`hs` and `ds` come together"));
@@ -657,10 +695,10 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
             base_vertex: d.base_vertex,
             first_instance: d.first_instance,
         },
-        None if rejected => DrawParams { count: 0, instances: 1, first: 0, base_vertex: 0, first_instance: 0 },
+        None if rejected || mesh => DrawParams { count: 0, instances: 1, first: 0, base_vertex: 0, first_instance: 0 },
         None => return Err(SpecError::new("pipeline.draw", "a drawn pipeline needs `draw = { count = N }`")),
     };
-    if !rejected && (draw.count == 0 || draw.instances == 0) {
+    if !rejected && !mesh && (draw.count == 0 || draw.instances == 0) {
         return Err(SpecError::new("pipeline.draw", "count and instances must be at least 1"));
     }
     if indices.is_none() && draw.base_vertex != 0 {
@@ -842,6 +880,7 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
         rasterized_stream,
         stream_output,
         layered: raw.layered,
+        dispatch_mesh: raw.dispatch_mesh,
         expect,
     })
 }

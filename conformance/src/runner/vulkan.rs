@@ -53,6 +53,8 @@ fn caps_of(f: &DeviceFeatures) -> DeviceCaps {
     add("denorm_preserve_32", f.shader_denorm_preserve_float32);
     add("denorm_ftz_32", f.shader_denorm_flush_to_zero_float32);
     add("descriptor_indexing", f.runtime_descriptor_array);
+    add("mesh_shader", f.mesh_shader);
+    add("task_shader", f.task_shader);
     // Not a `requires` name: draw specs with stream output run only where this is reported.
     add("stream_output", f.transform_feedback && cfg!(feature = "graphics"));
     caps.subgroup_size = Some(f.subgroup_size);

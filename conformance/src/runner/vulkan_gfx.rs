@@ -18,6 +18,8 @@ fn slot_of(kind: ShaderKind) -> Option<StageSlot> {
         ShaderKind::Hull => StageSlot::Hs,
         ShaderKind::Domain => StageSlot::Ds,
         ShaderKind::Geometry => StageSlot::Gs,
+        ShaderKind::Amplification => StageSlot::As,
+        ShaderKind::Mesh => StageSlot::Ms,
         ShaderKind::Pixel => StageSlot::Ps,
         _ => return None,
     })
@@ -137,6 +139,8 @@ pub fn run_graphics(ctx: &rt::Context, job: &DrawJob<'_>) -> Result<DrawOutputs,
                 StageSlot::Hs => rt::Stage::TessControl,
                 StageSlot::Ds => rt::Stage::TessEval,
                 StageSlot::Gs => rt::Stage::Geometry,
+                StageSlot::As => rt::Stage::Task,
+                StageSlot::Ms => rt::Stage::Mesh,
                 StageSlot::Ps => rt::Stage::Fragment,
             },
             spirv,
@@ -200,6 +204,7 @@ pub fn run_graphics(ctx: &rt::Context, job: &DrawJob<'_>) -> Result<DrawOutputs,
             rt::Topology::PatchList
         }
     };
+    g.mesh_tasks = job.dispatch_mesh;
     g.draw = rt::Draw {
         count: job.draw.count,
         instance_count: job.draw.instances,

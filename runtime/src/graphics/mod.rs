@@ -31,6 +31,10 @@ pub enum Stage {
     /// D3D domain shader.
     TessEval,
     Geometry,
+    /// D3D amplification shader (`VK_EXT_mesh_shader` task shader).
+    Task,
+    /// D3D mesh shader (`VK_EXT_mesh_shader`).
+    Mesh,
     /// D3D pixel shader.
     Fragment,
 }
@@ -425,6 +429,9 @@ pub struct GraphicsJob<'a> {
     /// Control points per patch for `Topology::PatchList`.
     pub patch_control_points: u32,
     pub draw: Draw,
+    /// Mesh pipelines (a [`Stage::Mesh`] stage, optionally [`Stage::Task`]): the workgroup counts of
+    /// `vkCmdDrawMeshTasksEXT` (D3D `DispatchMesh`); `draw`, vertex input and topology are ignored.
+    pub mesh_tasks: Option<[u32; 3]>,
     /// Fragment output `Location i` goes to target `i`.
     pub color_targets: Vec<ColorTarget>,
     pub depth_stencil: Option<DepthStencilTarget>,
@@ -461,6 +468,7 @@ impl<'a> GraphicsJob<'a> {
             topology: Topology::TriangleList,
             patch_control_points: 0,
             draw: Draw::new(count),
+            mesh_tasks: None,
             color_targets,
             depth_stencil: None,
             rasterizer: Rasterizer::default(),

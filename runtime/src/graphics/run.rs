@@ -62,6 +62,8 @@ fn check_stages(ctx: &Context, job: &GraphicsJob<'_>) -> Result<Vec<ReflectedBin
                 return Err(unsupported("tessellation shaders (tessellationShader)"))
             }
             Stage::Geometry if !f.geometry_shader => return Err(unsupported("geometry shaders (geometryShader)")),
+            Stage::Mesh if !f.mesh_shader => return Err(unsupported("mesh shaders (VK_EXT_mesh_shader meshShader)")),
+            Stage::Task if !f.task_shader => return Err(unsupported("task shaders (VK_EXT_mesh_shader taskShader)")),
             _ => {}
         }
         let r = reflect(s.spirv)?;
@@ -75,8 +77,15 @@ fn check_stages(ctx: &Context, job: &GraphicsJob<'_>) -> Result<Vec<ReflectedBin
         }
         bindings.extend(r.bindings);
     }
-    if !seen.contains(&Stage::Vertex) {
-        return Err(invalid("a graphics job needs a vertex stage"));
+    let mesh = seen.contains(&Stage::Mesh);
+    if mesh == seen.contains(&Stage::Vertex) {
+        return Err(invalid("a graphics job needs a vertex stage or a mesh stage (not both)"));
+    }
+    if seen.contains(&Stage::Task) && !mesh {
+        return Err(invalid("a task stage needs a mesh stage"));
+    }
+    if mesh && seen.iter().any(|s| matches!(s, Stage::TessControl | Stage::TessEval | Stage::Geometry)) {
+        return Err(invalid("a mesh pipeline has no tessellation or geometry stages"));
     }
     if seen.contains(&Stage::TessControl) != seen.contains(&Stage::TessEval) {
         return Err(invalid("tessellation needs both a tessellation control and an evaluation stage"));
@@ -274,6 +283,7 @@ impl Context {
                 xfb_counters.push(host_buffer(&mut scratch, &name, &[], 4, usage, MemoryLocation::GpuToCpu)?);
             }
         }
+        let mesh_fns = job.mesh_tasks.map(|_| ash::ext::mesh_shader::Device::new(self.instance(), self.device()));
         let xfb_fns = job
             .transform_feedback
             .as_ref()
@@ -388,7 +398,9 @@ impl Context {
                 );
                 (x.fp().cmd_begin_transform_feedback_ext)(cb, 0, 0, std::ptr::null(), std::ptr::null());
             }
-            if index.is_some() {
+            if let (Some(m), Some([x, y, z])) = (&mesh_fns, job.mesh_tasks) {
+                m.cmd_draw_mesh_tasks(cb, x, y, z);
+            } else if index.is_some() {
                 device.cmd_draw_indexed(cb, d.count, d.instance_count, d.first, d.vertex_offset, d.first_instance);
             } else {
                 device.cmd_draw(cb, d.count, d.instance_count, d.first, d.first_instance);

@@ -25,6 +25,8 @@ impl Stage {
             Stage::TessControl => vk::ShaderStageFlags::TESSELLATION_CONTROL,
             Stage::TessEval => vk::ShaderStageFlags::TESSELLATION_EVALUATION,
             Stage::Geometry => vk::ShaderStageFlags::GEOMETRY,
+            Stage::Task => vk::ShaderStageFlags::TASK_EXT,
+            Stage::Mesh => vk::ShaderStageFlags::MESH_EXT,
             Stage::Fragment => vk::ShaderStageFlags::FRAGMENT,
         }
     }
@@ -35,6 +37,8 @@ impl Stage {
             Stage::TessControl => vk::PipelineStageFlags::TESSELLATION_CONTROL_SHADER,
             Stage::TessEval => vk::PipelineStageFlags::TESSELLATION_EVALUATION_SHADER,
             Stage::Geometry => vk::PipelineStageFlags::GEOMETRY_SHADER,
+            Stage::Task => vk::PipelineStageFlags::TASK_SHADER_EXT,
+            Stage::Mesh => vk::PipelineStageFlags::MESH_SHADER_EXT,
             Stage::Fragment => vk::PipelineStageFlags::FRAGMENT_SHADER,
         }
     }
@@ -47,6 +51,8 @@ impl Stage {
             Stage::TessEval => 2,
             Stage::Geometry => 3,
             Stage::Fragment => 4,
+            Stage::Task => 5364,
+            Stage::Mesh => 5365,
         }
     }
 
@@ -56,6 +62,8 @@ impl Stage {
             Stage::TessControl => "tessellation control",
             Stage::TessEval => "tessellation evaluation",
             Stage::Geometry => "geometry",
+            Stage::Task => "task",
+            Stage::Mesh => "mesh",
             Stage::Fragment => "fragment",
         }
     }
@@ -195,6 +203,14 @@ pub(super) fn check_state(
 ) -> Result<(), RuntimeError> {
     let has = |s: Stage| job.stages.iter().any(|x| x.stage == s);
     let tess = has(Stage::TessControl) || has(Stage::TessEval);
+    if has(Stage::Mesh) {
+        let Some(n) = job.mesh_tasks else { return Err(invalid("a mesh pipeline needs mesh_tasks")) };
+        if n.contains(&0) {
+            return Err(invalid(format!("mesh_tasks {n:?} has a zero dimension")));
+        }
+    } else if job.mesh_tasks.is_some() {
+        return Err(invalid("mesh_tasks without a mesh stage"));
+    }
     if (job.topology == Topology::PatchList) != tess {
         return Err(invalid("tessellation stages need Topology::PatchList and PatchList needs tessellation stages"));
     }
@@ -421,10 +437,9 @@ pub(super) fn create_pipeline(
         .depth_attachment_format(targets.depth)
         .stencil_attachment_format(targets.stencil);
 
+    let mesh = stages.iter().any(|s| s.stage == Stage::Mesh);
     let mut info = vk::GraphicsPipelineCreateInfo::default()
         .stages(&stage_infos)
-        .vertex_input_state(&vertex_input)
-        .input_assembly_state(&input_assembly)
         .viewport_state(&viewport_state)
         .rasterization_state(&raster)
         .multisample_state(&multisample)
@@ -432,6 +447,10 @@ pub(super) fn create_pipeline(
         .color_blend_state(&blend)
         .layout(layout)
         .push_next(&mut rendering);
+    if !mesh {
+        // Mesh pipelines have no vertex input or input assembly.
+        info = info.vertex_input_state(&vertex_input).input_assembly_state(&input_assembly);
+    }
     if job.topology == Topology::PatchList {
         info = info.tessellation_state(&tessellation);
     }
