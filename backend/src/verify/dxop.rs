@@ -1,0 +1,141 @@
+//! `dx.op` calls against the operation table ([`crate::dxil_op`]): the
+//! reader has checked opcode, class, overload and argument count; here each
+//! argument's type and the result type follow the op's parameters and
+//! overload, and parameters the table marks constant are integer constants.
+
+use super::ssa::FnFlow;
+use super::{err, inst_place, Result};
+use crate::dxil_op::{DxilOp, Overload, ParamType};
+use crate::ir::{ConstKind, Function, InstId, InstKind, Module, Type, TypeId, Value};
+
+pub(crate) fn verify_function(m: &Module, f: &Function, _flow: &FnFlow) -> Result<()> {
+    for (i, inst) in f.insts.iter().enumerate() {
+        let InstKind::DxOp { op, overload, args, .. } = &inst.kind else { continue };
+        let id = InstId(i as u32);
+        let info = op.info();
+        let args = f.values(*args);
+        if args.len() != info.params.len() {
+            return Err(err(
+                "dxop.arity",
+                inst_place(f, id),
+                format!("{} takes {} operands, the call has {}", op.name(), info.params.len(), args.len()),
+            ));
+        }
+        for (k, (a, p)) in args.iter().zip(info.params).enumerate() {
+            let t = m.value_type(f, *a);
+            if !fits(m, t, p.ty, *overload) {
+                return Err(err(
+                    "dxop.operand-type",
+                    inst_place(f, id),
+                    format!(
+                        "{} operand {k} ({}) is {}, the op takes {:?} (overload {overload})",
+                        op.name(),
+                        p.name,
+                        m.types.display(t),
+                        p.ty
+                    ),
+                ));
+            }
+            let scalar_param = !matches!(m.types.list.get(t.0 as usize), Some(Type::Struct { .. }));
+            let constant = if scalar_param { is_int_const(m, *a) } else { matches!(a, Value::Const(_)) };
+            if (p.is_const || must_be_const(*op, k)) && !constant {
+                return Err(err(
+                    "dxop.constant-operand",
+                    inst_place(f, id),
+                    format!("{} operand {k} ({}) must be a constant", op.name(), p.name),
+                ));
+            }
+        }
+        if !fits(m, inst.ty, info.ret, *overload) {
+            return Err(err(
+                "dxop.result-type",
+                inst_place(f, id),
+                format!(
+                    "{} returns {}, the op returns {:?} (overload {overload})",
+                    op.name(),
+                    m.types.display(inst.ty),
+                    info.ret
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Operands lowering reads as compile-time constants although the table
+/// does not mark them: signature element ids, rows/columns of the
+/// non-indexable accesses, and GS stream ids.
+fn must_be_const(op: DxilOp, k: usize) -> bool {
+    use DxilOp as D;
+    match op {
+        D::LoadInput | D::StoreOutput | D::LoadOutputControlPoint | D::LoadPatchConstant | D::StorePatchConstant => {
+            k == 0 || k == 2
+        }
+        D::EmitStream | D::CutStream | D::EmitThenCutStream => k == 0,
+        _ => false,
+    }
+}
+
+fn is_int_const(m: &Module, v: Value) -> bool {
+    match v {
+        Value::Const(c) => {
+            let k = m.konst(c);
+            matches!(m.types.list.get(k.ty.0 as usize), Some(Type::Int(_)))
+                && matches!(k.kind, ConstKind::Int(_) | ConstKind::Null)
+        }
+        _ => false,
+    }
+}
+
+fn scalar(o: Overload) -> Option<Type> {
+    Some(match o {
+        Overload::Half => Type::Half,
+        Overload::Float => Type::Float,
+        Overload::Double => Type::Double,
+        Overload::I1 => Type::Int(1),
+        Overload::I8 => Type::Int(8),
+        Overload::I16 => Type::Int(16),
+        Overload::I32 => Type::Int(32),
+        Overload::I64 => Type::Int(64),
+        Overload::Void | Overload::Udt | Overload::Obj => return None,
+    })
+}
+
+fn struct_named(m: &Module, t: TypeId, want: &str) -> bool {
+    // Variants carry a suffix (`dx.types.CBufRet.f16.8`: the 8 × 16-bit row of native 16-bit CBVs).
+    matches!(m.types.list.get(t.0 as usize), Some(Type::Struct { name: Some(n), .. })
+        if n == want || n.strip_prefix(want).is_some_and(|r| r.starts_with('.')))
+}
+
+/// Whether a value of type `t` fits parameter type `p` under `overload`.
+/// Kinds this check cannot spell (user structs, node and wave-matrix
+/// handles) are accepted as any non-void type.
+fn fits(m: &Module, t: TypeId, p: ParamType, overload: Overload) -> bool {
+    let Some(ty) = m.types.list.get(t.0 as usize) else { return false };
+    match p {
+        ParamType::Void => matches!(ty, Type::Void),
+        ParamType::Overload => match scalar(overload) {
+            Some(s) => *ty == s,
+            None => !matches!(ty, Type::Void),
+        },
+        ParamType::I1 => *ty == Type::Int(1),
+        ParamType::I8 => *ty == Type::Int(8),
+        ParamType::I16 => *ty == Type::Int(16),
+        ParamType::I32 => *ty == Type::Int(32),
+        ParamType::I64 => *ty == Type::Int(64),
+        ParamType::F16 => *ty == Type::Half,
+        ParamType::F32 => *ty == Type::Float,
+        ParamType::F64 => *ty == Type::Double,
+        ParamType::F32Ptr | ParamType::GroupSharedPtr | ParamType::WaveMatrixPtr => {
+            matches!(ty, Type::Pointer { .. })
+        }
+        ParamType::ResRet | ParamType::CBufRet | ParamType::FourOverload => match p.overloaded_struct_name(overload) {
+            Some(name) => struct_named(m, t, &name),
+            None => matches!(ty, Type::Struct { .. }),
+        },
+        _ => match p.struct_name() {
+            Some(name) => struct_named(m, t, name),
+            None => !matches!(ty, Type::Void),
+        },
+    }
+}

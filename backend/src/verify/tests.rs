@@ -1,0 +1,1 @@
+//! Unit tests of the verifier on hand-built modules.
