@@ -46,6 +46,16 @@ pub(crate) fn verify_function(m: &Module, f: &Function, _flow: &FnFlow) -> Resul
                 ));
             }
         }
+        if let Some(k) = mask_operand(*op) {
+            let mask = args.get(k).and_then(|a| m.const_uint(*a));
+            if mask.is_some_and(|x| x == 0 || x > 0xF) {
+                return Err(err(
+                    "dxop.mask",
+                    inst_place(f, id),
+                    format!("{} component mask {:#x} (1..=0xf)", op.name(), mask.unwrap_or(0)),
+                ));
+            }
+        }
         if !fits(m, inst.ty, info.ret, *overload) {
             return Err(err(
                 "dxop.result-type",
@@ -57,6 +67,35 @@ pub(crate) fn verify_function(m: &Module, f: &Function, _flow: &FnFlow) -> Resul
                     info.ret
                 ),
             ));
+        }
+    }
+    extract_in_mask(m, f)
+}
+
+/// The component-mask operand of loads and stores that take one.
+fn mask_operand(op: DxilOp) -> Option<usize> {
+    match op {
+        DxilOp::RawBufferLoad => Some(3),
+        DxilOp::RawBufferStore | DxilOp::BufferStore => Some(7),
+        _ => None,
+    }
+}
+
+/// A component extracted from a `RawBufferLoad` result must be one the
+/// load's constant mask loads (component 4 is the status, always there).
+fn extract_in_mask(m: &Module, f: &Function) -> Result<()> {
+    for (i, inst) in f.insts.iter().enumerate() {
+        let InstKind::ExtractValue { agg: Value::Inst(a), indices } = &inst.kind else { continue };
+        let Some((DxilOp::RawBufferLoad, args)) = f.dx_op(*a) else { continue };
+        let Some(mask) = args.get(3).and_then(|v| m.const_uint(*v)) else { continue };
+        if let [k] = f.indices(*indices) {
+            if *k < 4 && mask & (1 << k) == 0 {
+                return Err(err(
+                    "dxop.mask",
+                    inst_place(f, InstId(i as u32)),
+                    format!("extracts component {k} of %{}, whose mask {mask:#x} does not load it", a.0),
+                ));
+            }
         }
     }
     Ok(())
@@ -72,6 +111,7 @@ fn must_be_const(op: DxilOp, k: usize) -> bool {
             k == 0 || k == 2
         }
         D::EmitStream | D::CutStream | D::EmitThenCutStream => k == 0,
+        D::BufferStore => k == 7,
         _ => false,
     }
 }

@@ -135,7 +135,9 @@ fn signatures(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
         // SV_Target n is render target n: one element each, n < 8.
         let mut seen = 0u32;
         for e in ep.outputs.iter().filter(|e| e.system_value_name() == "SV_Target") {
-            for &ix in &e.semantic_indices {
+            // A record without indices (`null`) reads as index 0.
+            let indices: &[u32] = if e.semantic_indices.is_empty() { &[0] } else { &e.semantic_indices };
+            for &ix in indices {
                 if ix >= 8 || seen & (1 << ix) != 0 {
                     return Err(err(
                         "signature.target",
