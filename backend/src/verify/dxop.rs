@@ -3,12 +3,11 @@
 //! argument's type and the result type follow the op's parameters and
 //! overload, and parameters the table marks constant are integer constants.
 
-use super::ssa::FnFlow;
 use super::{err, inst_place, Result};
 use crate::dxil_op::{DxilOp, Overload, ParamType};
 use crate::ir::{ConstKind, Function, InstId, InstKind, Module, Type, TypeId, Value};
 
-pub(crate) fn verify_function(m: &Module, f: &Function, _flow: &FnFlow) -> Result<()> {
+pub(crate) fn verify_function(m: &Module, f: &Function) -> Result<()> {
     for (i, inst) in f.insts.iter().enumerate() {
         let InstKind::DxOp { op, overload, args, .. } = &inst.kind else { continue };
         let id = InstId(i as u32);

@@ -40,9 +40,9 @@ pub type Result<T> = std::result::Result<T, VerifyError>;
 /// Verifies a module read by [`crate::bitcode::read_module`].
 pub fn verify_module(m: &Module) -> Result<()> {
     for f in m.functions.iter().filter(|f| !f.is_declaration) {
-        let dom = ssa::verify_function(m, f)?;
-        types::verify_function(m, f, &dom)?;
-        dxop::verify_function(m, f, &dom)?;
+        ssa::verify_function(m, f)?;
+        types::verify_function(m, f)?;
+        dxop::verify_function(m, f)?;
     }
     limits::verify_module(m)
 }

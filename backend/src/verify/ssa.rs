@@ -5,23 +5,11 @@ use super::{block_place, err, inst_place, Result};
 use crate::analysis::{Cfg, DomTree};
 use crate::ir::{BlockId, Function, InstId, InstKind, Module, Type, Value};
 
-/// The control flow of a verified function, for the later checks.
-pub(crate) struct FnFlow {
-    pub cfg: Cfg,
-}
-
-impl FnFlow {
-    pub fn reachable(&self, b: BlockId) -> bool {
-        self.cfg.is_reachable(b.0)
-    }
-}
-
-pub(crate) fn verify_function(m: &Module, f: &Function) -> Result<FnFlow> {
+pub(crate) fn verify_function(m: &Module, f: &Function) -> Result<()> {
     structure(m, f)?;
     let cfg = Cfg::of_function(f).map_err(|e| err("cfg", format!("function `{}`", f.name), e.to_string()))?;
     let dom = DomTree::compute(&cfg);
-    dominance(m, f, &cfg, &dom)?;
-    Ok(FnFlow { cfg })
+    dominance(m, f, &cfg, &dom)
 }
 
 /// Blocks are contiguous runs of instructions ending in their only

@@ -3,11 +3,10 @@
 //! what their name says, boolean conditions, loads and stores of the
 //! pointee type, …).
 
-use super::ssa::FnFlow;
 use super::{err, inst_place, Result, VerifyError};
 use crate::ir::{CastOp, ConstKind, Function, InstId, InstKind, Module, Type, TypeId, Value};
 
-pub(crate) fn verify_function(m: &Module, f: &Function, _flow: &FnFlow) -> Result<()> {
+pub(crate) fn verify_function(m: &Module, f: &Function) -> Result<()> {
     let c = Checker { m, f };
     for i in 0..f.insts.len() {
         c.inst(InstId(i as u32))?;
