@@ -45,6 +45,18 @@ pub(crate) fn verify_function(m: &Module, f: &Function) -> Result<()> {
                 ));
             }
         }
+        if let Some(want) = needs_class(*op) {
+            let class = args.first().and_then(|h| handle_class(m, f, *h));
+            if class.is_some_and(|c| c != want) {
+                const NAMES: [&str; 4] = ["an SRV", "a UAV", "a CBV", "a sampler"];
+                let name = |c: u8| NAMES.get(c as usize).copied().unwrap_or("an unknown class");
+                return Err(err(
+                    "dxop.resource-class",
+                    inst_place(f, id),
+                    format!("{} needs {} handle, operand 0 is {}", op.name(), name(want), name(class.unwrap_or(9))),
+                ));
+            }
+        }
         if let Some(k) = mask_operand(*op) {
             let mask = args.get(k).and_then(|a| m.const_uint(*a));
             if mask.is_some_and(|x| x == 0 || x > 0xF) {
@@ -69,6 +81,73 @@ pub(crate) fn verify_function(m: &Module, f: &Function) -> Result<()> {
         }
     }
     extract_in_mask(m, f)
+}
+
+/// The resource class (0 SRV, 1 UAV, 2 CBV, 3 sampler) an op's handle
+/// operand must have: writes and atomics need a UAV, sampling and gathers an SRV.
+fn needs_class(op: DxilOp) -> Option<u8> {
+    use DxilOp as D;
+    match op {
+        D::TextureStore
+        | D::TextureStoreSample
+        | D::BufferStore
+        | D::RawBufferStore
+        | D::AtomicBinOp
+        | D::AtomicCompareExchange
+        | D::BufferUpdateCounter => Some(1),
+        D::Sample
+        | D::SampleBias
+        | D::SampleLevel
+        | D::SampleGrad
+        | D::SampleCmp
+        | D::SampleCmpLevelZero
+        | D::SampleCmpLevel
+        | D::SampleCmpGrad
+        | D::SampleCmpBias
+        | D::TextureGather
+        | D::TextureGatherCmp
+        | D::TextureGatherRaw
+        | D::CalculateLOD => Some(0),
+        _ => None,
+    }
+}
+
+/// The first 32-bit element of a constant struct or vector.
+fn first_word(m: &Module, v: Value) -> Option<u64> {
+    let Value::Const(c) = v else { return None };
+    match &m.konst(c).kind {
+        ConstKind::Aggregate(vs) => m.const_uint(*vs.first()?),
+        ConstKind::Data(d) => d.first().copied(),
+        ConstKind::Null => Some(0),
+        _ => None,
+    }
+}
+
+/// The class of a handle made by CreateHandle, CreateHandleFromBinding or
+/// AnnotateHandle with constant operands (`None` where it is not known here).
+fn handle_class(m: &Module, f: &Function, h: Value) -> Option<u8> {
+    let Value::Inst(i) = h else { return None };
+    let (op, args) = f.dx_op(i)?;
+    match op {
+        DxilOp::CreateHandle => m.const_uint(*args.first()?).and_then(|c| u8::try_from(c).ok()),
+        DxilOp::CreateHandleFromBinding => {
+            let Value::Const(c) = *args.first()? else { return None };
+            match &m.konst(c).kind {
+                ConstKind::Aggregate(vs) => m.const_uint(*vs.get(3)?).and_then(|c| u8::try_from(c).ok()),
+                _ => None,
+            }
+        }
+        DxilOp::AnnotateHandle => {
+            let w = first_word(m, *args.get(1)?)?;
+            Some(match w & 0xFF {
+                13 => 2,
+                14 => 3,
+                _ if w & (1 << 12) != 0 => 1,
+                _ => 0,
+            })
+        }
+        _ => None,
+    }
 }
 
 /// The component-mask operand of loads and stores that take one.

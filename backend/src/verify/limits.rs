@@ -8,7 +8,7 @@
 //! vertices and primitives, 16 KiB payload).
 
 use super::{err, Result};
-use crate::dxil::{EntryPoint, SignatureElement};
+use crate::dxil::{EntryPoint, SemanticKind, SignatureElement};
 use crate::ir::{Module, Type, TypeId};
 use crate::ShaderKind;
 
@@ -131,6 +131,7 @@ fn signatures(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
     signature(&ep.inputs, "input", place)?;
     signature(&ep.outputs, "output", place)?;
     signature(&ep.patch_constants, "patch-constant", place)?;
+    semantics(ep, kind, place)?;
     if kind == ShaderKind::Pixel {
         // SV_Target n is render target n: one element each, n < 8.
         let mut seen = 0u32;
@@ -147,6 +148,76 @@ fn signatures(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
                 }
                 seen |= 1 << ix;
             }
+        }
+    }
+    Ok(())
+}
+
+/// System values each signature may hold (D3D12's signature points, for the
+/// stages whose elements lowering maps to built-ins).
+fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
+    use SemanticKind as S;
+    const PRE_RASTER_OUT: &[S] = &[
+        S::Arbitrary,
+        S::Position,
+        S::ClipDistance,
+        S::CullDistance,
+        S::RenderTargetArrayIndex,
+        S::ViewPortArrayIndex,
+        S::PrimitiveID,
+        S::ShadingRate,
+    ];
+    const PS_IN: &[S] = &[
+        S::Arbitrary,
+        S::Position,
+        S::ClipDistance,
+        S::CullDistance,
+        S::RenderTargetArrayIndex,
+        S::ViewPortArrayIndex,
+        S::PrimitiveID,
+        S::SampleIndex,
+        S::IsFrontFace,
+        S::Coverage,
+        S::InnerCoverage,
+        S::Barycentrics,
+        S::ShadingRate,
+        S::ViewID,
+        S::CullPrimitive,
+    ];
+    const PS_OUT: &[S] = &[S::Target, S::Depth, S::DepthLessEqual, S::DepthGreaterEqual, S::Coverage, S::StencilRef];
+    const VS_IN: &[S] = &[S::Arbitrary, S::VertexID, S::InstanceID, S::StartVertexLocation, S::StartInstanceLocation];
+    const PATCH: &[S] = &[S::Arbitrary, S::TessFactor, S::InsideTessFactor];
+    let rules: [(&[SignatureElement], Option<&[S]>, &str); 3] = match kind {
+        ShaderKind::Vertex => {
+            [(&ep.inputs, Some(VS_IN), "input"), (&ep.outputs, Some(PRE_RASTER_OUT), "output"), (&[], None, "")]
+        }
+        ShaderKind::Pixel => {
+            [(&ep.inputs, Some(PS_IN), "input"), (&ep.outputs, Some(PS_OUT), "output"), (&[], None, "")]
+        }
+        ShaderKind::Domain | ShaderKind::Geometry => [
+            (&ep.outputs, Some(PRE_RASTER_OUT), "output"),
+            (&ep.patch_constants, Some(PATCH), "patch-constant"),
+            (&[], None, ""),
+        ],
+        ShaderKind::Hull => [
+            (&ep.outputs, Some(PRE_RASTER_OUT), "output"),
+            (&ep.patch_constants, Some(PATCH), "patch-constant"),
+            (&[], None, ""),
+        ],
+        _ => return Ok(()),
+    };
+    for (elems, allowed, which) in rules {
+        let Some(allowed) = allowed else { continue };
+        if let Some(e) = elems.iter().find(|e| !allowed.contains(&e.semantic_kind)) {
+            return Err(err(
+                "signature.system-value",
+                format!("{place}, {which} element {} `{}`", e.id, e.semantic_name),
+                format!(
+                    "semantic kind {} is not allowed in a {} {which} signature",
+                    e.semantic_kind.name(),
+                    kind.name()
+                ),
+            ));
         }
     }
     Ok(())
