@@ -4,10 +4,11 @@
 //! overload, and parameters the table marks constant are integer constants.
 
 use super::{err, inst_place, Result};
+use crate::dxil::{DxilModuleInfo, ResourceKind};
 use crate::dxil_op::{DxilOp, Overload, ParamType};
 use crate::ir::{ConstKind, Function, InstId, InstKind, Module, Type, TypeId, Value};
 
-pub(crate) fn verify_function(m: &Module, f: &Function) -> Result<()> {
+pub(crate) fn verify_function(m: &Module, f: &Function, dxil: &DxilModuleInfo) -> Result<()> {
     for (i, inst) in f.insts.iter().enumerate() {
         let InstKind::DxOp { op, overload, args, .. } = &inst.kind else { continue };
         let id = InstId(i as u32);
@@ -54,6 +55,20 @@ pub(crate) fn verify_function(m: &Module, f: &Function) -> Result<()> {
                     "dxop.resource-class",
                     inst_place(f, id),
                     format!("{} needs {} handle, operand 0 is {}", op.name(), name(want), name(class.unwrap_or(9))),
+                ));
+            }
+        }
+        if info.params.iter().any(|p| p.name.starts_with("offset")) {
+            let cube = args
+                .first()
+                .and_then(|h| handle_kind(m, f, dxil, *h))
+                .is_some_and(|k| k == ResourceKind::TextureCube as u32 || k == ResourceKind::TextureCubeArray as u32);
+            let offset = args.iter().zip(info.params).any(|(a, p)| p.name.starts_with("offset") && !is_undef(m, *a));
+            if cube && offset {
+                return Err(err(
+                    "dxop.cube-offset",
+                    inst_place(f, id),
+                    format!("{} with texel offsets on a cube texture", op.name()),
                 ));
             }
         }
@@ -146,6 +161,35 @@ fn handle_class(m: &Module, f: &Function, h: Value) -> Option<u8> {
                 _ => 0,
             })
         }
+        _ => None,
+    }
+}
+
+fn is_undef(m: &Module, v: Value) -> bool {
+    matches!(v, Value::Const(c) if m.konst(c).kind == ConstKind::Undef)
+}
+
+/// The resource kind (`ResourceKind` number) of a handle made by
+/// CreateHandle (from the module's resource lists) or AnnotateHandle.
+fn handle_kind(m: &Module, f: &Function, dxil: &DxilModuleInfo, h: Value) -> Option<u32> {
+    let Value::Inst(i) = h else { return None };
+    let (op, args) = f.dx_op(i)?;
+    match op {
+        DxilOp::CreateHandle => {
+            let class = m.const_uint(*args.first()?)?;
+            let id = m.const_uint(*args.get(1)?)?;
+            let res = if dxil.resources.is_empty() {
+                dxil.main_entry().and_then(|e| e.resources.as_ref())?
+            } else {
+                &dxil.resources
+            };
+            match class {
+                0 => res.srvs.iter().find(|r| u64::from(r.binding.id) == id).map(|r| r.kind as u32),
+                1 => res.uavs.iter().find(|r| u64::from(r.binding.id) == id).map(|r| r.kind as u32),
+                _ => None,
+            }
+        }
+        DxilOp::AnnotateHandle => first_word(m, *args.get(1)?).map(|w| (w & 0xFF) as u32),
         _ => None,
     }
 }

@@ -8,7 +8,7 @@
 //! vertices and primitives, 16 KiB payload).
 
 use super::{err, Result};
-use crate::dxil::{EntryPoint, SemanticKind, SignatureElement};
+use crate::dxil::{DxilModuleInfo, EntryPoint, SemanticKind, SignatureElement};
 use crate::ir::{Module, Type, TypeId};
 use crate::ShaderKind;
 
@@ -26,8 +26,7 @@ pub const MAX_MESH_OUTPUTS: u32 = 256;
 pub const MAX_PAYLOAD_BYTES: u32 = 16 * 1024;
 pub const SIGNATURE_ROWS: i64 = 32;
 
-pub(crate) fn verify_module(m: &Module) -> Result<()> {
-    let info = crate::dxil::decode(m).map_err(|e| err("metadata", "DXIL metadata".into(), e.to_string()))?;
+pub(crate) fn verify_module(m: &Module, info: &DxilModuleInfo) -> Result<()> {
     for (i, ep) in info.entry_points.iter().enumerate() {
         let Some(_) = ep.function else { continue };
         let kind = ep.properties.shader_kind.unwrap_or(info.shader_model.kind);

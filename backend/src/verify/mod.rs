@@ -39,12 +39,13 @@ pub type Result<T> = std::result::Result<T, VerifyError>;
 
 /// Verifies a module read by [`crate::bitcode::read_module`].
 pub fn verify_module(m: &Module) -> Result<()> {
+    let info = crate::dxil::decode(m).map_err(|e| err("metadata", "DXIL metadata".into(), e.to_string()))?;
     for f in m.functions.iter().filter(|f| !f.is_declaration) {
         ssa::verify_function(m, f)?;
         types::verify_function(m, f)?;
-        dxop::verify_function(m, f)?;
+        dxop::verify_function(m, f, &info)?;
     }
-    limits::verify_module(m)
+    limits::verify_module(m, &info)
 }
 
 /// "function `main`, block 3, %12 (add)".

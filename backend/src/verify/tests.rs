@@ -168,7 +168,8 @@ fn a_large_local_array_is_rejected() {
     f.insts[k].ty = ptr;
     // Its users now see a pointer: the type check fails first unless nothing uses it,
     // so check the limit rule directly.
-    assert_eq!(limits::verify_module(&m).map_err(|e| e.rule), Err("limit.local-arrays"));
+    let info = crate::dxil::decode(&m).unwrap();
+    assert_eq!(limits::verify_module(&m, &info).map_err(|e| e.rule), Err("limit.local-arrays"));
 }
 
 /// Replaces the numthreads node's first value by `x`.
