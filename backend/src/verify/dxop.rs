@@ -72,6 +72,9 @@ pub(crate) fn verify_function(m: &Module, f: &Function, dxil: &DxilModuleInfo) -
                 ));
             }
         }
+        if matches!(op, DxilOp::AtomicBinOp | DxilOp::AtomicCompareExchange) {
+            atomic_element(m, f, dxil, id, *op, *overload, args)?;
+        }
         if let Some(k) = mask_operand(*op) {
             let mask = args.get(k).and_then(|a| m.const_uint(*a));
             if mask.is_some_and(|x| x == 0 || x > 0xF) {
@@ -160,6 +163,77 @@ fn handle_class(m: &Module, f: &Function, h: Value) -> Option<u8> {
                 _ if w & (1 << 12) != 0 => 1,
                 _ => 0,
             })
+        }
+        _ => None,
+    }
+}
+
+/// An atomic on a typed resource (typed buffer, texture) works on its
+/// element type: 32-bit integer (or float) for the i32 overload, a 32- or
+/// 64-bit integer for i64.
+fn atomic_element(
+    m: &Module,
+    f: &Function,
+    dxil: &DxilModuleInfo,
+    id: InstId,
+    op: DxilOp,
+    overload: Overload,
+    args: &[Value],
+) -> Result<()> {
+    let Some(&h) = args.first() else { return Ok(()) };
+    let Some(kind) = handle_kind(m, f, dxil, h) else { return Ok(()) };
+    if !(1..=10).contains(&kind) {
+        return Ok(());
+    }
+    let Some(elem) = handle_element(m, f, dxil, h) else { return Ok(()) };
+    use crate::dxil::ComponentType as C;
+    let ok = match overload {
+        // 64-bit typed UAVs are declared u32/i32 with the atomic64 flag (SM 6.6).
+        Overload::I64 => [C::I64, C::U64, C::I32, C::U32].iter().any(|c| elem == *c as u32),
+        _ => elem == C::I32 as u32 || elem == C::U32 as u32 || elem == C::F32 as u32,
+    };
+    if !ok {
+        return Err(err(
+            "dxop.atomic-type",
+            inst_place(f, id),
+            format!(
+                "{} ({overload}) on a resource of element type {}",
+                op.name(),
+                C::from_u32(elem).map_or("?", |c| c.name())
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The element (component) type number of a typed resource's handle.
+fn handle_element(m: &Module, f: &Function, dxil: &DxilModuleInfo, h: Value) -> Option<u32> {
+    let Value::Inst(i) = h else { return None };
+    let (op, args) = f.dx_op(i)?;
+    match op {
+        DxilOp::CreateHandle => {
+            let class = m.const_uint(*args.first()?)?;
+            let id = m.const_uint(*args.get(1)?)?;
+            let res = if dxil.resources.is_empty() {
+                dxil.main_entry().and_then(|e| e.resources.as_ref())?
+            } else {
+                &dxil.resources
+            };
+            let props = match class {
+                0 => &res.srvs.iter().find(|r| u64::from(r.binding.id) == id)?.props,
+                1 => &res.uavs.iter().find(|r| u64::from(r.binding.id) == id)?.props,
+                _ => return None,
+            };
+            props.element_type.map(|c| c as u32)
+        }
+        DxilOp::AnnotateHandle => {
+            let Value::Const(c) = *args.get(1)? else { return None };
+            let w = match &m.konst(c).kind {
+                ConstKind::Aggregate(vs) => m.const_uint(*vs.get(1)?)?,
+                ConstKind::Data(d) => *d.get(1)?,
+                _ => return None,
+            };
+            Some((w & 0xFF) as u32)
         }
         _ => None,
     }

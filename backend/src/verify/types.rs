@@ -370,3 +370,51 @@ impl<'a> Checker<'a> {
         Ok(())
     }
 }
+
+/// Aggregate constants have one element per member of their type, each of
+/// the member's type (where the element is a typed value).
+pub(crate) fn verify_constants(m: &Module) -> Result<()> {
+    for (i, c) in m.consts.iter().enumerate() {
+        let place = || format!("constant #{i}");
+        let Some(t) = m.types.list.get(c.ty.0 as usize) else {
+            return Err(err("constant.type", place(), "type out of range"));
+        };
+        let n = match &c.kind {
+            ConstKind::Aggregate(vs) => vs.len() as u64,
+            ConstKind::Data(d) => d.len() as u64,
+            _ => continue,
+        };
+        let (want, elem) = match t {
+            Type::Array { len, elem } => (*len, Some(*elem)),
+            Type::Vector { len, elem } => (u64::from(*len), Some(*elem)),
+            Type::Struct { elems, .. } => (elems.len() as u64, None),
+            _ => {
+                return Err(err(
+                    "constant.shape",
+                    place(),
+                    format!("aggregate constant of type {}", m.types.display(c.ty)),
+                ))
+            }
+        };
+        if n != want {
+            return Err(err("constant.shape", place(), format!("{n} elements for {}", m.types.display(c.ty))));
+        }
+        if let (ConstKind::Aggregate(vs), Some(elem)) = (&c.kind, elem) {
+            for v in vs {
+                if let Value::Const(k) = v {
+                    let et = m.consts.get(k.index()).map(|k| k.ty);
+                    if et.is_some_and(|et| {
+                        et != elem && m.types.list.get(et.0 as usize) != m.types.list.get(elem.0 as usize)
+                    }) {
+                        return Err(err(
+                            "constant.shape",
+                            place(),
+                            "element of another type than the array's".to_string(),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
