@@ -58,7 +58,7 @@ pub(crate) fn verify_function(m: &Module, f: &Function, dxil: &DxilModuleInfo) -
                 ));
             }
         }
-        if info.params.iter().any(|p| p.name.starts_with("offset")) {
+        if has_offsets(*op) {
             let cube = args
                 .first()
                 .and_then(|h| handle_kind(m, f, dxil, *h))
@@ -239,6 +239,27 @@ fn handle_element(m: &Module, f: &Function, dxil: &DxilModuleInfo, h: Value) -> 
     }
 }
 
+/// Ops with texel-offset operands (`offset0`…).
+fn has_offsets(op: DxilOp) -> bool {
+    use DxilOp as D;
+    matches!(
+        op,
+        D::Sample
+            | D::SampleBias
+            | D::SampleLevel
+            | D::SampleGrad
+            | D::SampleCmp
+            | D::SampleCmpLevelZero
+            | D::SampleCmpLevel
+            | D::SampleCmpGrad
+            | D::SampleCmpBias
+            | D::TextureGather
+            | D::TextureGatherCmp
+            | D::TextureGatherRaw
+            | D::TextureLoad
+    )
+}
+
 fn is_undef(m: &Module, v: Value) -> bool {
     matches!(v, Value::Const(c) if m.konst(c).kind == ConstKind::Undef)
 }
@@ -365,10 +386,22 @@ fn fits(m: &Module, t: TypeId, p: ParamType, overload: Overload) -> bool {
         ParamType::F32Ptr | ParamType::GroupSharedPtr | ParamType::WaveMatrixPtr => {
             matches!(ty, Type::Pointer { .. })
         }
-        ParamType::ResRet | ParamType::CBufRet | ParamType::FourOverload => match p.overloaded_struct_name(overload) {
-            Some(name) => struct_named(m, t, &name),
-            None => matches!(ty, Type::Struct { .. }),
-        },
+        ParamType::ResRet | ParamType::CBufRet | ParamType::FourOverload => {
+            // `dx.types.ResRet.f32`, … spelled without allocating: prefix, then the overload suffix.
+            let prefix = match p {
+                ParamType::ResRet => "dx.types.ResRet.",
+                ParamType::CBufRet => "dx.types.CBufRet.",
+                _ => "dx.types.four",
+            };
+            match (overload.suffix(), ty) {
+                (Some(sfx), Type::Struct { name: Some(n), .. }) => n
+                    .strip_prefix(prefix)
+                    .and_then(|r| r.strip_prefix(sfx))
+                    .is_some_and(|r| r.is_empty() || r.starts_with('.')),
+                (None, Type::Struct { .. }) => true,
+                _ => false,
+            }
+        }
         _ => match p.struct_name() {
             Some(name) => struct_named(m, t, name),
             None => !matches!(ty, Type::Void),
