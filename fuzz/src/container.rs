@@ -42,7 +42,7 @@ pub fn with_bitcode(c: &[u8], bc: &[u8]) -> Option<Vec<u8>> {
             let mut d = Vec::with_capacity(24 + bc.len() + 3);
             d.extend_from_slice(data.get(..4)?);
             let mut body = bc.to_vec();
-            while body.len() % 4 != 0 {
+            while !body.len().is_multiple_of(4) {
                 body.push(0);
             }
             d.extend_from_slice(&(((24 + body.len()) / 4) as u32).to_le_bytes());

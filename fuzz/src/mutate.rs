@@ -36,7 +36,7 @@ fn mutate_record(items: &mut [Item], rng: &mut Rng) -> bool {
         return false;
     }
     let total: u64 = recs.iter().map(|(b, _)| weight(*b)).sum();
-    let mut pick = rng.next() % total.max(1);
+    let mut pick = rng.next_u64() % total.max(1);
     let mut idx = 0;
     for (i, (b, _)) in recs.iter().enumerate() {
         let w = weight(*b);
@@ -87,7 +87,7 @@ fn shuffle(items: &mut Vec<Item>, rng: &mut Rng) -> bool {
     }
     let weights: Vec<u64> = paths.iter().map(|(id, _)| weight(*id)).collect();
     let total: u64 = weights.iter().sum();
-    let mut pick = rng.next() % total.max(1);
+    let mut pick = rng.next_u64() % total.max(1);
     let mut idx = 0;
     for (i, w) in weights.iter().enumerate() {
         if pick < *w {

@@ -115,7 +115,7 @@ fn main() {
         blobs.len()
     );
     let mut top: Vec<_> = reasons.into_iter().collect();
-    top.sort_by(|a, b| b.1.cmp(&a.1));
+    top.sort_by_key(|e| std::cmp::Reverse(e.1));
     for (r, n) in top.iter().take(25) {
         println!("  rejected x{n}: {r}");
     }
