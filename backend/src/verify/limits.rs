@@ -34,7 +34,24 @@ pub(crate) fn verify_module(m: &Module, info: &DxilModuleInfo) -> Result<()> {
         entry_limits(ep, kind, &place)?;
         signatures(ep, kind, &place)?;
     }
+    resources(info)?;
     memory(m)
+}
+
+/// UAVs of kinds D3D12 has no unordered-access view for (cube textures).
+fn resources(info: &DxilModuleInfo) -> Result<()> {
+    use crate::dxil::ResourceKind as K;
+    let lists = std::iter::once(&info.resources).chain(info.entry_points.iter().filter_map(|e| e.resources.as_ref()));
+    for res in lists {
+        if let Some(u) = res.uavs.iter().find(|u| matches!(u.kind, K::TextureCube | K::TextureCubeArray)) {
+            return Err(err(
+                "resource.uav-kind",
+                format!("UAV {} `{}`", u.binding.id, u.binding.name),
+                format!("a {} cannot be an unordered-access view", u.kind.name()),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn entry_limits(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
