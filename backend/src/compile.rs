@@ -207,6 +207,7 @@ fn read_container_timed(container: &[u8], clock: &mut impl PhaseClock) -> Result
     clock.lap(Phase::Container);
     let m = crate::bitcode::read_module(prog.bitcode).map_err(|e| CompileError::Malformed(format!("bitcode: {e}")))?;
     clock.lap(Phase::Bitcode);
+    crate::verify::verify_module(&m).map_err(|e| CompileError::Malformed(format!("verify: {e}")))?;
     Ok(m)
 }
 

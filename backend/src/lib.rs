@@ -17,6 +17,7 @@ pub mod dxil;
 pub mod ir;
 pub mod link;
 pub mod structurize;
+pub mod verify;
 
 pub mod binding;
 pub mod cache;

@@ -1,0 +1,410 @@
+//! `dx.op` calls against the operation table ([`crate::dxil_op`]): the
+//! reader has checked opcode, class, overload and argument count; here each
+//! argument's type and the result type follow the op's parameters and
+//! overload, and parameters the table marks constant are integer constants.
+
+use super::{err, inst_place, Result};
+use crate::dxil::{DxilModuleInfo, ResourceKind};
+use crate::dxil_op::{DxilOp, Overload, ParamType};
+use crate::ir::{ConstKind, Function, InstId, InstKind, Module, Type, TypeId, Value};
+
+pub(crate) fn verify_function(m: &Module, f: &Function, dxil: &DxilModuleInfo) -> Result<()> {
+    for (i, inst) in f.insts.iter().enumerate() {
+        let InstKind::DxOp { op, overload, args, .. } = &inst.kind else { continue };
+        let id = InstId(i as u32);
+        let info = op.info();
+        let args = f.values(*args);
+        if args.len() != info.params.len() {
+            return Err(err(
+                "dxop.arity",
+                inst_place(f, id),
+                format!("{} takes {} operands, the call has {}", op.name(), info.params.len(), args.len()),
+            ));
+        }
+        for (k, (a, p)) in args.iter().zip(info.params).enumerate() {
+            let t = m.value_type(f, *a);
+            if !fits(m, t, p.ty, *overload) {
+                return Err(err(
+                    "dxop.operand-type",
+                    inst_place(f, id),
+                    format!(
+                        "{} operand {k} ({}) is {}, the op takes {:?} (overload {overload})",
+                        op.name(),
+                        p.name,
+                        m.types.display(t),
+                        p.ty
+                    ),
+                ));
+            }
+            let scalar_param = !matches!(m.types.list.get(t.0 as usize), Some(Type::Struct { .. }));
+            let constant = if scalar_param { is_int_const(m, *a) } else { matches!(a, Value::Const(_)) };
+            if (p.is_const || must_be_const(*op, k)) && !constant {
+                return Err(err(
+                    "dxop.constant-operand",
+                    inst_place(f, id),
+                    format!("{} operand {k} ({}) must be a constant", op.name(), p.name),
+                ));
+            }
+        }
+        if let Some(want) = needs_class(*op) {
+            let class = args.first().and_then(|h| handle_class(m, f, *h));
+            if class.is_some_and(|c| c != want) {
+                const NAMES: [&str; 4] = ["an SRV", "a UAV", "a CBV", "a sampler"];
+                let name = |c: u8| NAMES.get(c as usize).copied().unwrap_or("an unknown class");
+                return Err(err(
+                    "dxop.resource-class",
+                    inst_place(f, id),
+                    format!("{} needs {} handle, operand 0 is {}", op.name(), name(want), name(class.unwrap_or(9))),
+                ));
+            }
+        }
+        if has_offsets(*op) {
+            let cube = args
+                .first()
+                .and_then(|h| handle_kind(m, f, dxil, *h))
+                .is_some_and(|k| k == ResourceKind::TextureCube as u32 || k == ResourceKind::TextureCubeArray as u32);
+            let offset = args.iter().zip(info.params).any(|(a, p)| p.name.starts_with("offset") && !is_undef(m, *a));
+            if cube && offset {
+                return Err(err(
+                    "dxop.cube-offset",
+                    inst_place(f, id),
+                    format!("{} with texel offsets on a cube texture", op.name()),
+                ));
+            }
+        }
+        if matches!(op, DxilOp::AtomicBinOp | DxilOp::AtomicCompareExchange) {
+            atomic_element(m, f, dxil, id, *op, *overload, args)?;
+        }
+        if let Some(k) = mask_operand(*op) {
+            let mask = args.get(k).and_then(|a| m.const_uint(*a));
+            if mask.is_some_and(|x| x == 0 || x > 0xF) {
+                return Err(err(
+                    "dxop.mask",
+                    inst_place(f, id),
+                    format!("{} component mask {:#x} (1..=0xf)", op.name(), mask.unwrap_or(0)),
+                ));
+            }
+        }
+        if !fits(m, inst.ty, info.ret, *overload) {
+            return Err(err(
+                "dxop.result-type",
+                inst_place(f, id),
+                format!(
+                    "{} returns {}, the op returns {:?} (overload {overload})",
+                    op.name(),
+                    m.types.display(inst.ty),
+                    info.ret
+                ),
+            ));
+        }
+    }
+    extract_in_mask(m, f)
+}
+
+/// The resource class (0 SRV, 1 UAV, 2 CBV, 3 sampler) an op's handle
+/// operand must have: writes and atomics need a UAV, sampling and gathers an SRV.
+fn needs_class(op: DxilOp) -> Option<u8> {
+    use DxilOp as D;
+    match op {
+        D::TextureStore
+        | D::TextureStoreSample
+        | D::BufferStore
+        | D::RawBufferStore
+        | D::AtomicBinOp
+        | D::AtomicCompareExchange
+        | D::BufferUpdateCounter => Some(1),
+        D::Sample
+        | D::SampleBias
+        | D::SampleLevel
+        | D::SampleGrad
+        | D::SampleCmp
+        | D::SampleCmpLevelZero
+        | D::SampleCmpLevel
+        | D::SampleCmpGrad
+        | D::SampleCmpBias
+        | D::TextureGather
+        | D::TextureGatherCmp
+        | D::TextureGatherRaw
+        | D::CalculateLOD => Some(0),
+        _ => None,
+    }
+}
+
+/// The first 32-bit element of a constant struct or vector.
+fn first_word(m: &Module, v: Value) -> Option<u64> {
+    let Value::Const(c) = v else { return None };
+    match &m.konst(c).kind {
+        ConstKind::Aggregate(vs) => m.const_uint(*vs.first()?),
+        ConstKind::Data(d) => d.first().copied(),
+        ConstKind::Null => Some(0),
+        _ => None,
+    }
+}
+
+/// The class of a handle made by CreateHandle, CreateHandleFromBinding or
+/// AnnotateHandle with constant operands (`None` where it is not known here).
+fn handle_class(m: &Module, f: &Function, h: Value) -> Option<u8> {
+    let Value::Inst(i) = h else { return None };
+    let (op, args) = f.dx_op(i)?;
+    match op {
+        DxilOp::CreateHandle => m.const_uint(*args.first()?).and_then(|c| u8::try_from(c).ok()),
+        DxilOp::CreateHandleFromBinding => {
+            let Value::Const(c) = *args.first()? else { return None };
+            match &m.konst(c).kind {
+                ConstKind::Aggregate(vs) => m.const_uint(*vs.get(3)?).and_then(|c| u8::try_from(c).ok()),
+                _ => None,
+            }
+        }
+        DxilOp::AnnotateHandle => {
+            let w = first_word(m, *args.get(1)?)?;
+            Some(match w & 0xFF {
+                13 => 2,
+                14 => 3,
+                _ if w & (1 << 12) != 0 => 1,
+                _ => 0,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// An atomic on a typed resource (typed buffer, texture) works on its
+/// element type: 32-bit integer (or float) for the i32 overload, a 32- or
+/// 64-bit integer for i64.
+fn atomic_element(
+    m: &Module,
+    f: &Function,
+    dxil: &DxilModuleInfo,
+    id: InstId,
+    op: DxilOp,
+    overload: Overload,
+    args: &[Value],
+) -> Result<()> {
+    let Some(&h) = args.first() else { return Ok(()) };
+    let Some(kind) = handle_kind(m, f, dxil, h) else { return Ok(()) };
+    if !(1..=10).contains(&kind) {
+        return Ok(());
+    }
+    let Some(elem) = handle_element(m, f, dxil, h) else { return Ok(()) };
+    use crate::dxil::ComponentType as C;
+    let ok = match overload {
+        // 64-bit typed UAVs are declared u32/i32 with the atomic64 flag (SM 6.6).
+        Overload::I64 => [C::I64, C::U64, C::I32, C::U32].iter().any(|c| elem == *c as u32),
+        _ => elem == C::I32 as u32 || elem == C::U32 as u32 || elem == C::F32 as u32,
+    };
+    if !ok {
+        return Err(err(
+            "dxop.atomic-type",
+            inst_place(f, id),
+            format!(
+                "{} ({overload}) on a resource of element type {}",
+                op.name(),
+                C::from_u32(elem).map_or("?", |c| c.name())
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The element (component) type number of a typed resource's handle.
+fn handle_element(m: &Module, f: &Function, dxil: &DxilModuleInfo, h: Value) -> Option<u32> {
+    let Value::Inst(i) = h else { return None };
+    let (op, args) = f.dx_op(i)?;
+    match op {
+        DxilOp::CreateHandle => {
+            let class = m.const_uint(*args.first()?)?;
+            let id = m.const_uint(*args.get(1)?)?;
+            let res = if dxil.resources.is_empty() {
+                dxil.main_entry().and_then(|e| e.resources.as_ref())?
+            } else {
+                &dxil.resources
+            };
+            let props = match class {
+                0 => &res.srvs.iter().find(|r| u64::from(r.binding.id) == id)?.props,
+                1 => &res.uavs.iter().find(|r| u64::from(r.binding.id) == id)?.props,
+                _ => return None,
+            };
+            props.element_type.map(|c| c as u32)
+        }
+        DxilOp::AnnotateHandle => {
+            let Value::Const(c) = *args.get(1)? else { return None };
+            let w = match &m.konst(c).kind {
+                ConstKind::Aggregate(vs) => m.const_uint(*vs.get(1)?)?,
+                ConstKind::Data(d) => *d.get(1)?,
+                _ => return None,
+            };
+            Some((w & 0xFF) as u32)
+        }
+        _ => None,
+    }
+}
+
+/// Ops with texel-offset operands (`offset0`…).
+fn has_offsets(op: DxilOp) -> bool {
+    use DxilOp as D;
+    matches!(
+        op,
+        D::Sample
+            | D::SampleBias
+            | D::SampleLevel
+            | D::SampleGrad
+            | D::SampleCmp
+            | D::SampleCmpLevelZero
+            | D::SampleCmpLevel
+            | D::SampleCmpGrad
+            | D::SampleCmpBias
+            | D::TextureGather
+            | D::TextureGatherCmp
+            | D::TextureGatherRaw
+            | D::TextureLoad
+    )
+}
+
+fn is_undef(m: &Module, v: Value) -> bool {
+    matches!(v, Value::Const(c) if m.konst(c).kind == ConstKind::Undef)
+}
+
+/// The resource kind (`ResourceKind` number) of a handle made by
+/// CreateHandle (from the module's resource lists) or AnnotateHandle.
+fn handle_kind(m: &Module, f: &Function, dxil: &DxilModuleInfo, h: Value) -> Option<u32> {
+    let Value::Inst(i) = h else { return None };
+    let (op, args) = f.dx_op(i)?;
+    match op {
+        DxilOp::CreateHandle => {
+            let class = m.const_uint(*args.first()?)?;
+            let id = m.const_uint(*args.get(1)?)?;
+            let res = if dxil.resources.is_empty() {
+                dxil.main_entry().and_then(|e| e.resources.as_ref())?
+            } else {
+                &dxil.resources
+            };
+            match class {
+                0 => res.srvs.iter().find(|r| u64::from(r.binding.id) == id).map(|r| r.kind as u32),
+                1 => res.uavs.iter().find(|r| u64::from(r.binding.id) == id).map(|r| r.kind as u32),
+                _ => None,
+            }
+        }
+        DxilOp::AnnotateHandle => first_word(m, *args.get(1)?).map(|w| (w & 0xFF) as u32),
+        _ => None,
+    }
+}
+
+/// The component-mask operand of loads and stores that take one.
+fn mask_operand(op: DxilOp) -> Option<usize> {
+    match op {
+        DxilOp::RawBufferLoad => Some(3),
+        DxilOp::RawBufferStore | DxilOp::BufferStore => Some(7),
+        _ => None,
+    }
+}
+
+/// A component extracted from a `RawBufferLoad` result must be one the
+/// load's constant mask loads (component 4 is the status, always there).
+fn extract_in_mask(m: &Module, f: &Function) -> Result<()> {
+    for (i, inst) in f.insts.iter().enumerate() {
+        let InstKind::ExtractValue { agg: Value::Inst(a), indices } = &inst.kind else { continue };
+        let Some((DxilOp::RawBufferLoad, args)) = f.dx_op(*a) else { continue };
+        let Some(mask) = args.get(3).and_then(|v| m.const_uint(*v)) else { continue };
+        if let [k] = f.indices(*indices) {
+            if *k < 4 && mask & (1 << k) == 0 {
+                return Err(err(
+                    "dxop.mask",
+                    inst_place(f, InstId(i as u32)),
+                    format!("extracts component {k} of %{}, whose mask {mask:#x} does not load it", a.0),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Operands lowering reads as compile-time constants although the table
+/// does not mark them: signature element ids, rows/columns of the
+/// non-indexable accesses, and GS stream ids.
+fn must_be_const(op: DxilOp, k: usize) -> bool {
+    use DxilOp as D;
+    match op {
+        D::LoadInput | D::StoreOutput | D::LoadOutputControlPoint | D::LoadPatchConstant | D::StorePatchConstant => {
+            k == 0 || k == 2
+        }
+        D::EmitStream | D::CutStream | D::EmitThenCutStream => k == 0,
+        D::BufferStore => k == 7,
+        _ => false,
+    }
+}
+
+fn is_int_const(m: &Module, v: Value) -> bool {
+    match v {
+        Value::Const(c) => {
+            let k = m.konst(c);
+            matches!(m.types.list.get(k.ty.0 as usize), Some(Type::Int(_)))
+                && matches!(k.kind, ConstKind::Int(_) | ConstKind::Null)
+        }
+        _ => false,
+    }
+}
+
+fn scalar(o: Overload) -> Option<Type> {
+    Some(match o {
+        Overload::Half => Type::Half,
+        Overload::Float => Type::Float,
+        Overload::Double => Type::Double,
+        Overload::I1 => Type::Int(1),
+        Overload::I8 => Type::Int(8),
+        Overload::I16 => Type::Int(16),
+        Overload::I32 => Type::Int(32),
+        Overload::I64 => Type::Int(64),
+        Overload::Void | Overload::Udt | Overload::Obj => return None,
+    })
+}
+
+fn struct_named(m: &Module, t: TypeId, want: &str) -> bool {
+    // Variants carry a suffix (`dx.types.CBufRet.f16.8`: the 8 × 16-bit row of native 16-bit CBVs).
+    matches!(m.types.list.get(t.0 as usize), Some(Type::Struct { name: Some(n), .. })
+        if n == want || n.strip_prefix(want).is_some_and(|r| r.starts_with('.')))
+}
+
+/// Whether a value of type `t` fits parameter type `p` under `overload`.
+/// Kinds this check cannot spell (user structs, node and wave-matrix
+/// handles) are accepted as any non-void type.
+fn fits(m: &Module, t: TypeId, p: ParamType, overload: Overload) -> bool {
+    let Some(ty) = m.types.list.get(t.0 as usize) else { return false };
+    match p {
+        ParamType::Void => matches!(ty, Type::Void),
+        ParamType::Overload => match scalar(overload) {
+            Some(s) => *ty == s,
+            None => !matches!(ty, Type::Void),
+        },
+        ParamType::I1 => *ty == Type::Int(1),
+        ParamType::I8 => *ty == Type::Int(8),
+        ParamType::I16 => *ty == Type::Int(16),
+        ParamType::I32 => *ty == Type::Int(32),
+        ParamType::I64 => *ty == Type::Int(64),
+        ParamType::F16 => *ty == Type::Half,
+        ParamType::F32 => *ty == Type::Float,
+        ParamType::F64 => *ty == Type::Double,
+        ParamType::F32Ptr | ParamType::GroupSharedPtr | ParamType::WaveMatrixPtr => {
+            matches!(ty, Type::Pointer { .. })
+        }
+        ParamType::ResRet | ParamType::CBufRet | ParamType::FourOverload => {
+            // `dx.types.ResRet.f32`, … spelled without allocating: prefix, then the overload suffix.
+            let prefix = match p {
+                ParamType::ResRet => "dx.types.ResRet.",
+                ParamType::CBufRet => "dx.types.CBufRet.",
+                _ => "dx.types.four",
+            };
+            match (overload.suffix(), ty) {
+                (Some(sfx), Type::Struct { name: Some(n), .. }) => n
+                    .strip_prefix(prefix)
+                    .and_then(|r| r.strip_prefix(sfx))
+                    .is_some_and(|r| r.is_empty() || r.starts_with('.')),
+                (None, Type::Struct { .. }) => true,
+                _ => false,
+            }
+        }
+        _ => match p.struct_name() {
+            Some(name) => struct_named(m, t, name),
+            None => !matches!(ty, Type::Void),
+        },
+    }
+}

@@ -1,0 +1,347 @@
+//! DXIL metadata and D3D12's limits: what a shader may declare.
+//!
+//! The figures are D3D12's (`D3D12_CS_THREAD_GROUP_MAX_*`,
+//! `D3D12_CS_TGSM_REGISTER_COUNT` × 4 bytes, 4096 indexable temp registers
+//! of 4 × 32 bits, `D3D12_GS_MAX_OUTPUT_VERTEX_COUNT_ACROSS_INSTANCES`
+//! scalars, 32 control points, tessellation factors in 1..64, 32 signature
+//! rows of 4 components; mesh and amplification shaders: 128 threads, 256
+//! vertices and primitives, 16 KiB payload).
+
+use super::{err, Result};
+use crate::dxil::{DxilModuleInfo, EntryPoint, SemanticKind, SignatureElement};
+use crate::ir::{Module, Type, TypeId};
+use crate::ShaderKind;
+
+pub const MAX_THREADS: u64 = 1024;
+pub const MAX_THREADS_XYZ: [u32; 3] = [1024, 1024, 64];
+pub const MAX_MESH_THREADS: u64 = 128;
+pub const MAX_GROUPSHARED_BYTES: u64 = 32 * 1024;
+/// 4096 indexable temporary registers of 16 bytes.
+pub const MAX_LOCAL_BYTES: u64 = 4096 * 16;
+pub const MAX_GS_OUTPUT_SCALARS: u64 = 1024;
+pub const MAX_GS_INSTANCES: u32 = 32;
+pub const MAX_CONTROL_POINTS: u32 = 32;
+pub const MAX_TESS_FACTOR: f32 = 64.0;
+pub const MAX_MESH_OUTPUTS: u32 = 256;
+pub const MAX_PAYLOAD_BYTES: u32 = 16 * 1024;
+pub const SIGNATURE_ROWS: i64 = 32;
+
+pub(crate) fn verify_module(m: &Module, info: &DxilModuleInfo) -> Result<()> {
+    for (i, ep) in info.entry_points.iter().enumerate() {
+        let Some(_) = ep.function else { continue };
+        let kind = ep.properties.shader_kind.unwrap_or(info.shader_model.kind);
+        let place = format!("dx.entryPoints[{i}] `{}`", ep.name);
+        entry_limits(ep, kind, &place)?;
+        signatures(ep, kind, &place)?;
+    }
+    resources(info)?;
+    memory(m)
+}
+
+/// UAVs of kinds D3D12 has no unordered-access view for (cube textures).
+fn resources(info: &DxilModuleInfo) -> Result<()> {
+    use crate::dxil::ResourceKind as K;
+    let lists = std::iter::once(&info.resources).chain(info.entry_points.iter().filter_map(|e| e.resources.as_ref()));
+    for res in lists {
+        if let Some(u) = res.uavs.iter().find(|u| matches!(u.kind, K::TextureCube | K::TextureCubeArray)) {
+            return Err(err(
+                "resource.uav-kind",
+                format!("UAV {} `{}`", u.binding.id, u.binding.name),
+                format!("a {} cannot be an unordered-access view", u.kind.name()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn entry_limits(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
+    let p = &ep.properties;
+    let mesh_like = matches!(kind, ShaderKind::Mesh | ShaderKind::Amplification);
+    if let Some(n) = p.workgroup_size() {
+        let product = n.iter().map(|&x| u64::from(x)).product::<u64>();
+        let max = if mesh_like { MAX_MESH_THREADS } else { MAX_THREADS };
+        if n.contains(&0) || n.iter().zip(MAX_THREADS_XYZ).any(|(x, l)| *x > l) || product > max {
+            return Err(err(
+                "limit.numthreads",
+                place.into(),
+                format!(
+                    "numthreads({}, {}, {}): each at least 1, at most 1024, 1024, 64, product at most {max}",
+                    n[0], n[1], n[2]
+                ),
+            ));
+        }
+    }
+    if let Some(gs) = &p.gs {
+        let scalars: u64 = ep.outputs.iter().map(|e| u64::from(e.rows) * u64::from(e.cols)).sum();
+        if gs.max_vertex_count == 0 || u64::from(gs.max_vertex_count) * scalars.max(1) > MAX_GS_OUTPUT_SCALARS {
+            return Err(err(
+                "limit.gs-output",
+                place.into(),
+                format!(
+                    "maxvertexcount({}) × {scalars} output scalars exceeds {MAX_GS_OUTPUT_SCALARS} (or is 0)",
+                    gs.max_vertex_count
+                ),
+            ));
+        }
+        if gs.instance_count == 0 || gs.instance_count > MAX_GS_INSTANCES {
+            return Err(err(
+                "limit.gs-instances",
+                place.into(),
+                format!("instance count {} not in 1..=32", gs.instance_count),
+            ));
+        }
+    }
+    if let Some(hs) = &p.hs {
+        if hs.input_control_points > MAX_CONTROL_POINTS || hs.output_control_points > MAX_CONTROL_POINTS {
+            return Err(err(
+                "limit.control-points",
+                place.into(),
+                format!(
+                    "{} input / {} output control points (at most 32)",
+                    hs.input_control_points, hs.output_control_points
+                ),
+            ));
+        }
+        let f = hs.max_tess_factor;
+        if !(f.is_finite() && (0.0..=MAX_TESS_FACTOR).contains(&f)) {
+            return Err(err("limit.tess-factor", place.into(), format!("max tessellation factor {f} not in 1..64")));
+        }
+    }
+    if let Some(ds) = &p.ds {
+        if ds.input_control_points > MAX_CONTROL_POINTS {
+            return Err(err(
+                "limit.control-points",
+                place.into(),
+                format!("{} input control points (at most 32)", ds.input_control_points),
+            ));
+        }
+    }
+    if let Some(ms) = &p.ms {
+        if ms.max_vertex_count > MAX_MESH_OUTPUTS
+            || ms.max_primitive_count > MAX_MESH_OUTPUTS
+            || ms.payload_size_in_bytes > MAX_PAYLOAD_BYTES
+        {
+            return Err(err(
+                "limit.mesh-outputs",
+                place.into(),
+                format!(
+                    "{} vertices, {} primitives (at most 256 each), payload {} bytes (at most 16384)",
+                    ms.max_vertex_count, ms.max_primitive_count, ms.payload_size_in_bytes
+                ),
+            ));
+        }
+    }
+    if let Some(a) = &p.amp {
+        if a.payload_size_in_bytes > MAX_PAYLOAD_BYTES {
+            return Err(err(
+                "limit.payload",
+                place.into(),
+                format!("payload {} bytes (at most 16384)", a.payload_size_in_bytes),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn signatures(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
+    signature(&ep.inputs, "input", place)?;
+    signature(&ep.outputs, "output", place)?;
+    signature(&ep.patch_constants, "patch-constant", place)?;
+    semantics(ep, kind, place)?;
+    if kind == ShaderKind::Pixel {
+        // SV_Target n is render target n: one element each, n < 8.
+        let mut seen = 0u32;
+        for e in ep.outputs.iter().filter(|e| e.system_value_name() == "SV_Target") {
+            // A record without indices (`null`) reads as index 0.
+            let indices: &[u32] = if e.semantic_indices.is_empty() { &[0] } else { &e.semantic_indices };
+            for &ix in indices {
+                if ix >= 8 || seen & (1 << ix) != 0 {
+                    return Err(err(
+                        "signature.target",
+                        format!("{place}, output element {} `{}`", e.id, e.semantic_name),
+                        format!("SV_Target{ix} is out of range (0..8) or declared twice"),
+                    ));
+                }
+                seen |= 1 << ix;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// System values each signature may hold (D3D12's signature points, for the
+/// stages whose elements lowering maps to built-ins).
+fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
+    use SemanticKind as S;
+    const PRE_RASTER_OUT: &[S] = &[
+        S::Arbitrary,
+        S::Position,
+        S::ClipDistance,
+        S::CullDistance,
+        S::RenderTargetArrayIndex,
+        S::ViewPortArrayIndex,
+        S::PrimitiveID,
+        S::ShadingRate,
+    ];
+    const PS_IN: &[S] = &[
+        S::Arbitrary,
+        S::Position,
+        S::ClipDistance,
+        S::CullDistance,
+        S::RenderTargetArrayIndex,
+        S::ViewPortArrayIndex,
+        S::PrimitiveID,
+        S::SampleIndex,
+        S::IsFrontFace,
+        S::Coverage,
+        S::InnerCoverage,
+        S::Barycentrics,
+        S::ShadingRate,
+        S::ViewID,
+        S::CullPrimitive,
+    ];
+    const PS_OUT: &[S] = &[S::Target, S::Depth, S::DepthLessEqual, S::DepthGreaterEqual, S::Coverage, S::StencilRef];
+    const VS_IN: &[S] = &[S::Arbitrary, S::VertexID, S::InstanceID, S::StartVertexLocation, S::StartInstanceLocation];
+    const PATCH: &[S] = &[S::Arbitrary, S::TessFactor, S::InsideTessFactor];
+    let rules: [(&[SignatureElement], Option<&[S]>, &str); 3] = match kind {
+        ShaderKind::Vertex => {
+            [(&ep.inputs, Some(VS_IN), "input"), (&ep.outputs, Some(PRE_RASTER_OUT), "output"), (&[], None, "")]
+        }
+        ShaderKind::Pixel => {
+            [(&ep.inputs, Some(PS_IN), "input"), (&ep.outputs, Some(PS_OUT), "output"), (&[], None, "")]
+        }
+        ShaderKind::Domain | ShaderKind::Geometry => [
+            (&ep.outputs, Some(PRE_RASTER_OUT), "output"),
+            (&ep.patch_constants, Some(PATCH), "patch-constant"),
+            (&[], None, ""),
+        ],
+        ShaderKind::Hull => [
+            (&ep.outputs, Some(PRE_RASTER_OUT), "output"),
+            (&ep.patch_constants, Some(PATCH), "patch-constant"),
+            (&[], None, ""),
+        ],
+        _ => return Ok(()),
+    };
+    for (elems, allowed, which) in rules {
+        let Some(allowed) = allowed else { continue };
+        if let Some(e) = elems.iter().find(|e| !allowed.contains(&e.semantic_kind)) {
+            return Err(err(
+                "signature.system-value",
+                format!("{place}, {which} element {} `{}`", e.id, e.semantic_name),
+                format!(
+                    "semantic kind {} is not allowed in a {} {which} signature",
+                    e.semantic_kind.name(),
+                    kind.name()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Element ids are their positions; rows and columns within 32 × 4; no two
+/// elements of one stream on the same component.
+fn signature(elems: &[SignatureElement], which: &str, place: &str) -> Result<()> {
+    let mut used = [[0u8; SIGNATURE_ROWS as usize]; 4];
+    for (k, e) in elems.iter().enumerate() {
+        let at = || format!("{place}, {which} element {k} `{}`", e.semantic_name);
+        if e.id as usize != k {
+            return Err(err("signature.id", at(), format!("id {} at position {k}", e.id)));
+        }
+        if e.rows == 0 || u32::from(e.cols) == 0 || e.cols > 4 || e.rows > SIGNATURE_ROWS as u32 {
+            return Err(err("signature.size", at(), format!("{} rows × {} columns (1..32 × 1..4)", e.rows, e.cols)));
+        }
+        if !e.is_allocated() {
+            continue;
+        }
+        let (row, col) = (i64::from(e.start_row), i64::from(e.start_col));
+        if col < 0 || col + i64::from(e.cols) > 4 || row + i64::from(e.rows) > SIGNATURE_ROWS {
+            return Err(err(
+                "signature.packing",
+                at(),
+                format!("rows {row}+{} columns {col}+{} outside 32 × 4", e.rows, e.cols),
+            ));
+        }
+        let stream = e.stream() as usize;
+        let Some(cells) = used.get_mut(stream) else {
+            return Err(err("signature.stream", at(), format!("stream {stream} (0..4)")));
+        };
+        let mask = e.mask();
+        for r in row..row + i64::from(e.rows) {
+            let c = &mut cells[r as usize];
+            if *c & mask != 0 {
+                return Err(err(
+                    "signature.overlap",
+                    at(),
+                    format!(
+                        "row {r}, components {} already used by another element",
+                        crate::dxil::signature::mask_string(*c & mask)
+                    ),
+                ));
+            }
+            *c |= mask;
+        }
+    }
+    Ok(())
+}
+
+/// Groupshared memory and local arrays (allocas, private globals).
+fn memory(m: &Module) -> Result<()> {
+    let mut shared = 0u64;
+    let mut private = 0u64;
+    for g in &m.globals {
+        let size = size_of(m, g.value_ty, 0);
+        match g.addr_space {
+            3 => shared = shared.saturating_add(size),
+            0 if !g.is_const => private = private.saturating_add(size),
+            _ => {}
+        }
+        if shared > MAX_GROUPSHARED_BYTES {
+            return Err(err(
+                "limit.groupshared",
+                format!("global @{}", g.name),
+                format!("groupshared memory reaches {shared} bytes (at most {MAX_GROUPSHARED_BYTES})"),
+            ));
+        }
+        if private > MAX_LOCAL_BYTES {
+            return Err(err(
+                "limit.local-arrays",
+                format!("global @{}", g.name),
+                format!("static arrays reach {private} bytes (at most {MAX_LOCAL_BYTES})"),
+            ));
+        }
+    }
+    for f in m.functions.iter().filter(|f| !f.is_declaration) {
+        let mut local = private;
+        for (i, inst) in f.insts.iter().enumerate() {
+            let crate::ir::InstKind::Alloca { alloc_ty, count, .. } = &inst.kind else { continue };
+            let n = m.const_uint(*count).unwrap_or(1);
+            local = local.saturating_add(size_of(m, *alloc_ty, 0).saturating_mul(n));
+            if local > MAX_LOCAL_BYTES {
+                return Err(err(
+                    "limit.local-arrays",
+                    super::inst_place(f, crate::ir::InstId(i as u32)),
+                    format!("local arrays reach {local} bytes (at most {MAX_LOCAL_BYTES})"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Byte size of a type (no padding; saturating), enough to compare with the limits.
+fn size_of(m: &Module, t: TypeId, depth: u32) -> u64 {
+    if depth > 32 {
+        return u64::MAX;
+    }
+    match m.types.list.get(t.0 as usize) {
+        Some(Type::Int(w)) => u64::from(w.div_ceil(8)),
+        Some(Type::Half) => 2,
+        Some(Type::Float) => 4,
+        Some(Type::Double) | Some(Type::Pointer { .. }) => 8,
+        Some(Type::Array { len, elem }) => len.saturating_mul(size_of(m, *elem, depth + 1)),
+        Some(Type::Vector { len, elem }) => u64::from(*len).saturating_mul(size_of(m, *elem, depth + 1)),
+        Some(Type::Struct { elems, .. }) => elems.iter().fold(0u64, |s, e| s.saturating_add(size_of(m, *e, depth + 1))),
+        _ => 0,
+    }
+}

@@ -1,0 +1,420 @@
+//! Operand types of LLVM instructions: the rules of LLVM's own verifier that
+//! lowering relies on (same-typed arithmetic operands, casts that change
+//! what their name says, boolean conditions, loads and stores of the
+//! pointee type, …).
+
+use super::{err, inst_place, Result, VerifyError};
+use crate::ir::{CastOp, ConstKind, Function, InstId, InstKind, Module, Type, TypeId, Value};
+
+pub(crate) fn verify_function(m: &Module, f: &Function) -> Result<()> {
+    let c = Checker { m, f };
+    for i in 0..f.insts.len() {
+        c.inst(InstId(i as u32))?;
+    }
+    Ok(())
+}
+
+struct Checker<'a> {
+    m: &'a Module,
+    f: &'a Function,
+}
+
+/// Scalar class of a first-class type, looking through vectors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Int(u32),
+    Float(u32),
+    Ptr,
+    Other,
+}
+
+impl<'a> Checker<'a> {
+    fn get(&self, t: TypeId) -> Option<&'a Type> {
+        self.m.types.list.get(t.0 as usize)
+    }
+    fn vt(&self, v: Value) -> TypeId {
+        self.m.value_type(self.f, v)
+    }
+    /// (scalar class, vector length or `None` for scalars).
+    fn shape(&self, t: TypeId) -> (Class, Option<u32>) {
+        match self.get(t) {
+            Some(Type::Vector { len, elem }) => (self.class(*elem), Some(*len)),
+            _ => (self.class(t), None),
+        }
+    }
+    fn class(&self, t: TypeId) -> Class {
+        match self.get(t) {
+            Some(Type::Int(w)) => Class::Int(*w),
+            Some(Type::Half) => Class::Float(16),
+            Some(Type::Float) => Class::Float(32),
+            Some(Type::Double) => Class::Float(64),
+            Some(Type::Pointer { .. }) => Class::Ptr,
+            _ => Class::Other,
+        }
+    }
+    fn is_bool(&self, t: TypeId) -> bool {
+        matches!(self.get(t), Some(Type::Int(1)))
+    }
+    fn show(&self, t: TypeId) -> String {
+        self.m.types.display(t)
+    }
+    fn fail(&self, id: InstId, detail: String) -> VerifyError {
+        err("type.operand", inst_place(self.f, id), detail)
+    }
+    fn same(&self, id: InstId, what: &str, a: TypeId, b: TypeId) -> Result<()> {
+        if a != b && self.get(a) != self.get(b) {
+            return Err(self.fail(id, format!("{what}: {} and {} differ", self.show(a), self.show(b))));
+        }
+        Ok(())
+    }
+
+    fn inst(&self, id: InstId) -> Result<()> {
+        let inst = self.f.inst(id);
+        let rt = inst.ty;
+        match &inst.kind {
+            InstKind::Binary { op, lhs, rhs, .. } => {
+                let lt = self.vt(*lhs);
+                self.same(id, "operands", lt, self.vt(*rhs))?;
+                self.same(id, "operand and result", lt, rt)?;
+                let ok = match self.shape(lt).0 {
+                    Class::Int(_) => !op.is_float(),
+                    Class::Float(_) => op.is_float(),
+                    _ => false,
+                };
+                if !ok {
+                    return Err(self.fail(id, format!("{} on {}", op.name(), self.show(lt))));
+                }
+            }
+            InstKind::Cast { op, value } => self.cast(id, *op, self.vt(*value), rt)?,
+            InstKind::Cmp { pred, lhs, rhs, .. } => {
+                let lt = self.vt(*lhs);
+                self.same(id, "operands", lt, self.vt(*rhs))?;
+                let (c, len) = self.shape(lt);
+                let ok = if pred.is_float() {
+                    matches!(c, Class::Float(_))
+                } else {
+                    matches!(c, Class::Int(_) | Class::Ptr)
+                };
+                if !ok {
+                    return Err(self.fail(id, format!("{} compare of {}", pred.name(), self.show(lt))));
+                }
+                if self.shape(rt) != (Class::Int(1), len) {
+                    return Err(self.fail(id, format!("compare result {}", self.show(rt))));
+                }
+            }
+            InstKind::Select { cond, if_true, if_false } => {
+                let tt = self.vt(*if_true);
+                self.same(id, "select values", tt, self.vt(*if_false))?;
+                self.same(id, "select value and result", tt, rt)?;
+                let ct = self.vt(*cond);
+                let (cc, clen) = self.shape(ct);
+                if cc != Class::Int(1) || (clen.is_some() && clen != self.shape(tt).1) {
+                    return Err(self.fail(id, format!("select condition {}", self.show(ct))));
+                }
+            }
+            InstKind::Phi { incoming } => {
+                for (v, _) in self.f.phis(*incoming) {
+                    self.same(id, "PHI incoming value and result", self.vt(*v), rt)?;
+                }
+                if matches!(
+                    self.get(rt),
+                    Some(Type::Void | Type::Label | Type::Metadata | Type::Function { .. }) | None
+                ) {
+                    return Err(self.fail(id, format!("PHI of {}", self.show(rt))));
+                }
+            }
+            InstKind::Call { callee, fn_ty, args, .. } => {
+                let Some(Type::Function { ret, params, vararg }) = self.get(*fn_ty) else {
+                    return Err(self.fail(id, "call through a non-function type".into()));
+                };
+                let ct = self.vt(*callee);
+                match self.m.types.pointee(ct) {
+                    Some((p, _)) if p == *fn_ty || self.get(p) == self.get(*fn_ty) => {}
+                    _ => return Err(self.fail(id, format!("callee of type {}", self.show(ct)))),
+                }
+                let args = self.f.values(*args);
+                if args.len() < params.len() || (!vararg && args.len() != params.len()) {
+                    return Err(self.fail(id, format!("{} arguments for {} parameters", args.len(), params.len())));
+                }
+                for (a, p) in args.iter().zip(params) {
+                    self.same(id, "argument and parameter", self.vt(*a), *p)?;
+                }
+                self.same(id, "call result", *ret, rt)?;
+            }
+            InstKind::DxOp { .. } => {}
+            InstKind::Alloca { alloc_ty, count, .. } => {
+                if !matches!(self.shape(self.vt(*count)), (Class::Int(_), None)) {
+                    return Err(self.fail(id, "alloca count is not an integer".into()));
+                }
+                if matches!(
+                    self.get(*alloc_ty),
+                    Some(Type::Void | Type::Label | Type::Metadata | Type::Function { .. }) | None
+                ) {
+                    return Err(self.fail(id, format!("alloca of {}", self.show(*alloc_ty))));
+                }
+            }
+            InstKind::Load { ptr, .. } => {
+                let pt = self.vt(*ptr);
+                match self.m.types.pointee(pt) {
+                    Some((p, _)) => self.same(id, "loaded pointee and result", p, rt)?,
+                    None => return Err(self.fail(id, format!("load from {}", self.show(pt)))),
+                }
+            }
+            InstKind::Store { ptr, value, .. } => {
+                let pt = self.vt(*ptr);
+                match self.m.types.pointee(pt) {
+                    Some((p, _)) => self.same(id, "stored value and pointee", self.vt(*value), p)?,
+                    None => return Err(self.fail(id, format!("store to {}", self.show(pt)))),
+                }
+            }
+            InstKind::Gep { base, indices, source_ty, .. } => {
+                let bt = self.vt(*base);
+                let Some((p, space)) = self.m.types.pointee(bt) else {
+                    return Err(self.fail(id, format!("getelementptr on {}", self.show(bt))));
+                };
+                self.same(id, "getelementptr source type and base pointee", *source_ty, p)?;
+                let idx = self.f.values(*indices);
+                let mut cur = p;
+                for (k, v) in idx.iter().enumerate() {
+                    if !matches!(self.shape(self.vt(*v)), (Class::Int(_), None)) {
+                        return Err(self.fail(id, format!("getelementptr index {k} is not an integer")));
+                    }
+                    if k == 0 {
+                        continue;
+                    }
+                    cur = match self.get(cur) {
+                        Some(Type::Array { elem, .. } | Type::Vector { elem, .. }) => *elem,
+                        Some(Type::Struct { elems, .. }) => {
+                            let Some(c) = self.m.const_uint(*v) else {
+                                return Err(self.fail(id, format!("getelementptr struct index {k} is not a constant")));
+                            };
+                            match usize::try_from(c).ok().and_then(|c| elems.get(c)) {
+                                Some(e) => *e,
+                                None => {
+                                    return Err(self.fail(id, format!("getelementptr struct index {c} out of range")))
+                                }
+                            }
+                        }
+                        _ => return Err(self.fail(id, format!("getelementptr index {k} into {}", self.show(cur)))),
+                    };
+                }
+                match self.get(rt) {
+                    Some(Type::Pointer { pointee, addr_space })
+                        if *addr_space == space && (*pointee == cur || self.get(*pointee) == self.get(cur)) => {}
+                    _ => return Err(self.fail(id, format!("getelementptr result {}", self.show(rt)))),
+                }
+            }
+            InstKind::ExtractValue { agg, indices } => {
+                let t = self.walk(id, self.vt(*agg), self.f.indices(*indices))?;
+                self.same(id, "extractvalue result", t, rt)?;
+            }
+            InstKind::InsertValue { agg, value, indices } => {
+                let at = self.vt(*agg);
+                self.same(id, "insertvalue aggregate and result", at, rt)?;
+                let t = self.walk(id, at, self.f.indices(*indices))?;
+                self.same(id, "inserted value", self.vt(*value), t)?;
+            }
+            InstKind::ExtractElement { vector, index } => {
+                let vt = self.vt(*vector);
+                let Some(Type::Vector { elem, .. }) = self.get(vt) else {
+                    return Err(self.fail(id, format!("extractelement of {}", self.show(vt))));
+                };
+                self.same(id, "extractelement result", *elem, rt)?;
+                self.int_index(id, *index)?;
+            }
+            InstKind::InsertElement { vector, value, index } => {
+                let vt = self.vt(*vector);
+                let Some(Type::Vector { elem, .. }) = self.get(vt) else {
+                    return Err(self.fail(id, format!("insertelement into {}", self.show(vt))));
+                };
+                self.same(id, "insertelement result", vt, rt)?;
+                self.same(id, "inserted element", self.vt(*value), *elem)?;
+                self.int_index(id, *index)?;
+            }
+            InstKind::ShuffleVector { a, b, mask } => {
+                let at = self.vt(*a);
+                self.same(id, "shufflevector operands", at, self.vt(*b))?;
+                let (Some(Type::Vector { len: alen, elem }), Some(Type::Vector { len: rlen, elem: relem })) =
+                    (self.get(at), self.get(rt))
+                else {
+                    return Err(self.fail(id, "shufflevector of non-vectors".into()));
+                };
+                self.same(id, "shufflevector element", *elem, *relem)?;
+                let Value::Const(mc) = mask else {
+                    return Err(self.fail(id, "shufflevector mask is not a constant".into()));
+                };
+                let mt = self.m.konst(*mc).ty;
+                if self.shape(mt) != (Class::Int(32), Some(*rlen)) {
+                    return Err(self.fail(id, format!("shufflevector mask {}", self.show(mt))));
+                }
+                let limit = u64::from(*alen) * 2;
+                let lanes: Vec<Option<u64>> = match &self.m.konst(*mc).kind {
+                    ConstKind::Data(d) => d.iter().map(|x| Some(*x)).collect(),
+                    ConstKind::Aggregate(vs) => vs.iter().map(|v| self.m.const_uint(*v)).collect(),
+                    ConstKind::Null => Vec::new(),
+                    ConstKind::Undef => Vec::new(),
+                    _ => return Err(self.fail(id, "shufflevector mask is not a constant vector".into())),
+                };
+                if lanes.iter().flatten().any(|x| *x >= limit) {
+                    return Err(self.fail(id, "shufflevector mask selects past both operands".into()));
+                }
+            }
+            InstKind::AtomicRmw { ptr, value, .. } => {
+                let pt = self.vt(*ptr);
+                let Some((p, _)) = self.m.types.pointee(pt) else {
+                    return Err(self.fail(id, format!("atomicrmw on {}", self.show(pt))));
+                };
+                self.same(id, "atomicrmw value and pointee", self.vt(*value), p)?;
+                self.same(id, "atomicrmw result", p, rt)?;
+                if !matches!(self.shape(p), (Class::Int(_), None)) {
+                    return Err(self.fail(id, format!("atomicrmw on {}", self.show(p))));
+                }
+            }
+            InstKind::CmpXchg { ptr, cmp, new, .. } => {
+                let pt = self.vt(*ptr);
+                let Some((p, _)) = self.m.types.pointee(pt) else {
+                    return Err(self.fail(id, format!("cmpxchg on {}", self.show(pt))));
+                };
+                self.same(id, "cmpxchg compare value and pointee", self.vt(*cmp), p)?;
+                self.same(id, "cmpxchg new value and pointee", self.vt(*new), p)?;
+                if !matches!(self.shape(p), (Class::Int(_), None)) {
+                    return Err(self.fail(id, format!("cmpxchg on {}", self.show(p))));
+                }
+            }
+            InstKind::CondBr { cond, .. } => {
+                let ct = self.vt(*cond);
+                if !self.is_bool(ct) {
+                    return Err(self.fail(id, format!("branch condition of type {}", self.show(ct))));
+                }
+            }
+            InstKind::Switch { cond, cases, .. } => {
+                let ct = self.vt(*cond);
+                if !matches!(self.shape(ct), (Class::Int(_), None)) {
+                    return Err(self.fail(id, format!("switch on {}", self.show(ct))));
+                }
+                for (c, _) in self.f.cases(*cases) {
+                    self.same(id, "switch case and condition", self.m.konst(*c).ty, ct)?;
+                    if self.m.const_uint(Value::Const(*c)).is_none() {
+                        return Err(self.fail(id, "switch case is not an integer constant".into()));
+                    }
+                }
+            }
+            InstKind::Ret { value } => {
+                let want = self.f.ret_ty;
+                match value {
+                    Some(v) => self.same(id, "returned value and function result", self.vt(*v), want)?,
+                    None if matches!(self.get(want), Some(Type::Void)) => {}
+                    None => return Err(self.fail(id, format!("ret void in a function returning {}", self.show(want)))),
+                }
+            }
+            InstKind::Fence { .. } | InstKind::Br { .. } | InstKind::Unreachable => {}
+        }
+        Ok(())
+    }
+
+    fn int_index(&self, id: InstId, v: Value) -> Result<()> {
+        if !matches!(self.shape(self.vt(v)), (Class::Int(_), None)) {
+            return Err(self.fail(id, "vector index is not an integer".into()));
+        }
+        Ok(())
+    }
+
+    /// The type reached by extractvalue/insertvalue indices.
+    fn walk(&self, id: InstId, mut t: TypeId, idx: &[u32]) -> Result<TypeId> {
+        if idx.is_empty() {
+            return Err(self.fail(id, "no indices".into()));
+        }
+        for &k in idx {
+            t = match self.get(t) {
+                Some(Type::Array { len, elem }) if u64::from(k) < *len => *elem,
+                Some(Type::Struct { elems, .. }) if (k as usize) < elems.len() => elems[k as usize],
+                _ => return Err(self.fail(id, format!("index {k} into {}", self.show(t)))),
+            };
+        }
+        Ok(t)
+    }
+
+    fn cast(&self, id: InstId, op: CastOp, from: TypeId, to: TypeId) -> Result<()> {
+        let (fc, flen) = self.shape(from);
+        let (tc, tlen) = self.shape(to);
+        use Class::*;
+        let ok = flen == tlen
+            && match op {
+                CastOp::Trunc => matches!((fc, tc), (Int(a), Int(b)) if b < a),
+                CastOp::ZExt | CastOp::SExt => matches!((fc, tc), (Int(a), Int(b)) if b > a),
+                CastOp::FPTrunc => matches!((fc, tc), (Float(a), Float(b)) if b < a),
+                CastOp::FPExt => matches!((fc, tc), (Float(a), Float(b)) if b > a),
+                CastOp::FPToUI | CastOp::FPToSI => matches!((fc, tc), (Float(_), Int(_))),
+                CastOp::UIToFP | CastOp::SIToFP => matches!((fc, tc), (Int(_), Float(_))),
+                CastOp::PtrToInt => matches!((fc, tc), (Ptr, Int(_))),
+                CastOp::IntToPtr => matches!((fc, tc), (Int(_), Ptr)),
+                CastOp::AddrSpaceCast => matches!((fc, tc), (Ptr, Ptr)),
+                CastOp::BitCast => match (fc, tc) {
+                    (Ptr, Ptr) => true,
+                    (Int(a) | Float(a), Int(b) | Float(b)) => a == b,
+                    _ => false,
+                },
+            };
+        // bitcast may also change the vector shape at the same total width
+        let ok = ok
+            || (op == CastOp::BitCast
+                && match (fc, tc) {
+                    (Int(a) | Float(a), Int(b) | Float(b)) => {
+                        u64::from(a) * u64::from(flen.unwrap_or(1)) == u64::from(b) * u64::from(tlen.unwrap_or(1))
+                    }
+                    _ => false,
+                });
+        if !ok {
+            return Err(self.fail(id, format!("{} from {} to {}", op.name(), self.show(from), self.show(to))));
+        }
+        Ok(())
+    }
+}
+
+/// Aggregate constants have one element per member of their type, each of
+/// the member's type (where the element is a typed value).
+pub(crate) fn verify_constants(m: &Module) -> Result<()> {
+    for (i, c) in m.consts.iter().enumerate() {
+        let place = || format!("constant #{i}");
+        let Some(t) = m.types.list.get(c.ty.0 as usize) else {
+            return Err(err("constant.type", place(), "type out of range"));
+        };
+        let n = match &c.kind {
+            ConstKind::Aggregate(vs) => vs.len() as u64,
+            ConstKind::Data(d) => d.len() as u64,
+            _ => continue,
+        };
+        let (want, elem) = match t {
+            Type::Array { len, elem } => (*len, Some(*elem)),
+            Type::Vector { len, elem } => (u64::from(*len), Some(*elem)),
+            Type::Struct { elems, .. } => (elems.len() as u64, None),
+            _ => {
+                return Err(err(
+                    "constant.shape",
+                    place(),
+                    format!("aggregate constant of type {}", m.types.display(c.ty)),
+                ))
+            }
+        };
+        if n != want {
+            return Err(err("constant.shape", place(), format!("{n} elements for {}", m.types.display(c.ty))));
+        }
+        if let (ConstKind::Aggregate(vs), Some(elem)) = (&c.kind, elem) {
+            for v in vs {
+                if let Value::Const(k) = v {
+                    let et = m.consts.get(k.index()).map(|k| k.ty);
+                    if et.is_some_and(|et| {
+                        et != elem && m.types.list.get(et.0 as usize) != m.types.list.get(elem.0 as usize)
+                    }) {
+                        return Err(err(
+                            "constant.shape",
+                            place(),
+                            "element of another type than the array's".to_string(),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
