@@ -24,6 +24,7 @@ mod llvm;
 mod math;
 mod pixel;
 mod quad;
+mod rayquery;
 mod resources;
 mod sampling;
 mod tessellation;
@@ -148,6 +149,8 @@ pub(crate) struct Lowerer<'m> {
     pub tess: Option<tessellation::Tess<'m>>,
     /// Graphics stages: the link plan and the stage's I/O variables.
     pub gfx: Option<io::Gfx<'m>>,
+    /// Inline ray queries and acceleration-structure types.
+    rq: rayquery::RayQueries,
 }
 
 /// Lowers the entry point described by `meta`; graphics stages take their
@@ -262,6 +265,7 @@ impl<'m> Lowerer<'m> {
         s.stack.clear();
         refill(&mut s.used, n, 0);
         s.res.reset();
+        s.rq.reset();
         Lowerer {
             m,
             f,
@@ -295,6 +299,7 @@ impl<'m> Lowerer<'m> {
             derivatives: false,
             tess: None,
             gfx: None,
+            rq: s.rq,
         }
     }
 
@@ -1369,6 +1374,9 @@ cap_names!(
     Int64ImageEXT,
     Int8,
     InterpolationFunction,
+    RayQueryKHR,
+    RayTracingKHR,
+    RayTraversalPrimitiveCullingKHR,
     MinLod,
     MultiView,
     MultiViewport,
@@ -1432,6 +1440,7 @@ struct Scratch {
     stack: Vec<Construct>,
     used: Vec<u8>,
     res: resources::Resources,
+    rq: rayquery::RayQueries,
 }
 
 impl Scratch {
@@ -1476,6 +1485,7 @@ impl Drop for Lowerer<'_> {
             stack: take(&mut self.stack),
             used: take(&mut self.used),
             res: take(&mut self.res),
+            rq: take(&mut self.rq),
         };
         if s.capacity_bytes() <= MAX_KEPT_SCRATCH {
             SCRATCH.with(|c| c.set(Some(s)));
@@ -1577,6 +1587,43 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         DomainLocation | OutputControlPointID | LoadOutputControlPoint | StorePatchConstant | LoadPatchConstant => {
             tessellation::lower_op
         }
+        AllocateRayQuery
+        | RayQuery_TraceRayInline
+        | RayQuery_Proceed
+        | RayQuery_Abort
+        | RayQuery_CommitNonOpaqueTriangleHit
+        | RayQuery_CommitProceduralPrimitiveHit
+        | RayQuery_CommittedStatus
+        | RayQuery_CandidateType
+        | RayQuery_CandidateObjectToWorld3x4
+        | RayQuery_CandidateWorldToObject3x4
+        | RayQuery_CommittedObjectToWorld3x4
+        | RayQuery_CommittedWorldToObject3x4
+        | RayQuery_CandidateProceduralPrimitiveNonOpaque
+        | RayQuery_CandidateTriangleFrontFace
+        | RayQuery_CommittedTriangleFrontFace
+        | RayQuery_CandidateTriangleBarycentrics
+        | RayQuery_CommittedTriangleBarycentrics
+        | RayQuery_RayFlags
+        | RayQuery_WorldRayOrigin
+        | RayQuery_WorldRayDirection
+        | RayQuery_RayTMin
+        | RayQuery_CandidateTriangleRayT
+        | RayQuery_CommittedRayT
+        | RayQuery_CandidateInstanceIndex
+        | RayQuery_CandidateInstanceID
+        | RayQuery_CandidateGeometryIndex
+        | RayQuery_CandidatePrimitiveIndex
+        | RayQuery_CandidateObjectRayOrigin
+        | RayQuery_CandidateObjectRayDirection
+        | RayQuery_CommittedInstanceIndex
+        | RayQuery_CommittedInstanceID
+        | RayQuery_CommittedGeometryIndex
+        | RayQuery_CommittedPrimitiveIndex
+        | RayQuery_CommittedObjectRayOrigin
+        | RayQuery_CommittedObjectRayDirection
+        | RayQuery_CandidateInstanceContributionToHitGroupIndex
+        | RayQuery_CommittedInstanceContributionToHitGroupIndex => rayquery::lower,
         _ => return None,
     })
 }
