@@ -333,7 +333,10 @@ fn compile_module_timed(
     clock: &mut impl PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
     let mut entry = read_meta(module, opts)?;
-    if entry.meta.kind == ShaderKind::Compute {
+    if entry.meta.kind == ShaderKind::Node {
+        return Err(unsupported(&entry.meta, "work-graph node shaders (DXIL library work graphs)".into()));
+    }
+    if entry.meta.kind == ShaderKind::Compute || crate::lower::is_ray_tracing_stage(entry.meta.kind) {
         check_version(&entry.meta, opts)?;
         clock.lap(Phase::Metadata);
         return crate::lower::lower_timed(module, &entry.meta, opts, None, clock);

@@ -25,6 +25,7 @@ mod math;
 mod pixel;
 mod quad;
 mod rayquery;
+mod raytracing;
 mod resources;
 mod sampling;
 mod tessellation;
@@ -41,6 +42,7 @@ use crate::ir::{
 use crate::structurize::{Cond, Node, StructuredFunction};
 use emit::Emitter;
 use meta::EntryMeta;
+pub(crate) use rayquery::is_ray_tracing_stage;
 
 /// Why lowering stopped (turned into [`CompileError`] with function, block and SM).
 #[derive(Debug)]
@@ -151,6 +153,8 @@ pub(crate) struct Lowerer<'m> {
     pub gfx: Option<io::Gfx<'m>>,
     /// Inline ray queries and acceleration-structure types.
     rq: rayquery::RayQueries,
+    /// Ray-tracing exports: parameters, builtins, library resource globals.
+    rt: raytracing::RayTracing,
 }
 
 /// Lowers the entry point described by `meta`; graphics stages take their
@@ -204,8 +208,28 @@ pub(crate) fn lower_timed(
         extended = x;
         (&extended, heap_handles.into_iter().map(|(h, r)| (h, base + r)).collect())
     };
+    // Ray-tracing pipelines and ray queries need SPIR-V 1.4 (VK_KHR_spirv_1_4).
+    let rt_stage = rayquery::is_ray_tracing_stage(meta.kind);
+    let raised;
+    let opts = if opts.spirv_version < (1, 4)
+        && (rt_stage || meta.resources.iter().any(|d| d.kind == meta::ResKind::RTAccelerationStructure))
+    {
+        raised = CompileOptions { spirv_version: (1, 4), ..opts.clone() };
+        &raised
+    } else {
+        opts
+    };
     let mut l = Lowerer::new(m, f, meta, opts);
     l.res.heap_handles = heap_handles;
+    if rt_stage {
+        if let Err(e) = raytracing::prepare(&mut l) {
+            return Err(match e {
+                Fail::Unsupported(s) => unsup(s, None),
+                Fail::Malformed(s) => CompileError::Malformed(format!("{s} (function {})", f.name)),
+                Fail::Internal(s) => CompileError::Internal(s),
+            });
+        }
+    }
     if let Some((plan, index)) = plan {
         match io::Gfx::new(plan, index) {
             Some(g) => l.gfx = Some(g),
@@ -266,6 +290,7 @@ impl<'m> Lowerer<'m> {
         refill(&mut s.used, n, 0);
         s.res.reset();
         s.rq.reset();
+        s.rt.reset();
         Lowerer {
             m,
             f,
@@ -300,6 +325,7 @@ impl<'m> Lowerer<'m> {
             tess: None,
             gfx: None,
             rq: s.rq,
+            rt: s.rt,
         }
     }
 
@@ -503,7 +529,10 @@ impl<'m> Lowerer<'m> {
                 let l = self.const_u32(len);
                 self.new_type(Op::TypeArray, &[e, l])
             }
-            Type::Struct { name: None, elems, .. } => {
+            Type::Struct { name, elems, .. }
+                if name.is_none()
+                    || (rayquery::is_ray_tracing_stage(self.meta.kind) && raytracing::user_struct(self.m, t)) =>
+            {
                 let mut ids = Vec::with_capacity(elems.len());
                 for &e in elems {
                     ids.push(self.ty(e)?);
@@ -721,7 +750,7 @@ impl<'m> Lowerer<'m> {
                 }
             }
             Value::Global(g) => Ok(self.global(g)?.0),
-            Value::Arg(_) => unsupported("entry point with parameters"),
+            Value::Arg(a) => Ok(self.rt_arg(a)?.0),
             Value::Function(_) => unsupported("function pointers"),
             Value::Metadata(_) => unsupported("metadata as a value"),
         }
@@ -748,6 +777,7 @@ impl<'m> Lowerer<'m> {
                     _ => unsupported("pointer constant expression other than getelementptr"),
                 }
             }
+            Value::Arg(a) => self.rt_arg(a),
             _ => unsupported("pointer argument"),
         }
     }
@@ -1168,6 +1198,7 @@ impl<'m> Lowerer<'m> {
                 };
                 h(self, i, *op, args)
             }
+            _ if self.rt.names_resource(i) => Ok(()),
             _ => llvm::lower(self, i),
         }
     }
@@ -1441,6 +1472,7 @@ struct Scratch {
     used: Vec<u8>,
     res: resources::Resources,
     rq: rayquery::RayQueries,
+    rt: raytracing::RayTracing,
 }
 
 impl Scratch {
@@ -1486,6 +1518,7 @@ impl Drop for Lowerer<'_> {
             used: take(&mut self.used),
             res: take(&mut self.res),
             rq: take(&mut self.rq),
+            rt: take(&mut self.rt),
         };
         if s.capacity_bytes() <= MAX_KEPT_SCRATCH {
             SCRATCH.with(|c| c.set(Some(s)));
@@ -1624,6 +1657,28 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | RayQuery_CommittedObjectRayDirection
         | RayQuery_CandidateInstanceContributionToHitGroupIndex
         | RayQuery_CommittedInstanceContributionToHitGroupIndex => rayquery::lower,
+        CreateHandleForLib
+        | TraceRay
+        | ReportHit
+        | CallShader
+        | IgnoreHit
+        | AcceptHitAndEndSearch
+        | DispatchRaysIndex
+        | DispatchRaysDimensions
+        | WorldRayOrigin
+        | WorldRayDirection
+        | ObjectRayOrigin
+        | ObjectRayDirection
+        | RayTMin
+        | RayTCurrent
+        | RayFlags
+        | InstanceIndex
+        | InstanceID
+        | GeometryIndex
+        | PrimitiveIndex
+        | HitKind
+        | ObjectToWorld
+        | WorldToObject => raytracing::lower,
         _ => return None,
     })
 }
