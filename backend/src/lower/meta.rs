@@ -154,11 +154,14 @@ pub struct EntryMeta {
     /// properties ([`read`] and the compile entry points fill it).
     pub hs: Option<crate::dxil::HsState>,
     pub ds: Option<crate::dxil::DsState>,
+    /// An export of a DXIL library (resources are global variables, `CreateHandleForLib`).
+    pub library: bool,
 }
 
 impl EntryMeta {
     pub fn sm_string(&self) -> String {
         let p = match self.kind {
+            _ if self.library => "lib",
             ShaderKind::Compute => "cs",
             ShaderKind::Pixel => "ps",
             ShaderKind::Vertex => "vs",
@@ -297,6 +300,7 @@ pub(crate) fn read_entry(m: &Module, entry: Option<&str>, refuse_library: bool) 
         resources: Vec::new(),
         hs: None,
         ds: None,
+        library: kind == ShaderKind::Library,
     };
     // Resources: entry op 3, else the named dx.resources.
     let res_node = md

@@ -221,7 +221,7 @@ pub(crate) fn lower_timed(
     };
     let mut l = Lowerer::new(m, f, meta, opts);
     l.res.heap_handles = heap_handles;
-    if rt_stage {
+    if meta.library {
         if let Err(e) = raytracing::prepare(&mut l) {
             return Err(match e {
                 Fail::Unsupported(s) => unsup(s, None),

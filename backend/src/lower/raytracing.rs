@@ -81,7 +81,7 @@ fn record_global(m: &Module, rec: crate::ir::MdId) -> Option<GlobalId> {
     }
 }
 
-/// Before lowering a ray-tracing export: finds the library's resource globals and the
+/// Before lowering a library export: finds the library's resource globals and the
 /// instructions that load them, and registers every `CreateHandleForLib` with the resource
 /// scan (through the table heap handles use) so that resource uses are recorded.
 pub(super) fn prepare(l: &mut Lowerer<'_>) -> LResult<()> {
