@@ -34,13 +34,10 @@ struct Tally {
     ray_query: (usize, usize),
 }
 
-fn check(t: &mut Tally, name: &str, bytes: &[u8], opts: &CompileOptions) -> Result<(), String> {
+fn check(name: &str, bytes: &[u8], opts: &CompileOptions) -> Result<(), String> {
     match catch_unwind(AssertUnwindSafe(|| compile(bytes, opts))) {
         Err(_) => Err(format!("PANIC {name}")),
-        Ok(Ok(cs)) => {
-            let _ = t;
-            spirv_val::validate(&cs.spirv).map_err(|m| format!("INVALID {name}: {m}"))
-        }
+        Ok(Ok(cs)) => spirv_val::validate(&cs.spirv).map_err(|m| format!("INVALID {name}: {m}")),
         Ok(Err(e)) => Err(format!("{name}: {e}")),
     }
 }
@@ -51,7 +48,7 @@ fn run(t: &mut Tally, name: &str, bytes: &[u8]) {
     if info.shader_model.kind != ShaderKind::Library {
         if uses_ray_queries(&m) {
             t.ray_query.0 += 1;
-            match check(t, name, bytes, &CompileOptions::default()) {
+            match check(name, bytes, &CompileOptions::default()) {
                 Ok(()) => t.ray_query.1 += 1,
                 Err(e) => t.failures.push(e),
             }
@@ -73,14 +70,11 @@ fn run(t: &mut Tally, name: &str, bytes: &[u8]) {
             }
             continue;
         }
+        let r = check(&what, bytes, &opts);
         let slot = t.per_kind.entry(kind.map_or("none".into(), |k| k.name().to_string())).or_default();
         slot.0 += 1;
-        match check(t, &what, bytes, &opts) {
-            Ok(()) => {
-                if let Some(s) = t.per_kind.get_mut(kind.map_or("none", |k| k.name())) {
-                    s.1 += 1;
-                }
-            }
+        match r {
+            Ok(()) => slot.1 += 1,
             Err(e) => t.failures.push(e),
         }
     }
