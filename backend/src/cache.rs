@@ -31,7 +31,7 @@ use crate::link::LinkPlan;
 use crate::ShaderKind;
 
 /// Version of the key derivation and of the on-disk format; bump on any change to either.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 const MAGIC: &[u8; 4] = b"DXJC";
 const SHARDS: usize = 16;
@@ -223,6 +223,11 @@ impl CompileCache {
         static COUNTER: AtomicU64 = AtomicU64::new(0);
         let Some(path) = self.path(key) else { return Ok(()) };
         let Some(dir) = self.dir.as_ref() else { return Ok(()) };
+        // Shaders compiled under a binding model keep their placements in memory only (the disk
+        // format does not carry them): never write an entry that would read back without them.
+        if shader.push_layout.is_some() || !shader.placements.is_empty() {
+            return Ok(());
+        }
         let bytes = encode_file(shader, key, env!("CARGO_PKG_VERSION"));
         // Unique per process and call: concurrent writers never share a temporary file.
         let tmp =
@@ -272,7 +277,7 @@ fn class_code(c: ResourceClass) -> u8 {
     }
 }
 
-const DESCRIPTORS: [DescriptorKind; 8] = [
+const DESCRIPTORS: [DescriptorKind; 9] = [
     DescriptorKind::UniformBuffer,
     DescriptorKind::StorageBuffer,
     DescriptorKind::UniformTexelBuffer,
@@ -281,6 +286,7 @@ const DESCRIPTORS: [DescriptorKind; 8] = [
     DescriptorKind::StorageImage,
     DescriptorKind::Sampler,
     DescriptorKind::PushConstant,
+    DescriptorKind::AccelerationStructure,
 ];
 
 fn encode_payload(s: &CompiledShader, out: &mut Vec<u8>) {
@@ -332,6 +338,8 @@ fn encode_payload(s: &CompiledShader, out: &mut Vec<u8>) {
         put_u32(out, h.binding);
         out.push(DESCRIPTORS.iter().position(|d| *d == h.descriptor).unwrap_or(0) as u8);
     }
+    // The patch-constant Location of hull/domain shaders (u32::MAX: none).
+    put_u32(out, s.patch_location_offset.unwrap_or(u32::MAX));
 }
 
 fn encode_file(s: &CompiledShader, key: CacheKey, version: &str) -> Vec<u8> {
@@ -447,6 +455,7 @@ fn decode_payload(r: &mut Reader<'_>) -> Option<CompiledShader> {
         let descriptor = *DESCRIPTORS.get(usize::from(r.u8()?))?;
         heap_bindings.push(crate::compile::HeapBinding { sampler_heap, set, binding, descriptor });
     }
+    let patch_location_offset = Some(r.u32()?).filter(|&o| o != u32::MAX);
     Some(CompiledShader {
         spirv,
         entry_point,
@@ -456,6 +465,9 @@ fn decode_payload(r: &mut Reader<'_>) -> Option<CompiledShader> {
         push_constants,
         capabilities,
         heap_bindings,
+        push_layout: None,
+        placements: Vec::new(),
+        patch_location_offset,
     })
 }
 

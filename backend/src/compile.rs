@@ -1,219 +1,17 @@
 //! The public compile API: a DXBC container in, a Vulkan SPIR-V module and
 //! its interface (bindings, push constants, workgroup size) out.
 
-use crate::binding::{BindingMap, DescriptorKind, ResourceClass};
 use crate::container::Container;
 use crate::link::{LinkError, LinkOptions, LinkPlan, Stage, StageIo};
 use crate::ShaderKind;
 
-/// How out-of-bounds buffer accesses get D3D12 semantics.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Robustness {
-    /// Rely on `VK_EXT_robustness2` `robustBufferAccess2`: no bounds checks
-    /// are emitted.
-    DeviceRobustness2,
-    /// Emit bounds checks: out-of-bounds loads return 0, stores and atomics
-    /// are dropped.
-    #[default]
-    Explicit,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct CompileOptions {
-    /// The entry point to compile (`None`: the module's first).
-    pub entry_point: Option<String>,
-    /// Overrides of the default binding rule (see [`crate::binding`]).
-    pub binding_map: Option<BindingMap>,
-    pub robustness: Robustness,
-    /// SPIR-V version of the output (at least 1.3).
-    pub spirv_version: (u8, u8),
-    /// Pixel shaders: `discard` demotes to a helper invocation
-    /// (`OpDemoteToHelperInvocation`; SPIR-V 1.6 or `SPV_EXT_demote_to_helper_invocation`),
-    /// which keeps derivatives of the discarded lanes defined as D3D does. `false`: `OpKill`.
-    pub demote_to_helper: bool,
-    /// The device has `VK_KHR_fragment_shader_barycentric`: `SV_Barycentrics` is lowered
-    /// (otherwise it is reported unsupported).
-    pub fragment_barycentrics: bool,
-    /// Hull shaders: which tessellation-control invocations run the patch-constant function.
-    pub hull_patch_constants: PatchConstantInvocations,
-}
-
-/// Which invocations of the Vulkan tessellation control shader run a hull
-/// shader's patch-constant function (see `lower::tessellation`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum PatchConstantInvocations {
-    /// Invocation 0 only, after a barrier (the default).
-    #[default]
-    First,
-    /// Every invocation computes and writes the same patch constants.
-    All,
-}
-
-impl Default for CompileOptions {
-    fn default() -> Self {
-        CompileOptions {
-            entry_point: None,
-            binding_map: None,
-            robustness: Robustness::Explicit,
-            spirv_version: (1, 3),
-            demote_to_helper: true,
-            fragment_barycentrics: false,
-            hull_patch_constants: PatchConstantInvocations::First,
-        }
-    }
-}
-
-/// The size of the push-constant range a shader uses (offset 0).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PushConstantRange {
-    pub size: u32,
-}
-
-/// One D3D12 range and the Vulkan binding it became.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ResourceBinding {
-    pub class: ResourceClass,
-    pub space: u32,
-    pub lower_bound: u32,
-    /// Number of registers; `None` = unbounded.
-    pub count: Option<u32>,
-    pub set: u32,
-    pub binding: u32,
-    pub descriptor: DescriptorKind,
-    /// The DXIL resource kind (`"RawBuffer"`, `"Texture2D"`, …).
-    pub kind: String,
-    /// The storage-image format the SPIR-V declares (`"R32ui"`), where it declares one.
-    pub format_hint: Option<String>,
-    pub has_counter: bool,
-    /// The counter's (set, binding) when the UAV has one.
-    pub counter_binding: Option<(u32, u32)>,
-}
-
-/// A descriptor-heap binding (SM 6.6 `ResourceDescriptorHeap` / `SamplerDescriptorHeap`) the
-/// shader uses: a runtime descriptor array indexed by heap index (see `docs/binding-model.md`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HeapBinding {
-    /// The sampler heap (else the CBV/SRV/UAV heap).
-    pub sampler_heap: bool,
-    pub set: u32,
-    pub binding: u32,
-    pub descriptor: DescriptorKind,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct CompiledShader {
-    pub spirv: Vec<u32>,
-    pub entry_point: String,
-    pub stage: ShaderKind,
-    /// Compute shaders' thread-group size (`[0; 3]` for graphics stages).
-    pub workgroup_size: [u32; 3],
-    pub bindings: Vec<ResourceBinding>,
-    pub push_constants: Option<PushConstantRange>,
-    /// Descriptor-heap bindings (needs descriptor indexing: runtime descriptor arrays).
-    pub heap_bindings: Vec<HeapBinding>,
-    /// SPIR-V capabilities the module declares (`"Shader"`, `"Int64"`, …).
-    pub capabilities: Vec<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CompileError {
-    /// The container, bitcode or metadata is broken; the text says where.
-    #[error("malformed input: {0}")]
-    Malformed(String),
-    /// Valid DXIL that dxjit cannot (yet) translate.
-    #[error("unsupported: {feature} (function {function}{}, {shader_model})", block.map(|b| format!(", block {b}")).unwrap_or_default())]
-    Unsupported { feature: String, function: String, block: Option<u32>, shader_model: String },
-    /// A bug in dxjit.
-    #[error("internal error: {0}")]
-    Internal(String),
-}
-
-/// The phases of one compile, in pipeline order (see [`compile_with_stats`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Phase {
-    /// DXBC container parse and DXIL part lookup.
-    Container,
-    /// Bitcode reader and IR build.
-    Bitcode,
-    /// DXIL metadata the compile needs (entry point, resources, properties).
-    Metadata,
-    /// Control-flow analysis and structurization.
-    Structurize,
-    /// Lowering of the structured IR to SPIR-V instructions.
-    Lowering,
-    /// Module assembly into SPIR-V words and the shader's interface.
-    Assembly,
-    /// PSO-time linking of the stages' signatures (pipelines only, see [`compile_pipeline_with_stats`]).
-    Link,
-}
-
-impl Phase {
-    pub const COUNT: usize = 7;
-    pub const ALL: [Phase; Phase::COUNT] = [
-        Phase::Container,
-        Phase::Bitcode,
-        Phase::Metadata,
-        Phase::Structurize,
-        Phase::Lowering,
-        Phase::Assembly,
-        Phase::Link,
-    ];
-    /// The phases of one shader's compile (all but [`Phase::Link`]).
-    pub const SHADER: [Phase; 6] =
-        [Phase::Container, Phase::Bitcode, Phase::Metadata, Phase::Structurize, Phase::Lowering, Phase::Assembly];
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::Container => "container",
-            Phase::Bitcode => "bitcode",
-            Phase::Metadata => "metadata",
-            Phase::Structurize => "structurize",
-            Phase::Lowering => "lowering",
-            Phase::Assembly => "assembly",
-            Phase::Link => "link",
-        }
-    }
-}
-
-/// Wall time spent in each [`Phase`] by [`compile_with_stats`] (accumulated:
-/// the same value can be passed to several compiles).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PhaseTimes {
-    pub nanos: [u64; Phase::COUNT],
-}
-
-impl PhaseTimes {
-    pub fn get(&self, p: Phase) -> std::time::Duration {
-        std::time::Duration::from_nanos(self.nanos[p as usize])
-    }
-    pub fn total(&self) -> std::time::Duration {
-        std::time::Duration::from_nanos(self.nanos.iter().sum())
-    }
-}
-
-/// Receives the end of each phase; `()` ignores them, so [`compile`] pays nothing.
-pub(crate) trait PhaseClock {
-    fn lap(&mut self, phase: Phase);
-}
-
-impl PhaseClock for () {
-    #[inline(always)]
-    fn lap(&mut self, _: Phase) {}
-}
-
-struct Stopwatch<'a> {
-    times: &'a mut PhaseTimes,
-    last: std::time::Instant,
-}
-
-impl PhaseClock for Stopwatch<'_> {
-    #[inline]
-    fn lap(&mut self, phase: Phase) {
-        let now = std::time::Instant::now();
-        let d = now.saturating_duration_since(self.last).as_nanos();
-        self.times.nanos[phase as usize] += u64::try_from(d).unwrap_or(u64::MAX);
-        self.last = now;
-    }
-}
+// The types of the API live in their own modules (so lowering needs nothing from this driver);
+// their `compile::` paths stay valid.
+pub use crate::compiled::{CompiledShader, HeapBinding, PlacedResource, PushConstantRange, ResourceBinding};
+pub use crate::error::CompileError;
+pub use crate::options::{CompileOptions, PatchConstantInvocations, PipelineStateOptions, Robustness};
+pub use crate::phase::{Phase, PhaseTimes};
+pub(crate) use crate::phase::{PhaseClock, Stopwatch};
 
 /// Compiles one entry point of a DXIL container to SPIR-V (graphics stages
 /// with the default plan, as if alone in their pipeline).
@@ -343,7 +141,8 @@ fn compile_module_timed(
     }
     let io = stage_io(module, &mut entry)?;
     let meta = &entry.meta;
-    let plan = LinkPlan::single_owned(io).map_err(|e| unsupported(meta, format!("signature: {e}")))?;
+    let plan = LinkPlan::single_owned_at(io, opts.patch_location_offset)
+        .map_err(|e| unsupported(meta, format!("signature: {e}")))?;
     clock.lap(Phase::Metadata);
     compile_module_stage_timed(module, meta, &plan, 0, opts, clock)
 }

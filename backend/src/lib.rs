@@ -21,10 +21,14 @@ pub mod structurize;
 pub mod binding;
 pub mod cache;
 pub mod compile;
+mod compiled;
+mod error;
 pub mod lower;
-pub use binding::{BindingMap, DescriptorKind, ResourceClass};
+mod options;
+mod phase;
+pub use binding::{BindingMap, BindingModel, BindingPolicy, DescriptorKind, ResourceClass};
 pub use compile::{
     compile, compile_pipeline, compile_pipeline_with_stats, compile_stage, compile_with_stats, CompileError,
     CompileOptions, CompiledPipeline, CompiledShader, HeapBinding, PatchConstantInvocations, Phase, PhaseTimes,
-    PipelineError, PushConstantRange, ResourceBinding, Robustness,
+    PipelineError, PipelineStateOptions, PlacedResource, PushConstantRange, ResourceBinding, Robustness,
 };

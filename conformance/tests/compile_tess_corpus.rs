@@ -49,6 +49,8 @@ impl Tally {
             }
             Ok(Err(CompileError::Malformed(m))) => self.malformed.push(format!("{name}: {m}")),
             Ok(Err(CompileError::Internal(m))) => self.internal.push(format!("{name}: {m}")),
+            // No binding model is given here: a binding error would be a bug.
+            Ok(Err(e @ CompileError::Binding(_))) => self.internal.push(format!("{name}: {e}")),
         }
     }
 }

@@ -141,7 +141,7 @@ pub fn main(a: &LinkArgs) -> ExitCode {
             for (path, e) in &failed {
                 eprintln!("error: {}: {e}", path.display());
                 code = code.max(match e {
-                    CompileError::Malformed(_) => 1,
+                    CompileError::Malformed(_) | CompileError::Binding(_) => 1,
                     CompileError::Unsupported { .. } => 2,
                     CompileError::Internal(_) => 4,
                 });

@@ -17,6 +17,7 @@ mod input_layout;
 mod place;
 mod rows;
 mod stage;
+mod stage_kind;
 mod stream_output;
 mod sysval;
 mod validate;
@@ -222,12 +223,20 @@ impl LinkPlan {
     /// [`LinkPlan::single`], moving the stage's element names into the plan
     /// instead of copying them.
     pub fn single_owned(io: StageIo) -> Result<LinkPlan, LinkError> {
-        place::single_owned(io)
+        place::single_owned(io, None)
+    }
+
+    /// [`LinkPlan::single_owned`] with the patch constants of a hull or domain shader starting
+    /// at Location `pc_location` (`None`: right after the control points), so that a hull and a
+    /// domain shader compiled apart agree (the hull's offset, from its
+    /// [`TessellationPlan::patch_constant_location_offset`], passed to the domain compile).
+    pub fn single_owned_at(io: StageIo, pc_location: Option<u32>) -> Result<LinkPlan, LinkError> {
+        place::single_owned(io, pc_location)
     }
 
     /// [`LinkPlan::single`] for a decoded module.
     pub fn single_module(info: &DxilModuleInfo, module: &Module) -> Result<LinkPlan, LinkError> {
-        place::single_owned(StageIo::from_module(info, module)?)
+        place::single_owned(StageIo::from_module(info, module)?, None)
     }
 }
 

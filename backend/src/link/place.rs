@@ -464,7 +464,7 @@ fn feeds_raster_alone(s: Stage) -> bool {
 /// The placements and plan-wide facts of a stage alone.
 type Single = (Work, Vec<super::VertexAttribute>, Option<TessellationPlan>, Option<GeometryPlan>);
 
-fn single_parts(io: &StageIo) -> Result<Single, LinkError> {
+fn single_parts(io: &StageIo, pc_location: Option<u32>) -> Result<Single, LinkError> {
     let stage = io.stage;
     let (inp, clip_in, cull_in) = lone_side(stage, SignatureKind::Input, &io.inputs, false, 0, false)?;
     let (out, clip_out, cull_out) =
@@ -478,9 +478,12 @@ fn single_parts(io: &StageIo) -> Result<Single, LinkError> {
         clip_out,
         cull_out,
     };
-    let pc_offset = match stage {
-        Stage::Hull => location_end(&io.outputs, &w.outputs),
-        Stage::Domain => location_end(&io.inputs, &w.inputs),
+    // Independently compiled hull and domain shaders agree on where patch constants start when
+    // the caller passes the hull's offset to the domain compile.
+    let pc_offset = match (stage, pc_location) {
+        (Stage::Hull | Stage::Domain, Some(o)) => o,
+        (Stage::Hull, None) => location_end(&io.outputs, &w.outputs),
+        (Stage::Domain, None) => location_end(&io.inputs, &w.inputs),
         _ => 0,
     };
     if !io.patch_constants.is_empty() {
@@ -494,12 +497,12 @@ fn single_parts(io: &StageIo) -> Result<Single, LinkError> {
 }
 
 pub(crate) fn single(io: &StageIo) -> Result<LinkPlan, LinkError> {
-    let (w, vertex_input, tessellation, geometry) = single_parts(io)?;
+    let (w, vertex_input, tessellation, geometry) = single_parts(io, None)?;
     Ok(LinkPlan { stages: vec![w.finish(io)], vertex_input, tessellation, geometry, stream_output: None })
 }
 
-pub(crate) fn single_owned(io: StageIo) -> Result<LinkPlan, LinkError> {
-    let (w, vertex_input, tessellation, geometry) = single_parts(&io)?;
+pub(crate) fn single_owned(io: StageIo, pc_location: Option<u32>) -> Result<LinkPlan, LinkError> {
+    let (w, vertex_input, tessellation, geometry) = single_parts(&io, pc_location)?;
     Ok(LinkPlan { stages: vec![w.finish_owned(io)], vertex_input, tessellation, geometry, stream_output: None })
 }
 

@@ -69,8 +69,7 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
                 let p = l.ssbo_view_ptr(h, w, view)?;
                 emit(l, sop, u, p, scope, sem, val, cmp)
             };
-            if l.robust_explicit() {
-                let n = l.ssbo_view_len(h, view)?;
+            if let Some(n) = l.ssbo_bound(h, view)? {
                 let bt = l.bool();
                 let inb = l.op(Op::ULessThan, bt, &[w, n])?;
                 l.guarded_value(inb, u, body)?
@@ -96,6 +95,13 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
                 let t = l.vector(u32t, n as u32);
                 l.op(Op::CompositeConstruct, t, &ids)?
             };
+            // A heap typed-buffer view with bounds: rebased into the buffer, checked against its count.
+            let view = if h.bounds != 0 && k == ResKind::TypedBuffer {
+                Some(super::resources::typed_view_coord(l, h, coord)?)
+            } else {
+                None
+            };
+            let coord = view.map_or(coord, |v| v.0);
             l.ensure_var(h.res)?;
             let info = l.res.info[h.res as usize].clone();
             let st = info.sampled.unwrap_or(Scalar::U32);
@@ -122,7 +128,9 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
                     Ok(r)
                 }
             };
-            if l.robust_explicit() {
+            if let Some((_, inb)) = view {
+                l.guarded_value(inb, u, body)?
+            } else if l.robust_explicit() {
                 let (img, _) = l.load_image(h)?;
                 let inb = super::sampling::in_bounds(l, img, coord, n as u32, None)?;
                 l.guarded_value(inb, u, body)?

@@ -288,6 +288,14 @@ impl Emitter {
         self.check(ok, Op::MemoryModel);
     }
 
+    /// Replaces the addressing model of the module's `OpMemoryModel` (e.g. with
+    /// `PhysicalStorageBuffer64` once a buffer address is dereferenced).
+    pub fn set_addressing_model(&mut self, a: AddressingModel) {
+        if let Some(w) = self.memory_model.get_mut(1) {
+            *w = a as Word;
+        }
+    }
+
     pub fn entry_point(&mut self, model: ExecutionModel, f: Word, name: &str, interface: &[Word]) {
         let ok = encode_str(&mut self.entry_points, Op::EntryPoint, &[model as Word, f], &[name.as_bytes()], interface);
         self.check(ok, Op::EntryPoint);

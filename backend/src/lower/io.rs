@@ -371,11 +371,23 @@ impl<'m> Lowerer<'m> {
         let pt = self.pointer(sc, t);
         let var = self.global_var(pt, sc, None);
         self.b.name_indexed(var, &e.semantic_name, e.semantic_indices.first().copied().unwrap_or(0));
-        self.decorate(var, Decoration::Location, &[location]);
+        let stage = self.stage();
+        // Dual-source blending (pipeline state): SV_Target0 and SV_Target1 are the two sources of
+        // attachment 0 (Location 0, Index 0 and 1).
+        let dual = self.opts.state.dual_source_blending
+            && sc == StorageClass::Output
+            && stage == Some(Stage::Pixel)
+            && location <= 1
+            && e.semantic_name.eq_ignore_ascii_case("SV_Target");
+        if dual {
+            self.decorate(var, Decoration::Location, &[0]);
+            self.decorate(var, Decoration::Index, &[location]);
+        } else {
+            self.decorate(var, Decoration::Location, &[location]);
+        }
         if dcomp != 0 {
             self.decorate(var, Decoration::Component, &[dcomp]);
         }
-        let stage = self.stage();
         // Pixel inputs interpolate as declared; pre-raster outputs repeat their own element's mode
         // (Vulkan ignores it there, but drivers such as llvmpipe set up interpolation from the producer).
         let pre_raster_out = sc == StorageClass::Output && matches!(stage, Some(Stage::Vertex | Stage::Geometry));
@@ -578,6 +590,11 @@ impl<'m> Lowerer<'m> {
             }
         };
         self.b.decorate(var, Decoration::BuiltIn, &[bi as u32]);
+        if s == Slot::Position && sc == StorageClass::Output && self.opts.state.invariant_position {
+            // Pipeline state: the position is computed identically in every pipeline that shares
+            // the computation (D3D12 `precise` position across depth pre-passes).
+            self.b.decorate(var, Decoration::Invariant, &[]);
+        }
         if pixel
             && sc == StorageClass::Input
             && matches!(s, Slot::PrimitiveId | Slot::SampleId | Slot::Layer | Slot::ViewportIndex | Slot::ViewIndex)
@@ -857,9 +874,12 @@ impl<'m> Lowerer<'m> {
                 let Some(v) = self.gfx()?.outputs.get(k).copied().flatten() else {
                     return Err(Fail::Internal(format!("output {id} placed but not declared")));
                 };
-                let p = self.varying_ptr(v, StorageClass::Output, None, row, col)?;
                 let x = self.value(value)?;
                 let x = self.convert_scalar(from, v.scalar, x)?;
+                if let Some(sw) = self.target_swizzle(e) {
+                    return self.store_swizzled(v, row, col, x, sw);
+                }
+                let p = self.varying_ptr(v, StorageClass::Output, None, row, col)?;
                 self.store(p, x)
             }
             Placement::Unused | Placement::ZeroFill => Ok(()),
@@ -875,6 +895,44 @@ impl<'m> Lowerer<'m> {
                 self.store_builtin_element(b, e, row, col, from, x)
             }
         }
+    }
+
+    /// The output swizzle of a pixel shader's `SV_Target<n>` (pipeline state), if any.
+    fn target_swizzle(&self, e: &ElementPlacement) -> Option<[u8; 4]> {
+        if self.stage() != Some(Stage::Pixel) || !e.semantic_name.eq_ignore_ascii_case("SV_Target") {
+            return None;
+        }
+        let n = e.semantic_indices.first().copied().unwrap_or(0) as usize;
+        self.opts.state.output_swizzle.get(n).copied().flatten()
+    }
+
+    /// Stores shader output column `col` into every attachment component `c` whose swizzle
+    /// selects it (`sw[c] == col`), and the constant components (`4` = 0, `5` = 1) alongside.
+    fn store_swizzled(&mut self, v: IoVar, row: Value, col: u32, x: Word, sw: [u8; 4]) -> LResult<()> {
+        let width = v.width.saturating_sub(v.shift);
+        for (c, &src) in sw.iter().enumerate() {
+            let c = c as u32;
+            if c >= width {
+                break;
+            }
+            let value = match src {
+                s if u32::from(s) == col => x,
+                4 | 5 => {
+                    let one = src == 5;
+                    match v.scalar {
+                        Scalar::F32 => self.const_f32(if one { 1.0 } else { 0.0 }),
+                        _ => {
+                            let u = self.const_u32(u32::from(one));
+                            self.convert_scalar(Scalar::U32, v.scalar, u)?
+                        }
+                    }
+                }
+                _ => continue,
+            };
+            let p = self.varying_ptr(v, StorageClass::Output, None, row, c)?;
+            self.store(p, value)?;
+        }
+        Ok(())
     }
 
     fn store_builtin_element(
@@ -984,11 +1042,8 @@ impl<'m> Lowerer<'m> {
 }
 
 /// `loadInput`, `storeOutput` and the system-value ops.
+/// (Hull and domain shaders take these ops to `tessellation`, see `lower::io_op`.)
 pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
-    if l.tess.is_some() {
-        // Hull and domain shaders: per-control-point arrays and patch constants.
-        return super::tessellation::lower_op(l, i, op, args);
-    }
     if args.len() < op.info().params.len() {
         return malformed(format!("{} arguments", op.name()));
     }

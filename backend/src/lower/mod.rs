@@ -15,6 +15,7 @@
 pub mod meta;
 
 mod atomics;
+mod bindless;
 mod compute;
 pub(crate) mod emit;
 mod entry;
@@ -33,12 +34,14 @@ mod wave;
 
 use rspirv::spirv::{self, Capability, Decoration, GlslStd450Op, Op, StorageClass, Word};
 
-use crate::compile::{CompileError, CompileOptions, CompiledShader, Robustness};
+use crate::compiled::CompiledShader;
 use crate::dxil_op::DxilOp;
+use crate::error::CompileError;
 use crate::fxhash::FxHashMap;
 use crate::ir::{
     BlockId, ConstExpr, ConstId, ConstKind, Function, GlobalId, InstId, InstKind, Module, Type, TypeId, Value,
 };
+use crate::options::{CompileOptions, Robustness};
 use crate::structurize::{Cond, Node, StructuredFunction};
 use emit::Emitter;
 use meta::EntryMeta;
@@ -49,6 +52,8 @@ pub(crate) use rayquery::is_ray_tracing_stage;
 pub(crate) enum Fail {
     Unsupported(String),
     Malformed(String),
+    /// The binding model cannot place a resource.
+    Binding(crate::binding::BindError),
     Internal(String),
 }
 
@@ -174,7 +179,7 @@ pub(crate) fn lower_timed(
     meta: &EntryMeta,
     opts: &CompileOptions,
     plan: Option<(&crate::link::LinkPlan, usize)>,
-    clock: &mut impl crate::compile::PhaseClock,
+    clock: &mut impl crate::phase::PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
     if matches!(meta.kind, crate::ShaderKind::Hull | crate::ShaderKind::Domain) {
         return tessellation::lower(m, meta, opts, plan, clock);
@@ -190,12 +195,13 @@ pub(crate) fn lower_timed(
         Ok(sf) => sf,
         Err(e) => return Err(unsup(e, None)),
     };
-    clock.lap(crate::compile::Phase::Structurize);
+    clock.lap(crate::phase::Phase::Structurize);
     // SM 6.6 descriptor-heap handles become extra (synthetic) ranges after the declared ones.
     let (heap_decls, heap_handles) = match resources::heap_decls(m, f) {
         Ok(x) => x,
         Err(Fail::Unsupported(s)) => return Err(unsup(s, None)),
         Err(Fail::Malformed(s)) => return Err(CompileError::Malformed(format!("{s} (function {})", f.name))),
+        Err(Fail::Binding(e)) => return Err(CompileError::Binding(e)),
         Err(Fail::Internal(s)) => return Err(CompileError::Internal(s)),
     };
     let extended;
@@ -222,13 +228,7 @@ pub(crate) fn lower_timed(
     let mut l = Lowerer::new(m, f, meta, opts);
     l.res.heap_handles = heap_handles;
     if meta.library {
-        if let Err(e) = raytracing::prepare(&mut l) {
-            return Err(match e {
-                Fail::Unsupported(s) => unsup(s, None),
-                Fail::Malformed(s) => CompileError::Malformed(format!("{s} (function {})", f.name)),
-                Fail::Internal(s) => CompileError::Internal(s),
-            });
-        }
+        raytracing::prepare(&mut l);
     }
     if let Some((plan, index)) = plan {
         match io::Gfx::new(plan, index) {
@@ -243,11 +243,12 @@ pub(crate) fn lower_timed(
             let at = l.cur_block.map(|b| format!(", block {}", b.0)).unwrap_or_default();
             return Err(CompileError::Malformed(format!("{s} (function {}{at})", f.name)));
         }
+        Err(Fail::Binding(e)) => return Err(CompileError::Binding(e)),
         Err(Fail::Internal(s)) => return Err(CompileError::Internal(s)),
     }
-    clock.lap(crate::compile::Phase::Lowering);
+    clock.lap(crate::phase::Phase::Lowering);
     let out = l.finish();
-    clock.lap(crate::compile::Phase::Assembly);
+    clock.lap(crate::phase::Phase::Assembly);
     out
 }
 
@@ -1349,6 +1350,12 @@ impl<'m> Lowerer<'m> {
             bindings,
             push_constants: push,
             heap_bindings,
+            push_layout: self.res.push_layout.clone(),
+            patch_location_offset: self
+                .tess
+                .as_ref()
+                .and_then(|t| t.patch_location_offset(self.opts.patch_location_offset)),
+            placements: std::mem::take(&mut self.res.placed),
             capabilities: self
                 .caps
                 .iter()
@@ -1531,6 +1538,16 @@ fn type_name(m: &Module, t: TypeId, _ty: &Type) -> String {
 }
 
 /// A lowering function for one DXIL op family.
+/// The signature and system-value ops: hull and domain shaders keep per-control-point arrays
+/// and patch constants (`tessellation`), the other stages plain variables (`io`).
+fn io_op(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
+    if l.tess.is_some() {
+        tessellation::lower_op(l, i, op, args)
+    } else {
+        io::lower(l, i, op, args)
+    }
+}
+
 pub(crate) type Handler = fn(&mut Lowerer<'_>, InstId, DxilOp, &[Value]) -> LResult<()>;
 
 /// The one dispatch table: which family lowers each DXIL op. `None`: unsupported.
@@ -1603,7 +1620,7 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | GSInstanceID
         | SampleIndex
         | Coverage
-        | InnerCoverage => io::lower,
+        | InnerCoverage => io_op,
         Discard
         | DerivCoarseX
         | DerivCoarseY

@@ -80,8 +80,20 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             Ok(())
         }
         DxilOp::EvalSnapped | DxilOp::EvalSampleIndex | DxilOp::EvalCentroid => eval(l, i, op, args),
-        DxilOp::RenderTargetGetSampleCount | DxilOp::RenderTargetGetSamplePosition => {
-            unsupported(format!("{} (the sample count is pipeline state, not known to the shader)", op.name()))
+        DxilOp::RenderTargetGetSampleCount => match l.opts.state.rasterizer_sample_count {
+            // Pipeline state the layer passes in (`PipelineStateOptions::rasterizer_sample_count`).
+            Some(n) => {
+                let c = l.const_u32(n);
+                l.set_id(i, c);
+                Ok(())
+            }
+            None => unsupported(
+                "RenderTargetGetSampleCount without the pipeline's rasterizer sample count \
+                 (PipelineStateOptions::rasterizer_sample_count)",
+            ),
+        },
+        DxilOp::RenderTargetGetSamplePosition => {
+            unsupported(format!("{} (the sample positions are pipeline state, not known to the shader)", op.name()))
         }
         DxilOp::AttributeAtVertex => {
             unsupported("AttributeAtVertex (needs SPV_KHR_fragment_shader_barycentric per-vertex inputs)")

@@ -84,7 +84,7 @@ fn record_global(m: &Module, rec: crate::ir::MdId) -> Option<GlobalId> {
 /// Before lowering a library export: finds the library's resource globals and the
 /// instructions that load them, and registers every `CreateHandleForLib` with the resource
 /// scan (through the table heap handles use) so that resource uses are recorded.
-pub(super) fn prepare(l: &mut Lowerer<'_>) -> LResult<()> {
+pub(super) fn prepare(l: &mut Lowerer<'_>) {
     let m = l.m;
     let mut rt = std::mem::take(&mut l.rt);
     let lists = m.named_md("dx.resources").and_then(|n| n.ops.first().copied()).and_then(|id| m.md_node(id));
@@ -126,7 +126,6 @@ pub(super) fn prepare(l: &mut Lowerer<'_>) -> LResult<()> {
         }
     }
     l.rt = rt;
-    Ok(())
 }
 
 /// The resource range (and array index) a pointer to a resource global stands for.
@@ -253,7 +252,7 @@ fn create_handle_for_lib(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LRes
     };
     l.ensure_var(res)?;
     let k = l.res.handles.len() as u32;
-    l.res.handles.push(super::resources::HandleVal { res, index, nonuniform: false });
+    l.res.handles.push(super::resources::HandleVal { res, index, nonuniform: false, base: 0, bounds: 0 });
     l.set(i, Val::Handle(k));
     Ok(())
 }

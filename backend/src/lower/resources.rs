@@ -13,7 +13,7 @@ use rspirv::spirv::{Capability, Decoration, Dim, ImageFormat, Op, Scope, Storage
 
 use super::meta::{CompType, EntryMeta, ResDecl, ResKind};
 use super::{malformed, unsupported, Fail, LResult, Lowerer, Scalar, Val};
-use crate::binding::{self, DescriptorKind, Placement, ResourceClass};
+use crate::binding::{self, DescriptorKind, Placement, ResourceClass, ResourceLocation};
 use crate::compile::{HeapBinding, PushConstantRange, ResourceBinding};
 use crate::dxil_op::DxilOp;
 use crate::ir::{ConstKind, Function, InstId, InstKind, Module, Type, Value};
@@ -29,6 +29,11 @@ pub(crate) const USE_U64: u8 = 32;
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ResInfo {
     pub placement: Option<Placement>,
+    /// Under a binding model: where the range lives (`placement` then holds the (set, binding)
+    /// of descriptor-like placements).
+    pub model: Option<crate::binding::ResourcePlacement>,
+    /// How the counter's binding is indexed (binding model).
+    pub counter_kind: super::bindless::CounterKind,
     pub counter: Option<(u32, u32)>,
     pub uses: u8,
     /// The descriptor variable (0: not declared yet).
@@ -56,6 +61,10 @@ pub(crate) struct HandleVal {
     /// Index relative to the range's lower bound (`None`: single descriptor).
     pub index: Option<Word>,
     pub nonuniform: bool,
+    /// Binding model: the `u64` buffer address of a root descriptor (0: none).
+    pub base: Word,
+    /// Binding model: the `uvec2 {first, count}` of a heap buffer view (0: none).
+    pub bounds: Word,
 }
 
 #[derive(Debug, Default)]
@@ -73,6 +82,10 @@ pub(crate) struct Resources {
     pub heap_handles: Vec<(InstId, u32)>,
     /// Working list of [`scan_function`]: resource-using ops (handle, use flags).
     use_ops: Vec<(InstId, u8)>,
+    /// Under a binding model: the root block's layout and every range's placement.
+    pub push_layout: Option<crate::binding::PushLayout>,
+    pub placed: Vec<crate::compile::PlacedResource>,
+    pub bl: super::bindless::Bindless,
 }
 
 impl Resources {
@@ -86,6 +99,9 @@ impl Resources {
         self.sampled_image_types.clear();
         self.image_types.clear();
         self.heap_handles.clear();
+        self.push_layout = None;
+        self.placed.clear();
+        self.bl.reset();
     }
 
     pub fn capacity_bytes(&self) -> usize {
@@ -194,6 +210,24 @@ fn heap_decl(m: &Module, props: Value) -> LResult<ResDecl> {
 /// Prepares resources: placements, which instruction makes a handle to
 /// which range, how each range is used, and which aggregate parts are read.
 pub(super) fn scan(l: &mut Lowerer<'_>) -> LResult<()> {
+    if let Some(model) = l.opts.bindings.as_deref() {
+        let (placements, layout, placed) =
+            super::bindless::resolve(model, l.meta.kind, &l.meta.resources).map_err(Fail::Binding)?;
+        for (d, p) in l.meta.resources.iter().zip(&placements) {
+            super::bindless::check_lowerable(d, p)?;
+            let counter = super::bindless::counter_binding(p);
+            l.res.info.push(ResInfo {
+                placement: super::bindless::legacy_placement(p),
+                model: Some(*p),
+                counter: counter.map(|c| c.0),
+                counter_kind: counter.map(|c| c.1).unwrap_or_default(),
+                ..Default::default()
+            });
+        }
+        l.res.push_layout = Some(layout);
+        l.res.placed = placed;
+        return scan_function(l);
+    }
     let map = l.opts.binding_map.as_ref();
     let mut push_seen = false;
     let heap_sets = l.meta.resources.iter().any(|d| d.heap).then(|| {
@@ -400,6 +434,40 @@ impl<'m> Lowerer<'m> {
         let meta: &'m EntryMeta = self.meta;
         let d = &meta.resources[ri];
         let info = self.res.info[ri].clone();
+        if let Some(p) = info.model {
+            match p.location {
+                ResourceLocation::RootConstants { .. } => {
+                    self.res.info[ri].rows = d.cb_size.div_ceil(16).max(1);
+                    self.res.info[ri].var = self.root_var_id()?;
+                    return Ok(());
+                }
+                ResourceLocation::Address { .. } => {
+                    // No variable: every access converts the root descriptor's address.
+                    let u = self.u32();
+                    if d.kind == ResKind::CBuffer {
+                        let rows = d.cb_size.div_ceil(16).max(1);
+                        self.res.info[ri].rows = rows;
+                        self.res.info[ri].blocks[0] = self.cbuffer_struct(rows);
+                    } else {
+                        self.res.info[ri].blocks[0] = self.ssbo_struct(Scalar::U32);
+                        if info.uses & USE_U16 != 0 {
+                            self.cap(Capability::StorageBuffer16BitAccess);
+                            self.res.info[ri].blocks[1] = self.ssbo_struct(Scalar::U16);
+                        }
+                        if info.uses & USE_U64 != 0 {
+                            self.cap(Capability::Int64Atomics);
+                            self.res.info[ri].blocks[2] = self.ssbo_struct(Scalar::U64);
+                        }
+                    }
+                    let _ = u;
+                    self.res.info[ri].var = self.root_var_id()?;
+                    return Ok(());
+                }
+                _ => {}
+            }
+        }
+        let heap = matches!(info.model.map(|p| p.location), Some(ResourceLocation::Heap { .. }));
+        let cbv_ssbo = self.cbuffer_storage(r) == StorageClass::StorageBuffer;
         let (set, binding) = match info.placement {
             Some(Placement::Descriptor { set, binding }) => (set, binding),
             Some(Placement::PushConstants) => (u32::MAX, u32::MAX),
@@ -421,14 +489,15 @@ impl<'m> Lowerer<'m> {
             ResKind::CBuffer => {
                 let rows = d.cb_size.div_ceil(16).max(1);
                 self.res.info[ri].rows = rows;
-                let u4 = self.vector(u, 4);
-                let n = self.const_u32(rows);
-                let arr = self.new_type(Op::TypeArray, &[u4, n]);
-                self.decorate(arr, Decoration::ArrayStride, &[16]);
-                let st = self.new_type(Op::TypeStruct, &[arr]);
-                self.decorate(st, Decoration::Block, &[]);
-                self.member_decorate(st, 0, Decoration::Offset, &[0]);
-                let sc = if set == u32::MAX { StorageClass::PushConstant } else { StorageClass::Uniform };
+                let _ = u;
+                let st = self.cbuffer_struct(rows);
+                let sc = if set == u32::MAX {
+                    StorageClass::PushConstant
+                } else if cbv_ssbo {
+                    StorageClass::StorageBuffer
+                } else {
+                    StorageClass::Uniform
+                };
                 (st, sc)
             }
             ResKind::Sampler => {
@@ -454,13 +523,38 @@ impl<'m> Lowerer<'m> {
             self.res.push_var = var;
             return Ok(());
         }
+        let is_ssbo = matches!(d.kind, ResKind::RawBuffer | ResKind::StructuredBuffer);
+        if heap {
+            // One runtime array per (set, binding, element type), shared by every range placed
+            // in it (SRVs and UAVs alike, so no NonWritable).
+            let var = self.heap_var(set, binding, inner, sc);
+            self.res.info[ri].var = var;
+            for (flag, view, k) in [(USE_U16, Scalar::U16, 1), (USE_U64, Scalar::U64, 2)] {
+                if !is_ssbo || info.uses & flag == 0 {
+                    continue;
+                }
+                self.cap(if view == Scalar::U16 {
+                    Capability::StorageBuffer16BitAccess
+                } else {
+                    Capability::Int64Atomics
+                });
+                let inner = self.ssbo_struct(view);
+                self.res.info[ri].blocks[k] = inner;
+                let v = self.heap_var(set, binding, inner, sc);
+                if view == Scalar::U16 {
+                    self.res.info[ri].var16 = v;
+                } else {
+                    self.res.info[ri].var64 = v;
+                }
+            }
+            return Ok(());
+        }
         let (ty, arrayed) = self.descriptor_array(inner, d.size);
         let pt = self.pointer(sc, ty);
         let var = self.global_var(pt, sc, None);
         self.decorate(var, Decoration::DescriptorSet, &[set]);
         self.decorate(var, Decoration::Binding, &[binding]);
         let _ = arrayed;
-        let is_ssbo = matches!(d.kind, ResKind::RawBuffer | ResKind::StructuredBuffer);
         if is_ssbo && d.class == ResourceClass::Srv {
             self.decorate(var, Decoration::NonWritable, &[]);
         }
@@ -497,6 +591,19 @@ impl<'m> Lowerer<'m> {
             }
         }
         Ok(())
+    }
+
+    /// `struct { uvec4 rows[rows]; }` with Block layout, for constant buffers.
+    fn cbuffer_struct(&mut self, rows: u32) -> Word {
+        let u = self.u32();
+        let u4 = self.vector(u, 4);
+        let n = self.const_u32(rows);
+        let arr = self.new_type(Op::TypeArray, &[u4, n]);
+        self.decorate(arr, Decoration::ArrayStride, &[16]);
+        let st = self.new_type(Op::TypeStruct, &[arr]);
+        self.decorate(st, Decoration::Block, &[]);
+        self.member_decorate(st, 0, Decoration::Offset, &[0]);
+        st
     }
 
     /// `struct { T data[]; }` with Block layout, for storage buffers.
@@ -588,7 +695,10 @@ impl<'m> Lowerer<'m> {
         }
         let format = if !uav {
             ImageFormat::Unknown
-        } else if wide || uses & USE_ATOMIC != 0 || (uses & USE_READ != 0 && self.meta.flags & 0x2000 == 0) {
+        } else if wide
+            || uses & USE_ATOMIC != 0
+            || (uses & USE_READ != 0 && self.meta.flags & 0x2000 == 0 && !self.opts.state.typed_uav_load_without_format)
+        {
             // Atomics need an R32 format; loads without the "additional formats" flag are R32 by D3D's rules.
             match sampled_s {
                 Scalar::F32 => ImageFormat::R32f,
@@ -658,7 +768,7 @@ impl<'m> Lowerer<'m> {
             DescriptorKind::StorageTexelBuffer => Capability::StorageTexelBufferArrayNonUniformIndexing,
             DescriptorKind::SampledImage | DescriptorKind::Sampler => Capability::SampledImageArrayNonUniformIndexing,
             DescriptorKind::StorageImage => Capability::StorageImageArrayNonUniformIndexing,
-            DescriptorKind::PushConstant => return,
+            DescriptorKind::AccelerationStructure | DescriptorKind::PushConstant => return,
         };
         self.cap(c);
     }
@@ -701,6 +811,15 @@ impl<'m> Lowerer<'m> {
     /// Pointer to element `idx` of the `view` (u16, u32 or u64) array of a storage buffer.
     pub(crate) fn ssbo_view_ptr(&mut self, h: HandleVal, idx: Word, view: Scalar) -> LResult<Word> {
         self.ensure_var(h.res)?;
+        let idx = self.bounds_rebase(h, idx, view)?;
+        if h.base != 0 {
+            let st = self.ssbo_block_type(h, view)?;
+            let base = self.address_ptr(h.base, st)?;
+            let e = self.scalar(view);
+            let pt = self.pointer(StorageClass::PhysicalStorageBuffer, e);
+            let zero = self.const_u32(0);
+            return self.access_chain(pt, base, &[zero, idx]);
+        }
         let var = self.ssbo_view(h, view);
         if var == 0 {
             return Err(Fail::Internal("storage buffer view missing".into()));
@@ -719,6 +838,12 @@ impl<'m> Lowerer<'m> {
     /// Number of elements of the `view` array of a storage buffer.
     pub(crate) fn ssbo_view_len(&mut self, h: HandleVal, view: Scalar) -> LResult<Word> {
         self.ensure_var(h.res)?;
+        if h.bounds != 0 {
+            return self.bounds_count(h, view);
+        }
+        if h.base != 0 {
+            return unsupported("the size of a root descriptor (buffer address): D3D12 root descriptors carry no size");
+        }
         let var = self.ssbo_view(h, view);
         let u = self.u32();
         let base = match h.index {
@@ -743,6 +868,35 @@ impl<'m> Lowerer<'m> {
         match self.res.info.get(h.res as usize).and_then(|i| i.blocks.get(k)) {
             Some(&st) if st != 0 => Ok(st),
             _ => Err(Fail::Internal(format!("storage buffer view {view:?} of range {} has no block type", h.res))),
+        }
+    }
+
+    /// The element count that bounds accesses to storage buffer `h` (`view` units), or `None`
+    /// when accesses are not checked: robustness left to the device, or a root descriptor
+    /// (buffer address, unbounded in D3D12). Heap views with a bounds buffer are always checked.
+    pub(crate) fn ssbo_bound(&mut self, h: HandleVal, view: Scalar) -> LResult<Option<Word>> {
+        if h.bounds != 0 || (self.robust_explicit() && h.base == 0) {
+            Ok(Some(self.ssbo_view_len(h, view)?))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Loads through a storage-buffer element pointer (aligned for buffer addresses).
+    pub(crate) fn ssbo_elem_load(&mut self, h: HandleVal, ty: Word, p: Word, view: Scalar) -> LResult<Word> {
+        if h.base != 0 {
+            self.load_aligned(ty, p, scalar_bytes(view))
+        } else {
+            self.load(ty, p)
+        }
+    }
+
+    /// Stores through a storage-buffer element pointer (aligned for buffer addresses).
+    pub(crate) fn ssbo_elem_store(&mut self, h: HandleVal, p: Word, v: Word, view: Scalar) -> LResult<()> {
+        if h.base != 0 {
+            self.store_aligned(p, v, scalar_bytes(view))
+        } else {
+            self.store(p, v)
         }
     }
 
@@ -860,25 +1014,58 @@ fn create_handle(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> 
     };
     l.ensure_var(res)?;
     let k = l.res.handles.len() as u32;
-    l.res.handles.push(HandleVal { res, index, nonuniform: nonuniform && index.is_some() });
+    let hv = if l.res.info[res as usize].model.is_some() {
+        l.model_handle(res, index, nonuniform)?
+    } else {
+        HandleVal { res, index, nonuniform: nonuniform && index.is_some(), base: 0, bounds: 0 }
+    };
+    l.res.handles.push(hv);
     l.set(i, Val::Handle(k));
     Ok(())
 }
 
 fn cbuffer_ptr(l: &mut Lowerer<'_>, h: HandleVal, row: Word) -> LResult<Word> {
     l.ensure_var(h.res)?;
-    let info = &l.res.info[h.res as usize];
-    let var = info.var;
-    let sc = if info.placement == Some(Placement::PushConstants) {
-        StorageClass::PushConstant
-    } else {
-        StorageClass::Uniform
-    };
+    let var = l.res.info[h.res as usize].var;
+    let sc = l.cbuffer_storage(h.res);
     let u = l.u32();
     let u4 = l.vector(u, 4);
     let pt = l.pointer(sc, u4);
     let zero = l.const_u32(0);
     l.member_ptr(h, pt, var, &[zero, row])
+}
+
+/// Loads `uvec4` row `row` of a constant buffer, 0 when out of bounds.
+fn cbuffer_row_value(l: &mut Lowerer<'_>, h: HandleVal, row: Value) -> LResult<Word> {
+    let u = l.u32();
+    let u4 = l.vector(u, 4);
+    match l.model_placement(h.res).map(|p| p.location) {
+        Some(ResourceLocation::RootConstants { word, words }) => {
+            let rc = l.m.const_uint(row).map(|c| u32::try_from(c).unwrap_or(u32::MAX));
+            let r = match rc {
+                Some(c) => l.const_u32(c),
+                None => l.value(row)?,
+            };
+            l.root_constant_row(word, words, r, rc)
+        }
+        Some(ResourceLocation::Address { .. }) => {
+            l.ensure_var(h.res)?;
+            let (r, inb) = cbuffer_row(l, h, row)?;
+            let st = l.res.info[h.res as usize].blocks[0];
+            let base = l.address_ptr(h.base, st)?;
+            let pt = l.pointer(StorageClass::PhysicalStorageBuffer, u4);
+            let zero = l.const_u32(0);
+            let p = l.access_chain(pt, base, &[zero, r])?;
+            let v = l.load_aligned(u4, p, 16)?;
+            l.zero_if_not(inb, u4, v)
+        }
+        _ => {
+            let (r, inb) = cbuffer_row(l, h, row)?;
+            let p = cbuffer_ptr(l, h, r)?;
+            let v = l.load(u4, p)?;
+            l.zero_if_not(inb, u4, v)
+        }
+    }
 }
 
 /// Clamps a dynamic row index (Explicit robustness); returns the row and the in-bounds condition.
@@ -910,12 +1097,9 @@ fn cbuffer_load_legacy(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResul
         return unsupported(format!("CBufferLoadLegacy on {}", l.decl(h).kind.name()));
     }
     let s = l.field_scalar(i)?;
-    let (row, inb) = cbuffer_row(l, h, row)?;
-    let p = cbuffer_ptr(l, h, row)?;
+    l.ensure_var(h.res)?;
+    let v = cbuffer_row_value(l, h, row)?;
     let u = l.u32();
-    let u4 = l.vector(u, 4);
-    let v = l.load(u4, p)?;
-    let v = l.zero_if_not(inb, u4, v)?;
     let used = l.used.get(i.index()).copied().unwrap_or(0);
     let mut parts = [0 as Word; 8];
     let n = match s {
@@ -1017,22 +1201,36 @@ fn cbuffer_word(l: &mut Lowerer<'_>, h: HandleVal, o: Word) -> LResult<Word> {
     let w = l.op(Op::ShiftRightLogical, u, &[o, c2])?;
     let comp = l.op(Op::BitwiseAnd, u, &[w, c3])?;
     l.ensure_var(h.res)?;
+    if let Some(ResourceLocation::RootConstants { word, words }) = l.model_placement(h.res).map(|p| p.location) {
+        let bt = l.bool();
+        let n = l.const_u32(words);
+        let inb = l.op(Op::ULessThan, bt, &[w, n])?;
+        let zero = l.const_u32(0);
+        let safe = l.op(Op::Select, u, &[inb, w, zero])?;
+        let base = l.const_u32(word);
+        let at = l.op(Op::IAdd, u, &[safe, base])?;
+        let x = l.root_word(at)?;
+        return l.zero_if_not(Some(inb), u, x);
+    }
     let rows = l.res.info[h.res as usize].rows;
     let bt = l.bool();
     let n = l.const_u32(rows);
     let inb = l.op(Op::ULessThan, bt, &[row, n])?;
     let zero = l.const_u32(0);
     let safe = l.op(Op::Select, u, &[inb, row, zero])?;
-    let info = &l.res.info[h.res as usize];
-    let var = info.var;
-    let sc = if info.placement == Some(Placement::PushConstants) {
-        StorageClass::PushConstant
+    let x = if let Some(ResourceLocation::Address { .. }) = l.model_placement(h.res).map(|p| p.location) {
+        let st = l.res.info[h.res as usize].blocks[0];
+        let base = l.address_ptr(h.base, st)?;
+        let pt = l.pointer(StorageClass::PhysicalStorageBuffer, u);
+        let p = l.access_chain(pt, base, &[zero, safe, comp])?;
+        l.load_aligned(u, p, 4)?
     } else {
-        StorageClass::Uniform
+        let var = l.res.info[h.res as usize].var;
+        let sc = l.cbuffer_storage(h.res);
+        let pt = l.pointer(sc, u);
+        let p = l.member_ptr(h, pt, var, &[zero, safe, comp])?;
+        l.load(u, p)?
     };
-    let pt = l.pointer(sc, u);
-    let p = l.member_ptr(h, pt, var, &[zero, safe, comp])?;
-    let x = l.load(u, p)?;
     l.zero_if_not(Some(inb), u, x)
 }
 
@@ -1049,11 +1247,23 @@ fn update_counter(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()>
         return malformed("BufferUpdateCounter on a UAV without counter");
     };
     let u = l.u32();
+    let kind = l.res.info[h.res as usize].counter_kind;
+    if kind == super::bindless::CounterKind::AddressTable {
+        let index = match h.index {
+            Some(a) => a,
+            None => l.const_u32(0),
+        };
+        let addr = l.counter_address(set, binding, index)?;
+        let p = l.address_ptr(addr, u)?;
+        return counter_atomic(l, i, inc, p);
+    }
     if l.res.info[h.res as usize].counter_var == 0 {
         let st = l.new_type(Op::TypeStruct, &[u]);
         l.decorate(st, Decoration::Block, &[]);
         l.member_decorate(st, 0, Decoration::Offset, &[0]);
-        let (ty, _) = l.descriptor_array(st, d.size);
+        // A heap counter array is indexed like the UAV (its heap index).
+        let size = if kind == super::bindless::CounterKind::Heap { None } else { d.size };
+        let (ty, _) = l.descriptor_array(st, size);
         let pt = l.pointer(StorageClass::StorageBuffer, ty);
         let var = l.global_var(pt, StorageClass::StorageBuffer, None);
         l.decorate(var, Decoration::DescriptorSet, &[set]);
@@ -1067,6 +1277,12 @@ fn update_counter(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()>
         None => l.access_chain(pt, var, &[zero])?,
         Some(a) => l.access_chain(pt, var, &[a, zero])?,
     };
+    counter_atomic(l, i, inc, p)
+}
+
+/// The counter update itself: `IncrementCounter` returns the old value, `DecrementCounter` the new.
+fn counter_atomic(l: &mut Lowerer<'_>, i: InstId, inc: Value, p: Word) -> LResult<()> {
+    let u = l.u32();
     let scope = l.const_u32(Scope::Device as u32);
     let sem = l.const_u32(0);
     let one = l.const_u32(1);
@@ -1104,6 +1320,15 @@ pub(crate) fn byte_address(l: &mut Lowerer<'_>, h: HandleVal, index: Value, offs
     }
 }
 
+/// Bytes of a storage-buffer view's element.
+fn scalar_bytes(view: Scalar) -> u32 {
+    match view {
+        Scalar::U16 => 2,
+        Scalar::U64 => 8,
+        _ => 4,
+    }
+}
+
 fn add_const(l: &mut Lowerer<'_>, x: Word, k: u32) -> LResult<Word> {
     if k == 0 {
         return Ok(x);
@@ -1115,11 +1340,12 @@ fn add_const(l: &mut Lowerer<'_>, x: Word, k: u32) -> LResult<Word> {
 
 /// Loads element `idx` of a storage buffer view with an optional bounds check.
 fn ssbo_load(l: &mut Lowerer<'_>, h: HandleVal, idx: Word, half: bool, len: Option<Word>) -> LResult<Word> {
-    let e = l.scalar(if half { Scalar::U16 } else { Scalar::U32 });
+    let view = if half { Scalar::U16 } else { Scalar::U32 };
+    let e = l.scalar(view);
     match len {
         None => {
             let p = l.ssbo_elem_ptr(h, idx, half)?;
-            l.load(e, p)
+            l.ssbo_elem_load(h, e, p, view)
         }
         Some(n) => {
             let bt = l.bool();
@@ -1128,24 +1354,25 @@ fn ssbo_load(l: &mut Lowerer<'_>, h: HandleVal, idx: Word, half: bool, len: Opti
             let zero = l.const_u32(0);
             let safe = l.op(Op::Select, u, &[inb, idx, zero])?;
             let p = l.ssbo_elem_ptr(h, safe, half)?;
-            let x = l.load(e, p)?;
+            let x = l.ssbo_elem_load(h, e, p, view)?;
             l.zero_if_not(Some(inb), e, x)
         }
     }
 }
 
 fn ssbo_store(l: &mut Lowerer<'_>, h: HandleVal, idx: Word, half: bool, v: Word, len: Option<Word>) -> LResult<()> {
+    let view = if half { Scalar::U16 } else { Scalar::U32 };
     match len {
         None => {
             let p = l.ssbo_elem_ptr(h, idx, half)?;
-            l.store(p, v)
+            l.ssbo_elem_store(h, p, v, view)
         }
         Some(n) => {
             let bt = l.bool();
             let inb = l.op(Op::ULessThan, bt, &[idx, n])?;
             l.guarded(inb, |l| {
                 let p = l.ssbo_elem_ptr(h, idx, half)?;
-                l.store(p, v)
+                l.ssbo_elem_store(h, p, v, view)
             })
         }
     }
@@ -1188,7 +1415,7 @@ fn buffer_load(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LR
     }
     let u = l.u32();
     let half = matches!(s, Scalar::U16 | Scalar::F16);
-    let len = if l.robust_explicit() { Some(l.ssbo_len(h, half)?) } else { None };
+    let len = l.ssbo_bound(h, if half { Scalar::U16 } else { Scalar::U32 })?;
     let sh = l.const_u32(if half { 1 } else { 2 });
     let base = l.op(Op::ShiftRightLogical, u, &[addr, sh])?;
     for (k, part) in parts.iter_mut().enumerate().take(4) {
@@ -1258,7 +1485,7 @@ fn buffer_store(l: &mut Lowerer<'_>, op: DxilOp, args: &[Value]) -> LResult<()> 
     let addr = byte_address(l, h, args[1], Some(args[2]))?;
     let u = l.u32();
     let half = matches!(s, Scalar::U16 | Scalar::F16);
-    let len = if l.robust_explicit() { Some(l.ssbo_len(h, half)?) } else { None };
+    let len = l.ssbo_bound(h, if half { Scalar::U16 } else { Scalar::U32 })?;
     let sh = l.const_u32(if half { 1 } else { 2 });
     let base = l.op(Op::ShiftRightLogical, u, &[addr, sh])?;
     for (k, &v) in vals.iter().enumerate() {
@@ -1372,6 +1599,11 @@ fn typed_buffer_load(l: &mut Lowerer<'_>, h: HandleVal, coord: Word) -> LResult<
     let v4 = l.vector(stt, 4);
     let uav = l.decl(h).class == ResourceClass::Uav;
     let op = if uav { Op::ImageRead } else { Op::ImageFetch };
+    if h.bounds != 0 {
+        let (safe, inb) = typed_view_coord(l, h, coord)?;
+        let x = l.op(op, v4, &[img, safe])?;
+        return l.zero_if_not(Some(inb), v4, x);
+    }
     if !l.robust_explicit() {
         return l.op(op, v4, &[img, coord]);
     }
@@ -1383,8 +1615,25 @@ fn typed_buffer_load(l: &mut Lowerer<'_>, h: HandleVal, coord: Word) -> LResult<
     l.zero_if_not(Some(inb), v4, x)
 }
 
+/// A heap typed-buffer view's element `coord` (binding model bounds buffer): the texel index in
+/// the underlying buffer (`first + coord`, `first` when out of bounds) and `coord < count`.
+pub(crate) fn typed_view_coord(l: &mut Lowerer<'_>, h: HandleVal, coord: Word) -> LResult<(Word, Word)> {
+    let u = l.u32();
+    let bt = l.bool();
+    let count = l.bounds_count(h, Scalar::Void)?;
+    let inb = l.op(Op::ULessThan, bt, &[coord, count])?;
+    let zero = l.const_u32(0);
+    let safe = l.op(Op::Select, u, &[inb, coord, zero])?;
+    let at = l.bounds_rebase(h, safe, Scalar::Void)?;
+    Ok((at, inb))
+}
+
 fn typed_buffer_store(l: &mut Lowerer<'_>, h: HandleVal, coord: Word, texel: Word) -> LResult<()> {
     let (img, _) = l.load_image(h)?;
+    if h.bounds != 0 {
+        let (at, inb) = typed_view_coord(l, h, coord)?;
+        return l.guarded(inb, |l| l.op_void(Op::ImageWrite, &[img, at, texel]));
+    }
     if !l.robust_explicit() {
         return l.op_void(Op::ImageWrite, &[img, coord, texel]);
     }
@@ -1397,6 +1646,37 @@ pub(super) fn bindings(l: &Lowerer<'_>) -> (Vec<ResourceBinding>, Option<PushCon
     let mut out = Vec::with_capacity(l.meta.resources.len());
     let mut push = None;
     let mut heap: Vec<HeapBinding> = Vec::new();
+    if l.opts.bindings.is_some() {
+        // Under a binding model the placements say everything; the binding list keeps the
+        // descriptor-like ones (for tools that read (set, binding) pairs).
+        for (d, info) in l.meta.resources.iter().zip(&l.res.info) {
+            let Some(p) = info.model else { continue };
+            let (set, binding, descriptor) = match p.location {
+                ResourceLocation::Descriptor { set, binding, descriptor }
+                | ResourceLocation::Heap { set, binding, descriptor, .. } => (set, binding, descriptor),
+                ResourceLocation::RootConstants { .. } | ResourceLocation::Address { .. } => {
+                    (u32::MAX, u32::MAX, DescriptorKind::PushConstant)
+                }
+            };
+            out.push(ResourceBinding {
+                class: d.class,
+                space: d.space,
+                lower_bound: d.lower,
+                count: d.size,
+                set,
+                binding,
+                descriptor,
+                kind: d.kind.name().to_string(),
+                format_hint: info.format.map(|f| format!("{f:?}")),
+                has_counter: d.has_counter,
+                counter_binding: info.counter,
+            });
+        }
+        if l.res.bl.root_sc == Some(StorageClass::PushConstant) {
+            push = Some(PushConstantRange { size: l.res.bl.root_rows * 16 });
+        }
+        return (out, push, heap);
+    }
     for (d, info) in l.meta.resources.iter().zip(&l.res.info) {
         if d.heap {
             if let (Some(Placement::Descriptor { set, binding }), true) = (info.placement, info.var != 0) {

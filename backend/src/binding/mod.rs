@@ -53,6 +53,12 @@
 
 use serde::Deserialize;
 
+pub mod model;
+pub use model::{
+    BindError, BindingModel, BindingPolicy, CounterLocation, HeapArrays, PushEntry, PushEntryKind, PushLayout,
+    ResourceLocation, ResourcePlacement, ResourceQuery, ResourceRemap, RootBlock, RootDescriptorMode, TableMode,
+};
+
 /// D3D12 register class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -112,6 +118,8 @@ pub enum DescriptorKind {
     SampledImage,
     StorageImage,
     Sampler,
+    /// `VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR` (ray tracing).
+    AccelerationStructure,
     PushConstant,
 }
 
@@ -190,6 +198,7 @@ pub fn heap_binding(descriptor: DescriptorKind) -> Option<u32> {
         DescriptorKind::SampledImage => 4,
         DescriptorKind::StorageImage => 5,
         DescriptorKind::Sampler => 0,
+        DescriptorKind::AccelerationStructure => 6,
         DescriptorKind::PushConstant => return None,
     })
 }

@@ -1,0 +1,438 @@
+//! Resources under a [`crate::binding::BindingModel`]: resolving each range to a placement
+//! before lowering, the root block (push constants or a uniform block holding root-descriptor
+//! addresses, root constants and descriptor-table heap offsets), bindless heap indices, buffer
+//! addresses (`PhysicalStorageBuffer`) and the bounds buffer of heap buffer views.
+//!
+//! `resources.rs` keeps the descriptor kinds and accesses; this file answers "where is it and
+//! which element": the heap index of a handle, the base address of a root descriptor, the
+//! `{first, count}` of a heap buffer view.
+
+use rspirv::spirv::{AddressingModel, Capability, Decoration, MemoryAccess, Op, StorageClass, Word};
+
+use super::meta::{ResDecl, ResKind};
+use super::resources::HandleVal;
+use super::{malformed, Fail, LResult, Lowerer, Scalar};
+use crate::binding::{
+    BindingModel, CounterLocation, Placement, PushLayout, ResourceClass, ResourceLocation, ResourcePlacement,
+    ResourceQuery, RootBlock,
+};
+use crate::compile::PlacedResource;
+
+/// Lowering state of the binding model (per compile).
+#[derive(Debug, Default)]
+pub(crate) struct Bindless {
+    /// The root block variable (0: not declared yet), its storage class and size in 16-byte rows.
+    pub root_var: Word,
+    pub root_sc: Option<StorageClass>,
+    pub root_rows: u32,
+    /// Heap arrays declared so far: (set, binding, element type) → variable.
+    pub heap_vars: Vec<((u32, u32, Word), Word)>,
+    /// The bounds buffer variable per (set, binding).
+    pub bounds_vars: Vec<((u32, u32), Word)>,
+    /// Whether a buffer address was dereferenced (addressing model, capabilities).
+    pub addresses: bool,
+}
+
+impl Bindless {
+    pub fn reset(&mut self) {
+        self.root_var = 0;
+        self.root_sc = None;
+        self.root_rows = 0;
+        self.heap_vars.clear();
+        self.bounds_vars.clear();
+        self.addresses = false;
+    }
+}
+
+/// The binding-model query for one range of the shader.
+pub(crate) fn query(stage: crate::ShaderKind, d: &ResDecl) -> ResourceQuery {
+    ResourceQuery {
+        stage,
+        class: d.class,
+        kind: d.kind,
+        space: d.space,
+        register: d.lower,
+        count: d.size,
+        heap: d.heap,
+        has_counter: d.has_counter,
+    }
+}
+
+/// Resolves every range of the shader under `model`: the placements (in range order), the root
+/// block's layout, and the placed-resource report. A range the model cannot place fails the
+/// compile ([`crate::binding::BindError`]).
+pub(crate) fn resolve(
+    model: &BindingModel,
+    stage: crate::ShaderKind,
+    decls: &[ResDecl],
+) -> Result<(Vec<ResourcePlacement>, PushLayout, Vec<PlacedResource>), crate::binding::BindError> {
+    let mut layout = model.push_layout();
+    let mut placements = Vec::with_capacity(decls.len());
+    let mut placed = Vec::with_capacity(decls.len());
+    for d in decls {
+        let q = query(stage, d);
+        let p = model.place(&q, &layout)?;
+        placements.push(p);
+        placed.push(PlacedResource { query: q, placement: p });
+    }
+    // Without a root signature the block is as large as the words the callback used.
+    let used_end = placements
+        .iter()
+        .map(|p| match p.location {
+            ResourceLocation::RootConstants { word, words } => word.saturating_add(words),
+            ResourceLocation::Address { word } => word.saturating_add(2),
+            ResourceLocation::Heap { table_word: Some(w), .. } => w.saturating_add(1),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0);
+    layout.words = layout.words.max(used_end);
+    Ok((placements, layout, placed))
+}
+
+/// The legacy placement that the rest of resource lowering reads for descriptor-like
+/// placements: the (set, binding) of the variable.
+pub(crate) fn legacy_placement(p: &ResourcePlacement) -> Option<Placement> {
+    match p.location {
+        ResourceLocation::Descriptor { set, binding, .. } | ResourceLocation::Heap { set, binding, .. } => {
+            Some(Placement::Descriptor { set, binding })
+        }
+        ResourceLocation::RootConstants { .. } | ResourceLocation::Address { .. } => None,
+    }
+}
+
+/// The counter binding of a placement and how it is indexed.
+pub(crate) fn counter_binding(p: &ResourcePlacement) -> Option<((u32, u32), CounterKind)> {
+    match p.counter? {
+        CounterLocation::Descriptor { set, binding } => Some(((set, binding), CounterKind::Descriptor)),
+        CounterLocation::Heap { set, binding } => Some(((set, binding), CounterKind::Heap)),
+        CounterLocation::AddressTable { set, binding } => Some(((set, binding), CounterKind::AddressTable)),
+    }
+}
+
+/// How a UAV counter's binding is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum CounterKind {
+    /// `struct { uint }` storage buffer(s), one per register of the range.
+    #[default]
+    Descriptor,
+    /// A runtime array of them, indexed like the UAV.
+    Heap,
+    /// A table of buffer addresses, indexed like the UAV.
+    AddressTable,
+}
+
+impl Lowerer<'_> {
+    /// The placement of range `r` under the binding model (`None`: legacy rule).
+    pub(crate) fn model_placement(&self, r: u32) -> Option<ResourcePlacement> {
+        self.res.info.get(r as usize).and_then(|i| i.model)
+    }
+
+    /// The root block variable `struct { uvec4 rows[N]; }`, declared on first use.
+    pub(crate) fn root_var_id(&mut self) -> LResult<Word> {
+        if self.res.bl.root_var != 0 {
+            return Ok(self.res.bl.root_var);
+        }
+        let Some(model) = self.opts.bindings.as_deref() else {
+            return Err(Fail::Internal("root block without a binding model".into()));
+        };
+        let words = self.res.push_layout.as_ref().map_or(0, |l| l.words);
+        let rows = words.div_ceil(4).max(1);
+        let u = self.u32();
+        let u4 = self.vector(u, 4);
+        let n = self.const_u32(rows);
+        let arr = self.new_type(Op::TypeArray, &[u4, n]);
+        self.decorate(arr, Decoration::ArrayStride, &[16]);
+        let st = self.new_type(Op::TypeStruct, &[arr]);
+        self.decorate(st, Decoration::Block, &[]);
+        self.member_decorate(st, 0, Decoration::Offset, &[0]);
+        let sc = match model.policy.root_block {
+            RootBlock::PushConstants => StorageClass::PushConstant,
+            RootBlock::UniformBlock { .. } => StorageClass::Uniform,
+        };
+        let pt = self.pointer(sc, st);
+        let var = self.global_var(pt, sc, None);
+        if let RootBlock::UniformBlock { set, binding } = model.policy.root_block {
+            self.decorate(var, Decoration::DescriptorSet, &[set]);
+            self.decorate(var, Decoration::Binding, &[binding]);
+        }
+        self.res.bl.root_var = var;
+        self.res.bl.root_sc = Some(sc);
+        self.res.bl.root_rows = rows;
+        Ok(var)
+    }
+
+    /// Word `w` (a `u32` id) of the root block.
+    pub(crate) fn root_word(&mut self, w: Word) -> LResult<Word> {
+        let var = self.root_var_id()?;
+        let sc = self.res.bl.root_sc.unwrap_or(StorageClass::PushConstant);
+        let u = self.u32();
+        let two = self.const_u32(2);
+        let three = self.const_u32(3);
+        let row = self.op(Op::ShiftRightLogical, u, &[w, two])?;
+        let comp = self.op(Op::BitwiseAnd, u, &[w, three])?;
+        let zero = self.const_u32(0);
+        let pt = self.pointer(sc, u);
+        let p = self.access_chain(pt, var, &[zero, row, comp])?;
+        self.load(u, p)
+    }
+
+    /// Root-block word `w` known at compile time.
+    pub(crate) fn root_word_const(&mut self, w: u32) -> LResult<Word> {
+        let var = self.root_var_id()?;
+        let sc = self.res.bl.root_sc.unwrap_or(StorageClass::PushConstant);
+        let u = self.u32();
+        let zero = self.const_u32(0);
+        let row = self.const_u32(w / 4);
+        let comp = self.const_u32(w % 4);
+        let pt = self.pointer(sc, u);
+        let p = self.access_chain(pt, var, &[zero, row, comp])?;
+        self.load(u, p)
+    }
+
+    /// The runtime array variable of a heap array at (set, binding) whose elements are `inner`.
+    pub(crate) fn heap_var(&mut self, set: u32, binding: u32, inner: Word, sc: StorageClass) -> Word {
+        if let Some(&(_, v)) = self.res.bl.heap_vars.iter().find(|(k, _)| *k == (set, binding, inner)) {
+            return v;
+        }
+        self.cap(Capability::RuntimeDescriptorArray);
+        self.ext("SPV_EXT_descriptor_indexing");
+        let ty = self.new_type(Op::TypeRuntimeArray, &[inner]);
+        let pt = self.pointer(sc, ty);
+        let var = self.global_var(pt, sc, None);
+        self.decorate(var, Decoration::DescriptorSet, &[set]);
+        self.decorate(var, Decoration::Binding, &[binding]);
+        self.res.bl.heap_vars.push(((set, binding, inner), var));
+        var
+    }
+
+    /// The heap element a handle of a `Heap` placement reaches: table word + offset + the
+    /// shader's index relative to the range's lower bound (`rel`: `None` = 0).
+    pub(crate) fn heap_index(&mut self, table_word: Option<u32>, heap_offset: u32, rel: Option<Word>) -> LResult<Word> {
+        let u = self.u32();
+        let mut idx = match rel {
+            Some(r) => r,
+            None => self.const_u32(0),
+        };
+        if heap_offset != 0 {
+            let c = self.const_u32(heap_offset);
+            idx = if rel.is_some() { self.op(Op::IAdd, u, &[idx, c])? } else { c };
+        }
+        if let Some(w) = table_word {
+            let base = self.root_word_const(w)?;
+            idx = self.op(Op::IAdd, u, &[base, idx])?;
+        }
+        Ok(idx)
+    }
+
+    /// Element `index` of a `uvec2[]` storage buffer at (set, binding): the `{first, count}` of a
+    /// heap view from the bounds buffer, or a counter's address from an address table.
+    pub(crate) fn view_bounds(&mut self, set: u32, binding: u32, index: Word, nonuniform: bool) -> LResult<Word> {
+        let var = match self.res.bl.bounds_vars.iter().find(|(k, _)| *k == (set, binding)) {
+            Some(&(_, v)) => v,
+            None => {
+                let u = self.u32();
+                let u2 = self.vector(u, 2);
+                let rt = self.new_type(Op::TypeRuntimeArray, &[u2]);
+                self.decorate(rt, Decoration::ArrayStride, &[8]);
+                let st = self.new_type(Op::TypeStruct, &[rt]);
+                self.decorate(st, Decoration::Block, &[]);
+                self.member_decorate(st, 0, Decoration::Offset, &[0]);
+                self.member_decorate(st, 0, Decoration::NonWritable, &[]);
+                let pt = self.pointer(StorageClass::StorageBuffer, st);
+                let v = self.global_var(pt, StorageClass::StorageBuffer, None);
+                self.decorate(v, Decoration::DescriptorSet, &[set]);
+                self.decorate(v, Decoration::Binding, &[binding]);
+                self.res.bl.bounds_vars.push(((set, binding), v));
+                v
+            }
+        };
+        let u = self.u32();
+        let u2 = self.vector(u, 2);
+        let pt = self.pointer(StorageClass::StorageBuffer, u2);
+        let zero = self.const_u32(0);
+        let p = self.access_chain(pt, var, &[zero, index])?;
+        let _ = nonuniform;
+        self.load(u2, p)
+    }
+
+    /// The 64-bit address of a UAV counter: element `index` of the address table at (set, binding).
+    pub(crate) fn counter_address(&mut self, set: u32, binding: u32, index: Word) -> LResult<Word> {
+        let pair = self.view_bounds(set, binding, index, false)?;
+        self.cap(Capability::Int64);
+        let u64t = self.scalar(Scalar::U64);
+        self.op(Op::Bitcast, u64t, &[pair])
+    }
+
+    /// The 64-bit buffer address of a root descriptor in root-block words `word`, `word + 1`.
+    pub(crate) fn root_address(&mut self, word: u32) -> LResult<Word> {
+        let lo = self.root_word_const(word)?;
+        let hi = self.root_word_const(word + 1)?;
+        let u = self.u32();
+        let u2 = self.vector(u, 2);
+        let pair = self.op(Op::CompositeConstruct, u2, &[lo, hi])?;
+        self.cap(Capability::Int64);
+        let u64t = self.scalar(Scalar::U64);
+        self.op(Op::Bitcast, u64t, &[pair])
+    }
+
+    /// A `PhysicalStorageBuffer` pointer to `pointee` at the address `addr` (a `u64`).
+    pub(crate) fn address_ptr(&mut self, addr: Word, pointee: Word) -> LResult<Word> {
+        if !self.res.bl.addresses {
+            self.res.bl.addresses = true;
+            self.cap(Capability::PhysicalStorageBufferAddresses);
+            self.ext("SPV_KHR_physical_storage_buffer");
+            self.b.set_addressing_model(AddressingModel::PhysicalStorageBuffer64);
+        }
+        let pt = self.pointer(StorageClass::PhysicalStorageBuffer, pointee);
+        self.op(Op::ConvertUToPtr, pt, &[addr])
+    }
+
+    /// `OpLoad` with `Aligned` (loads through buffer addresses need it).
+    pub(crate) fn load_aligned(&mut self, ty: Word, p: Word, align: u32) -> LResult<Word> {
+        self.op(Op::Load, ty, &[p, MemoryAccess::ALIGNED.bits(), align])
+    }
+
+    /// `OpStore` with `Aligned`.
+    pub(crate) fn store_aligned(&mut self, p: Word, v: Word, align: u32) -> LResult<()> {
+        self.op_void(Op::Store, &[p, v, MemoryAccess::ALIGNED.bits(), align])
+    }
+
+    /// Completes a handle of range `res` under the binding model: the heap element index, the
+    /// root descriptor's address, the heap view's bounds. `rel` is the shader's index relative to
+    /// the range's lower bound (`None` for a single register).
+    pub(crate) fn model_handle(&mut self, res: u32, rel: Option<Word>, nonuniform: bool) -> LResult<HandleVal> {
+        let Some(p) = self.model_placement(res) else {
+            return Err(Fail::Internal("model_handle without a placement".into()));
+        };
+        let mut h = HandleVal { res, index: rel, nonuniform: nonuniform && rel.is_some(), base: 0, bounds: 0 };
+        match p.location {
+            ResourceLocation::Descriptor { .. } | ResourceLocation::RootConstants { .. } => {}
+            ResourceLocation::Heap { table_word, heap_offset, bounds, .. } => {
+                let idx = self.heap_index(table_word, heap_offset, rel)?;
+                h.index = Some(idx);
+                h.nonuniform = nonuniform;
+                if let Some((set, binding)) = bounds {
+                    h.bounds = self.view_bounds(set, binding, idx, nonuniform)?;
+                }
+            }
+            ResourceLocation::Address { word } => {
+                h.base = self.root_address(word)?;
+                h.index = None;
+            }
+        }
+        Ok(h)
+    }
+
+    /// `x + first` of a heap view's bounds, in units of `per_word` elements per 32-bit word
+    /// (`0`: 64-bit elements, half a word each... see [`Self::bounds_scale`]).
+    pub(crate) fn bounds_rebase(&mut self, h: HandleVal, x: Word, view: Scalar) -> LResult<Word> {
+        if h.bounds == 0 {
+            return Ok(x);
+        }
+        let u = self.u32();
+        let first = self.op(Op::CompositeExtract, u, &[h.bounds, 0])?;
+        let first = self.bounds_scale(first, view)?;
+        self.op(Op::IAdd, u, &[x, first])
+    }
+
+    /// The view's element count, in `view` units.
+    pub(crate) fn bounds_count(&mut self, h: HandleVal, view: Scalar) -> LResult<Word> {
+        let u = self.u32();
+        let count = self.op(Op::CompositeExtract, u, &[h.bounds, 1])?;
+        self.bounds_scale(count, view)
+    }
+
+    /// Converts a count of 32-bit words (raw/structured views) into `view` elements; typed views
+    /// (`Scalar::Void`) count elements already.
+    fn bounds_scale(&mut self, x: Word, view: Scalar) -> LResult<Word> {
+        let u = self.u32();
+        match view {
+            Scalar::U16 => {
+                let one = self.const_u32(1);
+                self.op(Op::ShiftLeftLogical, u, &[x, one])
+            }
+            Scalar::U64 => {
+                let one = self.const_u32(1);
+                self.op(Op::ShiftRightLogical, u, &[x, one])
+            }
+            _ => Ok(x),
+        }
+    }
+
+    /// The storage class a constant buffer's rows are read from.
+    pub(crate) fn cbuffer_storage(&self, r: u32) -> StorageClass {
+        match self.model_placement(r).map(|p| p.location) {
+            Some(ResourceLocation::Descriptor { descriptor, .. } | ResourceLocation::Heap { descriptor, .. })
+                if descriptor == crate::binding::DescriptorKind::StorageBuffer =>
+            {
+                StorageClass::StorageBuffer
+            }
+            Some(ResourceLocation::Address { .. }) => StorageClass::PhysicalStorageBuffer,
+            _ => {
+                if self.res.info.get(r as usize).and_then(|i| i.placement) == Some(Placement::PushConstants) {
+                    StorageClass::PushConstant
+                } else {
+                    StorageClass::Uniform
+                }
+            }
+        }
+    }
+
+    /// The `uvec4` row `row` of a constant buffer in root constants at `word` (`words` values):
+    /// components past the root constants read 0.
+    pub(crate) fn root_constant_row(
+        &mut self,
+        word: u32,
+        words: u32,
+        row: Word,
+        row_const: Option<u32>,
+    ) -> LResult<Word> {
+        let u = self.u32();
+        let u4 = self.vector(u, 4);
+        let mut comps = [0; 4];
+        for (c, comp) in comps.iter_mut().enumerate() {
+            *comp = match row_const {
+                Some(r) => {
+                    let k = u64::from(r) * 4 + c as u64;
+                    if k < u64::from(words) {
+                        self.root_word_const(word + k as u32)?
+                    } else {
+                        self.const_u32(0)
+                    }
+                }
+                None => {
+                    let four = self.const_u32(4);
+                    let k = self.op(Op::IMul, u, &[row, four])?;
+                    let cc = self.const_u32(c as u32);
+                    let k = self.op(Op::IAdd, u, &[k, cc])?;
+                    let bt = self.bool();
+                    let n = self.const_u32(words);
+                    let inb = self.op(Op::ULessThan, bt, &[k, n])?;
+                    let zero = self.const_u32(0);
+                    let safe = self.op(Op::Select, u, &[inb, k, zero])?;
+                    let base = self.const_u32(word);
+                    let w = self.op(Op::IAdd, u, &[safe, base])?;
+                    let x = self.root_word(w)?;
+                    self.op(Op::Select, u, &[inb, x, zero])?
+                }
+            };
+        }
+        self.op(Op::CompositeConstruct, u4, &comps)
+    }
+}
+
+/// Checks that the binding model's answer fits what lowering can emit for a range.
+pub(crate) fn check_lowerable(d: &ResDecl, p: &ResourcePlacement) -> LResult<()> {
+    match p.location {
+        ResourceLocation::Address { .. }
+            if !matches!(d.kind, ResKind::CBuffer | ResKind::RawBuffer | ResKind::StructuredBuffer) =>
+        {
+            malformed(format!("{} placed at a buffer address", d.kind.name()))
+        }
+        ResourceLocation::RootConstants { .. } if d.class != ResourceClass::Cbv => {
+            malformed(format!("{:?} placed in root constants", d.class))
+        }
+        _ => Ok(()),
+    }
+}
