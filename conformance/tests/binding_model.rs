@@ -77,7 +77,7 @@ fn table_ranges_default_policy() {
         }
     }
     assert!(cs.capabilities.iter().any(|c| c == "PhysicalStorageBufferAddresses"), "{:?}", cs.capabilities);
-    assert_eq!(cs.push_constants.map(|p| p.size), Some(16));
+    assert_eq!(cs.push_constants.map(|p| p.size), Some(12));
 }
 
 #[test]

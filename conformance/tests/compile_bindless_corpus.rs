@@ -227,3 +227,49 @@ fn compile_bindless_corpus() {
     assert_eq!(t.variant_valid, t.variant_total);
     assert!(t.total >= 500, "only {} corpus shaders compiled", t.total);
 }
+
+/// Every corpus shader that compiles under the default options also compiles, spirv-val clean,
+/// with every code-changing pipeline-state option on (typed UAV loads without format, invariant
+/// position, dual-source blending, a rasterizer sample count, output swizzles on all targets);
+/// shaders that only failed for want of the sample count compile now.
+#[test]
+fn compile_corpus_with_pipeline_state() {
+    let Some(corpus) = Corpus::for_test("compile_corpus_with_pipeline_state") else { return };
+    let state = dxjit::PipelineStateOptions {
+        output_swizzle: vec![Some([2, 1, 0, 5]); 8],
+        dual_source_blending: true,
+        rasterizer_sample_count: Some(4),
+        invariant_position: true,
+        typed_uav_load_without_format: true,
+    };
+    let opts = CompileOptions { state, ..CompileOptions::default() };
+    let (mut total, mut valid, mut gained) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for (set, e) in corpus.entries() {
+        let name = format!("{}/{}", set.name, e.dxil_path);
+        let Ok(dxil) = std::fs::read(set.path_of(e)) else { continue };
+        let plain = catch_unwind(AssertUnwindSafe(|| compile(&dxil, &CompileOptions::default())));
+        let was_ok = matches!(plain, Ok(Ok(_)));
+        match catch_unwind(AssertUnwindSafe(|| compile(&dxil, &opts))) {
+            Ok(Ok(cs)) => {
+                total += 1;
+                if !was_ok {
+                    gained += 1;
+                }
+                match spirv_val::validate(&cs.spirv) {
+                    Ok(()) => valid += 1,
+                    Err(m) => failures.push(format!("{name}: {m}")),
+                }
+            }
+            Ok(Err(e)) if was_ok => failures.push(format!("{name}: compiled before, now {e}")),
+            Ok(Err(_)) => {}
+            Err(_) => failures.push(format!("{name}: panic")),
+        }
+    }
+    println!("pipeline state: {valid} of {total} valid with every state option on ({gained} compile only with them)");
+    for f in failures.iter().take(20) {
+        eprintln!("  {f}");
+    }
+    assert!(failures.is_empty(), "{} failures", failures.len());
+    assert!(total >= 593 && gained >= 1, "total {total}, gained {gained}");
+}

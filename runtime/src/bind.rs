@@ -22,6 +22,8 @@ pub(crate) enum Prepared {
         staging_mem: AllocId,
         size: u64,
         len: usize,
+        /// Buffer device address (buffers reached through one).
+        address: Option<u64>,
     },
     TexelBuffer {
         buffer: vk::Buffer,
@@ -33,6 +35,8 @@ pub(crate) enum Prepared {
     },
     Image(PreparedImage),
     Sampler(vk::Sampler),
+    /// A null descriptor: nothing created, nothing read back.
+    Nothing,
 }
 
 pub(crate) struct PreparedImage {
@@ -116,8 +120,29 @@ pub(crate) fn prepare(
             let (buffer, _) = scratch.buffer(&name, size, usage | TRANSFER, MemoryLocation::GpuOnly)?;
             let (staging, staging_mem) = staging_for(scratch, &name, size)?;
             fill(scratch.mapped(staging_mem)?, &[(0, data.as_slice())]);
-            Ok(Prepared::Buffer { buffer, staging, staging_mem, size, len: data.len() })
+            Ok(Prepared::Buffer { buffer, staging, staging_mem, size, len: data.len(), address: None })
         }
+        ResourceDesc::AddressBuffer { data, .. } => {
+            if !scratch.ctx.features().buffer_device_address {
+                return Err(RuntimeError::Unsupported("buffer device address (bufferDeviceAddress)".into()));
+            }
+            if data.is_empty() {
+                return Err(invalid(res, "buffer data is empty (size must be at least 1 byte)"));
+            }
+            let size = round_up(data.len() as u64, 4);
+            let usage = vk::BufferUsageFlags::STORAGE_BUFFER
+                | vk::BufferUsageFlags::UNIFORM_BUFFER
+                | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
+            let (buffer, _) = scratch.buffer(&name, size, usage | TRANSFER, MemoryLocation::GpuOnly)?;
+            let info = vk::BufferDeviceAddressInfo::default().buffer(buffer);
+            // SAFETY: the buffer was created with SHADER_DEVICE_ADDRESS usage and bound to memory
+            // allocated with the device-address flag (the allocator is created with it).
+            let address = unsafe { scratch.device().get_buffer_device_address(&info) };
+            let (staging, staging_mem) = staging_for(scratch, &name, size)?;
+            fill(scratch.mapped(staging_mem)?, &[(0, data.as_slice())]);
+            Ok(Prepared::Buffer { buffer, staging, staging_mem, size, len: data.len(), address: Some(address) })
+        }
+        ResourceDesc::Null(_) => Ok(Prepared::Nothing),
         ResourceDesc::UniformTexelBuffer { format, data } | ResourceDesc::StorageTexelBuffer { format, data } => {
             let storage = matches!(res.resource, ResourceDesc::StorageTexelBuffer { .. });
             let bpt = u64::from(format.bytes_per_texel());
@@ -572,7 +597,7 @@ pub(crate) fn record_upload(
                         &copy_regions(img),
                     );
                 }
-                Prepared::Sampler(_) => {}
+                Prepared::Sampler(_) | Prepared::Nothing => {}
             }
         }
         let to_shader: Vec<_> = images
@@ -660,7 +685,7 @@ pub(crate) fn record_readback(
                         &copy_regions(img),
                     );
                 }
-                Prepared::Image(_) | Prepared::Sampler(_) => {}
+                Prepared::Image(_) | Prepared::Sampler(_) | Prepared::Nothing => {}
             }
         }
         let host = [vk::MemoryBarrier::default()
@@ -704,9 +729,32 @@ pub(crate) fn read_results(
                 }
                 data
             }
-            Prepared::Sampler(_) => continue,
+            Prepared::Sampler(_) | Prepared::Nothing => continue,
         };
         out.push((res.set, res.binding, res.array_index, bytes));
     }
     Ok(out)
+}
+
+/// Writes the device address of every [`ResourceDesc::AddressBuffer`] into the push constants
+/// (`push` already padded to the job's push-constant size).
+pub(crate) fn patch_addresses(
+    resources: &[BoundResource],
+    prepared: &[Prepared],
+    push: &mut [u8],
+) -> Result<(), RuntimeError> {
+    for (res, p) in resources.iter().zip(prepared) {
+        let (ResourceDesc::AddressBuffer { push_offset, .. }, Prepared::Buffer { address: Some(a), .. }) =
+            (&res.resource, p)
+        else {
+            continue;
+        };
+        let at = *push_offset as usize;
+        let len = push.len();
+        let dst = push
+            .get_mut(at..at + 8)
+            .ok_or_else(|| invalid(res, format!("push offset {at} + 8 lies beyond the {len} push-constant bytes")))?;
+        dst.copy_from_slice(&a.to_le_bytes());
+    }
+    Ok(())
 }

@@ -4,7 +4,7 @@ use std::ffi::CString;
 
 use ash::vk;
 
-use crate::bind::{prepare, read_results, record_readback, record_upload, Prepared};
+use crate::bind::{patch_addresses, prepare, read_results, record_readback, record_upload, Prepared};
 use crate::context::Context;
 use crate::descriptors::DescriptorPlan;
 use crate::reflect::{reflect, EXECUTION_MODEL_GLCOMPUTE};
@@ -127,6 +127,7 @@ impl Context {
         record_upload(device, cb, &prepared, vk::PipelineStageFlags::COMPUTE_SHADER);
         let mut push = job.push_constants.clone();
         push.resize(push_len, 0);
+        patch_addresses(&job.resources, &prepared, &mut push)?;
         // SAFETY: `cb` is recording; pipeline, layout and sets are alive and compatible.
         unsafe {
             device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);

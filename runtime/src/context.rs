@@ -333,6 +333,7 @@ pub struct Context {
     pub(crate) queue: vk::Queue,
     pub(crate) properties: vk::PhysicalDeviceProperties,
     name: String,
+    driver: String,
     features: DeviceFeatures,
     validation: bool,
 }
@@ -371,6 +372,13 @@ impl Context {
         let device = unsafe { instance.instance.create_device(pdev, &device_info, None) }.call("vkCreateDevice")?;
         let device = DeviceHandle(device);
         let features = chain.summarize(&props);
+        let driver = format!(
+            "{}, Vulkan {}.{}.{}",
+            props.driver,
+            vk::api_version_major(properties.api_version),
+            vk::api_version_minor(properties.api_version),
+            vk::api_version_patch(properties.api_version)
+        );
         // SAFETY: family and index 0 were requested at device creation.
         let queue = unsafe { device.0.get_device_queue(queue_family, 0) };
 
@@ -379,7 +387,7 @@ impl Context {
             device: device.0.clone(),
             physical_device: pdev,
             debug_settings: Default::default(),
-            buffer_device_address: false,
+            buffer_device_address: features.buffer_device_address,
             allocation_sizes: Default::default(),
         })
         .map_err(|e| RuntimeError::Allocation { what: "allocator".into(), message: e.to_string() })?;
@@ -398,6 +406,7 @@ impl Context {
             physical_device: pdev,
             queue,
             properties,
+            driver,
             name: info.name,
             features,
             validation: opts.validation,
@@ -420,6 +429,12 @@ impl Context {
     /// The selected device's name.
     pub fn device_name(&self) -> &str {
         &self.name
+    }
+
+    /// The driver and its version, and the device's Vulkan version, e.g.
+    /// `llvmpipe Mesa 25.0.7-1~bpo12+1 (LLVM 15.0.6), Vulkan 1.4.305`.
+    pub fn driver_description(&self) -> &str {
+        &self.driver
     }
 
     /// Features found and enabled on the device.

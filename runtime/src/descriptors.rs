@@ -9,7 +9,7 @@ use crate::bind::Prepared;
 use crate::error::VkCall;
 use crate::features::DeviceFeatures;
 use crate::reflect::{DescriptorKind, ImageTypeInfo, ReflectedBinding};
-use crate::resources::BoundResource;
+use crate::resources::{BoundResource, ResourceDesc};
 use crate::scratch::Scratch;
 use crate::RuntimeError;
 
@@ -48,11 +48,60 @@ pub(crate) struct BindingPlan {
     pub(crate) slots: Vec<Option<usize>>,
     /// The shader's image type for this binding, when it declares one.
     pub(crate) image: Option<ImageTypeInfo>,
+    /// A mutable-descriptor array (`VK_EXT_mutable_descriptor_type`): the descriptor types its
+    /// elements may hold (empty: every element is `kind`), and the shader's image type per kind.
+    pub(crate) mutable: Vec<DescriptorKind>,
+    pub(crate) kind_images: Vec<(DescriptorKind, ImageTypeInfo)>,
+}
+
+impl BindingPlan {
+    /// Makes room for `kind` in this binding: a second descriptor type turns it into a mutable
+    /// array where the device has mutable descriptors (the bindless heap of a layer that keeps
+    /// one array for every CBV/SRV/UAV type).
+    fn admit(&mut self, kind: DescriptorKind, features: &DeviceFeatures) -> bool {
+        if kind == self.kind || self.mutable.contains(&kind) {
+            return true;
+        }
+        if !(features.mutable_descriptor_type && mutable_capable(kind) && mutable_capable(self.kind)) {
+            return false;
+        }
+        if self.mutable.is_empty() {
+            self.mutable.push(self.kind);
+        }
+        self.mutable.push(kind);
+        true
+    }
+}
+
+impl BindingPlan {
+    /// The descriptor type of the layout binding.
+    fn layout_type(&self) -> vk::DescriptorType {
+        if self.mutable.is_empty() {
+            vk_type(self.kind)
+        } else {
+            vk::DescriptorType::MUTABLE_EXT
+        }
+    }
+}
+
+/// Kinds a mutable descriptor may take here (samplers keep their own heap).
+fn mutable_capable(kind: DescriptorKind) -> bool {
+    matches!(
+        kind,
+        DescriptorKind::UniformBuffer
+            | DescriptorKind::StorageBuffer
+            | DescriptorKind::UniformTexelBuffer
+            | DescriptorKind::StorageTexelBuffer
+            | DescriptorKind::SampledImage
+            | DescriptorKind::StorageImage
+    )
 }
 
 /// Layout of every set `0..=max set` (gaps are empty sets).
 pub(crate) struct DescriptorPlan {
     pub(crate) sets: Vec<Vec<BindingPlan>>,
+    /// The descriptor type of every job resource (by index).
+    kinds: Vec<DescriptorKind>,
 }
 
 impl DescriptorPlan {
@@ -64,6 +113,11 @@ impl DescriptorPlan {
     ) -> Result<DescriptorPlan, RuntimeError> {
         let mut map: BTreeMap<(u32, u32), BindingPlan> = BTreeMap::new();
         for (i, res) in resources.iter().enumerate() {
+            if let ResourceDesc::AddressBuffer { .. } = res.resource {
+                // Reached through its address, not a descriptor.
+                continue;
+            }
+            let null = matches!(res.resource, ResourceDesc::Null(_));
             let kind = res.resource.kind();
             let idx = res.array_index as usize;
             if res.array_index >= 1 << 16 {
@@ -79,8 +133,10 @@ impl DescriptorPlan {
                 kind,
                 slots: Vec::new(),
                 image: None,
+                mutable: Vec::new(),
+                kind_images: Vec::new(),
             });
-            if entry.kind != kind {
+            if !entry.admit(kind, features) {
                 return Err(RuntimeError::InvalidResource {
                     set: res.set,
                     binding: res.binding,
@@ -91,6 +147,9 @@ impl DescriptorPlan {
             if entry.slots.len() <= idx {
                 entry.slots.resize(idx + 1, None);
             }
+            if null {
+                continue;
+            }
             if entry.slots[idx].replace(i).is_some() {
                 return Err(RuntimeError::InvalidResource {
                     set: res.set,
@@ -100,11 +159,22 @@ impl DescriptorPlan {
                 });
             }
         }
+        // A runtime array the job fills nothing of still spans as many elements as the job's
+        // largest array (its heap), so a shader indexing it like its other heap arrays stays in
+        // bounds (null descriptors) instead of reading past a one-element array.
+        let heap_len = map.values().map(|p| p.slots.len()).max().unwrap_or(1).max(1);
         for d in declared {
-            let shader_count = d.count.unwrap_or(0) as usize;
+            let shader_count = d.count.map_or(0, |n| n as usize);
+            let unbound_len = d.count.map_or(heap_len, |n| n as usize);
             match map.get_mut(&(d.set, d.binding)) {
                 Some(plan) => {
-                    if plan.kind != d.kind {
+                    // A binding becomes mutable only when it really holds several types: the
+                    // job's resources differ, or the shader aliases it with the job's type too.
+                    // One declared type against another bound type stays a mismatch.
+                    let aliased =
+                        declared.iter().any(|o| (o.set, o.binding) == (d.set, d.binding) && o.kind == plan.kind);
+                    let several = !plan.mutable.is_empty() || aliased;
+                    if !(d.kind == plan.kind || several && plan.admit(d.kind, features)) {
                         return Err(RuntimeError::DescriptorTypeMismatch {
                             set: d.set,
                             binding: d.binding,
@@ -115,7 +185,12 @@ impl DescriptorPlan {
                     if plan.slots.len() < shader_count {
                         plan.slots.resize(shader_count, None);
                     }
-                    plan.image = d.image;
+                    if let Some(img) = d.image {
+                        plan.kind_images.push((d.kind, img));
+                    }
+                    if d.kind == plan.kind {
+                        plan.image = d.image;
+                    }
                 }
                 None => {
                     if !(features.null_descriptor && nullable(d.kind)) {
@@ -135,17 +210,20 @@ impl DescriptorPlan {
                         BindingPlan {
                             binding: d.binding,
                             kind: d.kind,
-                            slots: vec![None; shader_count.max(1)],
+                            slots: vec![None; unbound_len.max(1)],
                             image: d.image,
+                            mutable: Vec::new(),
+                            kind_images: d.image.map(|i| (d.kind, i)).into_iter().collect(),
                         },
                     );
                 }
             }
         }
-        // Holes in arrays need null descriptors.
+        // Holes in arrays need null descriptors, or (samplers) a partially bound array.
         for ((set, binding), plan) in &map {
             if let Some(hole) = plan.slots.iter().position(Option::is_none) {
-                if !(features.null_descriptor && nullable(plan.kind)) {
+                let partial = features.descriptor_binding_partially_bound && plan.slots.len() > 1;
+                if !(partial || features.null_descriptor && nullable(plan.kind)) {
                     return Err(RuntimeError::MissingBinding {
                         set: *set,
                         binding: *binding,
@@ -166,12 +244,17 @@ impl DescriptorPlan {
                 s.push(plan);
             }
         }
-        Ok(DescriptorPlan { sets })
+        Ok(DescriptorPlan { sets, kinds: resources.iter().map(|r| r.resource.kind()).collect() })
     }
 
     /// The shader's image type for a resource slot.
     pub(crate) fn image_type(&self, res: &BoundResource) -> Option<ImageTypeInfo> {
-        self.sets.get(res.set as usize)?.iter().find(|b| b.binding == res.binding)?.image
+        let b = self.sets.get(res.set as usize)?.iter().find(|b| b.binding == res.binding)?;
+        if b.mutable.is_empty() {
+            return b.image;
+        }
+        let kind = res.resource.kind();
+        b.kind_images.iter().find(|(k, _)| *k == kind).map(|(_, i)| *i)
     }
 
     /// Creates one layout per set (empty for gaps).
@@ -180,6 +263,7 @@ impl DescriptorPlan {
         scratch: &mut Scratch<'_>,
         stages: vk::ShaderStageFlags,
     ) -> Result<Vec<vk::DescriptorSetLayout>, RuntimeError> {
+        let partial = scratch.ctx.features().descriptor_binding_partially_bound;
         let mut layouts = Vec::with_capacity(self.sets.len());
         for set in &self.sets {
             let bindings: Vec<vk::DescriptorSetLayoutBinding> = set
@@ -187,12 +271,38 @@ impl DescriptorPlan {
                 .map(|b| {
                     vk::DescriptorSetLayoutBinding::default()
                         .binding(b.binding)
-                        .descriptor_type(vk_type(b.kind))
+                        .descriptor_type(b.layout_type())
                         .descriptor_count(b.slots.len() as u32)
                         .stage_flags(stages)
                 })
                 .collect();
-            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+            // Arrays (bindless heaps) are partially bound where the device allows it: elements the
+            // shader does not reach need no valid descriptor (samplers cannot be null).
+            let flags: Vec<vk::DescriptorBindingFlags> = set
+                .iter()
+                .map(|b| {
+                    if partial && b.slots.len() > 1 {
+                        vk::DescriptorBindingFlags::PARTIALLY_BOUND
+                    } else {
+                        vk::DescriptorBindingFlags::empty()
+                    }
+                })
+                .collect();
+            let mut flag_info = vk::DescriptorSetLayoutBindingFlagsCreateInfo::default().binding_flags(&flags);
+            let mut info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+            if flags.iter().any(|f| !f.is_empty()) {
+                info = info.push_next(&mut flag_info);
+            }
+            // Mutable bindings list the types their elements may hold (one list per binding).
+            let types: Vec<Vec<vk::DescriptorType>> =
+                set.iter().map(|b| b.mutable.iter().map(|k| vk_type(*k)).collect()).collect();
+            let lists: Vec<vk::MutableDescriptorTypeListEXT> =
+                types.iter().map(|t| vk::MutableDescriptorTypeListEXT::default().descriptor_types(t)).collect();
+            let mut mutable_info =
+                vk::MutableDescriptorTypeCreateInfoEXT::default().mutable_descriptor_type_lists(&lists);
+            if set.iter().any(|b| !b.mutable.is_empty()) {
+                info = info.push_next(&mut mutable_info);
+            }
             layouts.push(scratch.set_layout(&info)?);
         }
         Ok(layouts)
@@ -206,8 +316,14 @@ impl DescriptorPlan {
         prepared: &[Prepared],
     ) -> Result<Vec<vk::DescriptorSet>, RuntimeError> {
         let mut counts: BTreeMap<i32, u32> = BTreeMap::new();
+        let mut mutable_types: Vec<vk::DescriptorType> = Vec::new();
         for b in self.sets.iter().flatten() {
-            *counts.entry(vk_type(b.kind).as_raw()).or_default() += b.slots.len() as u32;
+            *counts.entry(b.layout_type().as_raw()).or_default() += b.slots.len() as u32;
+            for k in &b.mutable {
+                if !mutable_types.contains(&vk_type(*k)) {
+                    mutable_types.push(vk_type(*k));
+                }
+            }
         }
         if counts.is_empty() {
             return Ok(Vec::new());
@@ -216,9 +332,23 @@ impl DescriptorPlan {
             .iter()
             .map(|(ty, n)| vk::DescriptorPoolSize { ty: vk::DescriptorType::from_raw(*ty), descriptor_count: *n })
             .collect();
-        let pool_info = vk::DescriptorPoolCreateInfo::default().max_sets(layouts.len() as u32).pool_sizes(&sizes);
+        let pool_lists: Vec<vk::MutableDescriptorTypeListEXT> = sizes
+            .iter()
+            .map(|s| {
+                let t: &[vk::DescriptorType] =
+                    if s.ty == vk::DescriptorType::MUTABLE_EXT { &mutable_types } else { &[] };
+                vk::MutableDescriptorTypeListEXT::default().descriptor_types(t)
+            })
+            .collect();
+        let mut pool_mutable =
+            vk::MutableDescriptorTypeCreateInfoEXT::default().mutable_descriptor_type_lists(&pool_lists);
+        let mut pool_info = vk::DescriptorPoolCreateInfo::default().max_sets(layouts.len() as u32).pool_sizes(&sizes);
+        if !mutable_types.is_empty() {
+            pool_info = pool_info.push_next(&mut pool_mutable);
+        }
         let pool = scratch.descriptor_pool(&pool_info)?;
         let alloc = vk::DescriptorSetAllocateInfo::default().descriptor_pool(pool).set_layouts(layouts);
+        let null_ok = scratch.ctx.features().null_descriptor;
         let device = scratch.device();
         // SAFETY: the pool was sized for exactly these layouts; sets are freed with the pool.
         let sets = unsafe { device.allocate_descriptor_sets(&alloc) }.call("vkAllocateDescriptorSets")?;
@@ -235,10 +365,17 @@ impl DescriptorPlan {
         for (set_index, set) in self.sets.iter().enumerate() {
             let Some(&ds) = sets.get(set_index) else { continue };
             for b in set {
-                let ty = vk_type(b.kind);
                 for (element, slot) in b.slots.iter().enumerate() {
+                    // Mutable elements are written with the type of what they hold (holes: a null
+                    // descriptor of the binding's first type).
+                    let kind = slot.and_then(|i| self.kinds.get(i).copied()).unwrap_or(b.kind);
+                    let ty = vk_type(kind);
+                    if slot.is_none() && !(null_ok && nullable(kind)) {
+                        // A hole of a partially bound array (checked in `build`): left unwritten.
+                        continue;
+                    }
                     let p = slot.and_then(|i| prepared.get(i));
-                    let info = match b.kind {
+                    let info = match kind {
                         DescriptorKind::UniformBuffer | DescriptorKind::StorageBuffer => {
                             buffer_infos.push(p.and_then(Prepared::buffer_info).unwrap_or(vk::DescriptorBufferInfo {
                                 buffer: vk::Buffer::null(),
@@ -269,7 +406,7 @@ impl DescriptorPlan {
                                 _ => vk::DescriptorImageInfo {
                                     sampler: vk::Sampler::null(),
                                     image_view: vk::ImageView::null(),
-                                    image_layout: if b.kind == DescriptorKind::StorageImage {
+                                    image_layout: if kind == DescriptorKind::StorageImage {
                                         vk::ImageLayout::GENERAL
                                     } else {
                                         vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL

@@ -72,6 +72,8 @@ pub struct DeviceFeatures {
     pub descriptor_binding_partially_bound: bool,
     pub descriptor_binding_variable_descriptor_count: bool,
     pub descriptor_binding_update_unused_while_pending: bool,
+    /// `VK_EXT_mutable_descriptor_type`: one descriptor array holding several descriptor types.
+    pub mutable_descriptor_type: bool,
 
     // Memory model and addressing.
     pub vulkan_memory_model: bool,
@@ -158,6 +160,7 @@ fn wanted_extensions(api_version: u32) -> Vec<&'static CStr> {
         ash::khr::fragment_shader_barycentric::NAME,
         ash::ext::vertex_attribute_divisor::NAME,
         ash::ext::mesh_shader::NAME,
+        ash::ext::mutable_descriptor_type::NAME,
         // Must be enabled when the implementation exposes it (portability drivers such as MoltenVK).
         ash::khr::portability_subset::NAME,
     ];
@@ -192,6 +195,7 @@ pub(crate) struct FeatureChain {
     barycentric: vk::PhysicalDeviceFragmentShaderBarycentricFeaturesKHR<'static>,
     divisor: vk::PhysicalDeviceVertexAttributeDivisorFeaturesEXT<'static>,
     mesh: vk::PhysicalDeviceMeshShaderFeaturesEXT<'static>,
+    mutable: vk::PhysicalDeviceMutableDescriptorTypeFeaturesEXT<'static>,
     features2: vk::PhysicalDeviceFeatures2<'static>,
 }
 
@@ -256,6 +260,9 @@ impl FeatureChain {
         }
         if self.has(ash::ext::mesh_shader::NAME) {
             link!(head, self.mesh);
+        }
+        if self.has(ash::ext::mutable_descriptor_type::NAME) {
+            link!(head, self.mutable);
         }
         self.features2.p_next = head;
         self.features2.features = self.core;
@@ -359,6 +366,8 @@ impl FeatureChain {
                 v12.shader_storage_texel_buffer_array_non_uniform_indexing
             ),
             descriptor_binding_partially_bound: b(v12.descriptor_binding_partially_bound),
+            mutable_descriptor_type: self.has(ash::ext::mutable_descriptor_type::NAME)
+                && b(self.mutable.mutable_descriptor_type),
             descriptor_binding_variable_descriptor_count: b(v12.descriptor_binding_variable_descriptor_count),
             descriptor_binding_update_unused_while_pending: b(v12.descriptor_binding_update_unused_while_pending),
             vulkan_memory_model: b(v12.vulkan_memory_model),
@@ -423,6 +432,8 @@ impl FeatureChain {
 /// Properties gathered alongside the features.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct DeviceProps {
+    /// `driverName driverInfo` (Vulkan 1.2 driver properties), e.g. `llvmpipe Mesa 25.0.7 (LLVM 15.0.6)`.
+    pub driver: String,
     pub subgroup_size: u32,
     pub subgroup_stages: vk::ShaderStageFlags,
     pub subgroup_operations: vk::SubgroupFeatureFlags,
@@ -465,7 +476,13 @@ pub(crate) fn query_props(
     let base = p2.properties;
     #[allow(dropping_copy_types)]
     drop(p2);
+    let driver = format!(
+        "{} {}",
+        v12.driver_name_as_c_str().map(|c| c.to_string_lossy().into_owned()).unwrap_or_default(),
+        v12.driver_info_as_c_str().map(|c| c.to_string_lossy().into_owned()).unwrap_or_default()
+    );
     let props = DeviceProps {
+        driver: driver.trim().to_string(),
         subgroup_size: v11.subgroup_size,
         subgroup_stages: v11.subgroup_supported_stages,
         subgroup_operations: v11.subgroup_supported_operations,

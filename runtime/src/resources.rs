@@ -24,13 +24,36 @@ impl BoundResource {
 /// A resource and its initial contents.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ResourceDesc {
-    UniformBuffer { data: Vec<u8> },
-    StorageBuffer { data: Vec<u8> },
-    UniformTexelBuffer { format: Format, data: Vec<u8> },
-    StorageTexelBuffer { format: Format, data: Vec<u8> },
+    UniformBuffer {
+        data: Vec<u8>,
+    },
+    StorageBuffer {
+        data: Vec<u8>,
+    },
+    UniformTexelBuffer {
+        format: Format,
+        data: Vec<u8>,
+    },
+    StorageTexelBuffer {
+        format: Format,
+        data: Vec<u8>,
+    },
     SampledImage(ImageDesc),
     StorageImage(ImageDesc),
     Sampler(SamplerDesc),
+    /// A buffer reached through its 64-bit buffer device address instead of a descriptor (a D3D12
+    /// root descriptor): created with `SHADER_DEVICE_ADDRESS` usage, its address is written
+    /// (little-endian u64) into the job's push constants at byte `push_offset`. The
+    /// `(set, binding, array_index)` of its [`BoundResource`] only names it in the results. Needs
+    /// `bufferDeviceAddress`.
+    AddressBuffer {
+        data: Vec<u8>,
+        push_offset: u32,
+    },
+    /// An explicitly empty element of a descriptor array (robustness2 `nullDescriptor` for buffer and
+    /// image kinds; left unwritten in partially bound arrays for samplers): sizes a bindless heap
+    /// array without a resource in its last element. Nothing is read back.
+    Null(DescriptorKind),
 }
 
 impl ResourceDesc {
@@ -44,6 +67,8 @@ impl ResourceDesc {
             ResourceDesc::SampledImage(_) => DescriptorKind::SampledImage,
             ResourceDesc::StorageImage(_) => DescriptorKind::StorageImage,
             ResourceDesc::Sampler(_) => DescriptorKind::Sampler,
+            ResourceDesc::AddressBuffer { .. } => DescriptorKind::StorageBuffer,
+            ResourceDesc::Null(kind) => *kind,
         }
     }
 }

@@ -21,10 +21,9 @@ use crate::compile::PlacedResource;
 /// Lowering state of the binding model (per compile).
 #[derive(Debug, Default)]
 pub(crate) struct Bindless {
-    /// The root block variable (0: not declared yet), its storage class and size in 16-byte rows.
+    /// The root block variable (0: not declared yet) and its storage class.
     pub root_var: Word,
     pub root_sc: Option<StorageClass>,
-    pub root_rows: u32,
     /// Heap arrays declared so far: (set, binding, element type) → variable.
     pub heap_vars: Vec<((u32, u32, Word), Word)>,
     /// The bounds buffer variable per (set, binding).
@@ -37,7 +36,6 @@ impl Bindless {
     pub fn reset(&mut self) {
         self.root_var = 0;
         self.root_sc = None;
-        self.root_rows = 0;
         self.heap_vars.clear();
         self.bounds_vars.clear();
         self.addresses = false;
@@ -128,7 +126,7 @@ impl Lowerer<'_> {
         self.res.info.get(r as usize).and_then(|i| i.model)
     }
 
-    /// The root block variable `struct { uvec4 rows[N]; }`, declared on first use.
+    /// The root block variable (`uint words[N]` in push constants, `uvec4 rows[N/4]` in a uniform block), declared on first use.
     pub(crate) fn root_var_id(&mut self) -> LResult<Word> {
         if self.res.bl.root_var != 0 {
             return Ok(self.res.bl.root_var);
@@ -136,20 +134,23 @@ impl Lowerer<'_> {
         let Some(model) = self.opts.bindings.as_deref() else {
             return Err(Fail::Internal("root block without a binding model".into()));
         };
-        let words = self.res.push_layout.as_ref().map_or(0, |l| l.words);
-        let rows = words.div_ceil(4).max(1);
-        let u = self.u32();
-        let u4 = self.vector(u, 4);
-        let n = self.const_u32(rows);
-        let arr = self.new_type(Op::TypeArray, &[u4, n]);
-        self.decorate(arr, Decoration::ArrayStride, &[16]);
-        let st = self.new_type(Op::TypeStruct, &[arr]);
-        self.decorate(st, Decoration::Block, &[]);
-        self.member_decorate(st, 0, Decoration::Offset, &[0]);
+        let words = self.res.push_layout.as_ref().map_or(0, |l| l.words).max(1);
         let sc = match model.policy.root_block {
             RootBlock::PushConstants => StorageClass::PushConstant,
             RootBlock::UniformBlock { .. } => StorageClass::Uniform,
         };
+        // Push constants: `uint words[N]` (std430 layout), exactly the root block's size, which a
+        // layer's push-constant range covers. A uniform block needs 16-byte array strides (std140):
+        // `uvec4 rows[ceil(N / 4)]`.
+        let u = self.u32();
+        let (elem, count, stride) =
+            if sc == StorageClass::PushConstant { (u, words, 4) } else { (self.vector(u, 4), words.div_ceil(4), 16) };
+        let n = self.const_u32(count);
+        let arr = self.new_type(Op::TypeArray, &[elem, n]);
+        self.decorate(arr, Decoration::ArrayStride, &[stride]);
+        let st = self.new_type(Op::TypeStruct, &[arr]);
+        self.decorate(st, Decoration::Block, &[]);
+        self.member_decorate(st, 0, Decoration::Offset, &[0]);
         let pt = self.pointer(sc, st);
         let var = self.global_var(pt, sc, None);
         if let RootBlock::UniformBlock { set, binding } = model.policy.root_block {
@@ -158,7 +159,6 @@ impl Lowerer<'_> {
         }
         self.res.bl.root_var = var;
         self.res.bl.root_sc = Some(sc);
-        self.res.bl.root_rows = rows;
         Ok(var)
     }
 
@@ -167,13 +167,17 @@ impl Lowerer<'_> {
         let var = self.root_var_id()?;
         let sc = self.res.bl.root_sc.unwrap_or(StorageClass::PushConstant);
         let u = self.u32();
-        let two = self.const_u32(2);
-        let three = self.const_u32(3);
-        let row = self.op(Op::ShiftRightLogical, u, &[w, two])?;
-        let comp = self.op(Op::BitwiseAnd, u, &[w, three])?;
         let zero = self.const_u32(0);
         let pt = self.pointer(sc, u);
-        let p = self.access_chain(pt, var, &[zero, row, comp])?;
+        let p = if sc == StorageClass::PushConstant {
+            self.access_chain(pt, var, &[zero, w])?
+        } else {
+            let two = self.const_u32(2);
+            let three = self.const_u32(3);
+            let row = self.op(Op::ShiftRightLogical, u, &[w, two])?;
+            let comp = self.op(Op::BitwiseAnd, u, &[w, three])?;
+            self.access_chain(pt, var, &[zero, row, comp])?
+        };
         self.load(u, p)
     }
 
@@ -183,10 +187,15 @@ impl Lowerer<'_> {
         let sc = self.res.bl.root_sc.unwrap_or(StorageClass::PushConstant);
         let u = self.u32();
         let zero = self.const_u32(0);
-        let row = self.const_u32(w / 4);
-        let comp = self.const_u32(w % 4);
         let pt = self.pointer(sc, u);
-        let p = self.access_chain(pt, var, &[zero, row, comp])?;
+        let p = if sc == StorageClass::PushConstant {
+            let k = self.const_u32(w);
+            self.access_chain(pt, var, &[zero, k])?
+        } else {
+            let row = self.const_u32(w / 4);
+            let comp = self.const_u32(w % 4);
+            self.access_chain(pt, var, &[zero, row, comp])?
+        };
         self.load(u, p)
     }
 

@@ -390,6 +390,12 @@ fn cast(l: &mut Lowerer<'_>, i: InstId, op: CastOp, value: Value) -> LResult<()>
         CastOp::FPToSI => l.op(Op::ConvertFToS, t, &[x])?,
         CastOp::UIToFP => l.op(Op::ConvertUToF, t, &[x])?,
         CastOp::SIToFP => l.op(Op::ConvertSToF, t, &[x])?,
+        CastOp::FPTrunc if l.scalar_of(src_ty) == Some(Scalar::F32) && l.scalar_of(dst_ty) == Some(Scalar::F16) => {
+            // Round to half precision in a form the driver cannot fold with a later f16 -> f32
+            // (see `math::half_round`); the conversion of the rounded value is exact.
+            let r = super::math::half_round(l, x)?;
+            l.op(Op::FConvert, t, &[r])?
+        }
         CastOp::FPTrunc | CastOp::FPExt => l.op(Op::FConvert, t, &[x])?,
         CastOp::BitCast => {
             if src_ty == dst_ty {

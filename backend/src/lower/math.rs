@@ -299,20 +299,13 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             l.op(Op::Bitcast, t, &[x])?
         }
         LegacyF32ToF16 => {
-            let u = l.u32();
-            let f = l.f32();
-            let f2 = l.vector(f, 2);
             let x = l.value(args[0])?;
-            let zero = l.const_f32(0.0);
-            let v = l.op(Op::CompositeConstruct, f2, &[x, zero])?;
-            l.glsl(G::PackHalf2x16, u, &[v])?
+            let r = half_round(l, x)?;
+            pack_half(l, r)?
         }
         LegacyF16ToF32 => {
-            let f = l.f32();
-            let f2 = l.vector(f, 2);
             let x = l.value(args[0])?;
-            let v = l.glsl(G::UnpackHalf2x16, f2, &[x])?;
-            extract(l, f, v, 0)?
+            unpack_half(l, x)?
         }
         LegacyDoubleToFloat => {
             let t = l.ty(rt)?;
@@ -382,6 +375,76 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
     };
     l.set_id(i, r);
     Ok(())
+}
+
+/// `packHalf2x16(vec2(x, 0))`: the half bits of f32 `x` (round to nearest even) in the low 16 bits.
+fn pack_half(l: &mut Lowerer<'_>, x: Word) -> LResult<Word> {
+    let u = l.u32();
+    let f = l.f32();
+    let f2 = l.vector(f, 2);
+    let zero = l.const_f32(0.0);
+    let v = l.op(Op::CompositeConstruct, f2, &[x, zero])?;
+    l.glsl(G::PackHalf2x16, u, &[v])
+}
+
+/// `unpackHalf2x16(bits).x`: the f32 value of the half in the low 16 bits of `bits`.
+fn unpack_half(l: &mut Lowerer<'_>, bits: Word) -> LResult<Word> {
+    let f = l.f32();
+    let f2 = l.vector(f, 2);
+    let v = l.glsl(G::UnpackHalf2x16, f2, &[bits])?;
+    extract(l, f, v, 0)
+}
+
+/// f32 `x` rounded to half precision (round to nearest even; beyond the half range to infinity;
+/// below 2^-14 to a multiple of 2^-24, the half denormals), as an f32: every half value is exact
+/// in f32, so converting the result to half (`OpFConvert`, `packHalf2x16`) is exact.
+///
+/// D3D requires an f32 -> f16 conversion to round, and the f16 -> f32 of its result to give the
+/// rounded value. NIR's optimizer (Mesa 25: lavapipe, RADV, ANV) folds both `OpFConvert` f32 ->
+/// f16 -> f32 and `unpackHalf2x16(packHalf2x16(x))` back to `x`, dropping the rounding; the
+/// rounding done here on the bits (normal range) and by `RoundEven` of the value scaled to the
+/// denormal quantum (denormal range) cannot be folded away.
+pub(super) fn half_round(l: &mut Lowerer<'_>, x: Word) -> LResult<Word> {
+    let u = l.u32();
+    let f = l.f32();
+    let b = l.bool();
+    let c = |l: &mut Lowerer<'_>, v: u32| l.const_u32(v);
+    let bits = l.op(Op::Bitcast, u, &[x])?;
+    let k_sign = c(l, 0x8000_0000);
+    let k_abs = c(l, 0x7fff_ffff);
+    let sign = l.op(Op::BitwiseAnd, u, &[bits, k_sign])?;
+    let a = l.op(Op::BitwiseAnd, u, &[bits, k_abs])?;
+    // Normal half range: round the 13 low mantissa bits off, ties to even (a carry into the
+    // exponent is the correct result); above the largest half (65504) is infinity.
+    let k13 = c(l, 13);
+    let k1 = c(l, 1);
+    let lsb = l.op(Op::ShiftRightLogical, u, &[a, k13])?;
+    let lsb = l.op(Op::BitwiseAnd, u, &[lsb, k1])?;
+    let k_half = c(l, 0xfff);
+    let bias = l.op(Op::IAdd, u, &[k_half, lsb])?;
+    let rounded = l.op(Op::IAdd, u, &[a, bias])?;
+    let k_mask = c(l, 0xffff_e000);
+    let rounded = l.op(Op::BitwiseAnd, u, &[rounded, k_mask])?;
+    let k_max = c(l, 0x477f_e000);
+    let k_inf = c(l, 0x7f80_0000);
+    let over = l.op(Op::UGreaterThan, b, &[rounded, k_max])?;
+    let normal = l.op(Op::Select, u, &[over, k_inf, rounded])?;
+    // Denormal half range (|x| < 2^-14): a multiple of 2^-24, ties to even.
+    let af = l.op(Op::Bitcast, f, &[a])?;
+    let k_up = l.const_f32(16_777_216.0);
+    let k_down = l.const_f32(1.0 / 16_777_216.0);
+    let scaled = l.op(Op::FMul, f, &[af, k_up])?;
+    let scaled = l.glsl(G::RoundEven, f, &[scaled])?;
+    let small = l.op(Op::FMul, f, &[scaled, k_down])?;
+    let small = l.op(Op::Bitcast, u, &[small])?;
+    let k_min_normal = c(l, 0x3880_0000);
+    let is_small = l.op(Op::ULessThan, b, &[a, k_min_normal])?;
+    let r = l.op(Op::Select, u, &[is_small, small, normal])?;
+    // Infinity and NaN stay as they are.
+    let finite = l.op(Op::ULessThan, b, &[a, k_inf])?;
+    let r = l.op(Op::Select, u, &[finite, r, a])?;
+    let r = l.op(Op::BitwiseOr, u, &[r, sign])?;
+    l.op(Op::Bitcast, f, &[r])
 }
 
 fn extract(l: &mut Lowerer<'_>, t: Word, v: Word, k: u32) -> LResult<Word> {

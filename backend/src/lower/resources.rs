@@ -296,7 +296,10 @@ pub(super) fn scan_function(l: &mut Lowerer<'_>) -> LResult<()> {
                         continue;
                     }
                     DxilOp::BufferLoad | DxilOp::TextureLoad | DxilOp::RawBufferLoad => USE_READ,
-                    DxilOp::BufferStore | DxilOp::TextureStore | DxilOp::RawBufferStore => USE_WRITE,
+                    DxilOp::BufferStore
+                    | DxilOp::TextureStore
+                    | DxilOp::TextureStoreSample
+                    | DxilOp::RawBufferStore => USE_WRITE,
                     DxilOp::AtomicBinOp | DxilOp::AtomicCompareExchange => USE_ATOMIC,
                     DxilOp::BufferUpdateCounter => USE_COUNTER,
                     _ => continue,
@@ -1673,7 +1676,8 @@ pub(super) fn bindings(l: &Lowerer<'_>) -> (Vec<ResourceBinding>, Option<PushCon
             });
         }
         if l.res.bl.root_sc == Some(StorageClass::PushConstant) {
-            push = Some(PushConstantRange { size: l.res.bl.root_rows * 16 });
+            let words = l.res.push_layout.as_ref().map_or(0, |p| p.words).max(1);
+            push = Some(PushConstantRange { size: words * 4 });
         }
         return (out, push, heap);
     }

@@ -200,8 +200,17 @@ fn sampled_image(l: &mut Lowerer<'_>, h: HandleVal, sampler: Value) -> LResult<(
     let sty = l.res.sampler_ty;
     let sp = l.descriptor_ptr(sh, sinfo.var, sty, StorageClass::UniformConstant)?;
     let s = l.load(sty, sp)?;
+    let s_nonuniform = sh.nonuniform && sh.index.is_some();
+    if s_nonuniform {
+        l.nonuniform(s);
+    }
     let sit = l.sampled_image_type(info.img_ty);
     let si = l.op(Op::SampledImage, sit, &[img, s])?;
+    // The sampled image an image instruction consumes carries NonUniform when either descriptor
+    // was picked per lane (drivers read the decoration on that operand).
+    if s_nonuniform || (h.nonuniform && h.index.is_some()) {
+        l.nonuniform(si);
+    }
     Ok((si, info.img_ty))
 }
 

@@ -65,6 +65,30 @@ pub trait Backend {
         Err(PipelineFailure::Unavailable("this backend compiles no graphics pipelines".into()))
     }
 
+    /// Compiles one shader under a D3D12 binding model (root signature + policy: bindless specs);
+    /// also answers the root block's layout. Backends without one answer `Unsupported`.
+    fn compile_bound(
+        &self,
+        container: &[u8],
+        entry_point: Option<&str>,
+        model: std::sync::Arc<dxjit::binding::model::BindingModel>,
+    ) -> Result<(Compiled, dxjit::binding::model::PushLayout), CompileFailure> {
+        let _ = (container, entry_point, model);
+        Err(CompileFailure::Unsupported("this backend has no binding model".into()))
+    }
+
+    /// [`Backend::compile_pipeline`] under a D3D12 binding model (every stage against the same
+    /// root signature).
+    fn compile_pipeline_bound(
+        &self,
+        stages: &[LinkStage<'_>],
+        opts: &LinkOptions,
+        model: std::sync::Arc<dxjit::binding::model::BindingModel>,
+    ) -> Result<CompiledPipeline, PipelineFailure> {
+        let _ = (stages, opts, model);
+        Err(PipelineFailure::Unavailable("this backend has no binding model".into()))
+    }
+
     /// One draw; only called after `compile_pipeline` succeeded.
     fn run_graphics(&self, job: &DrawJob<'_>) -> Result<DrawOutputs, String> {
         let _ = job;

@@ -72,9 +72,6 @@ pub fn build_resources(spec: &Spec, compiled: &Compiled) -> Result<(Vec<Bound>, 
             continue;
         };
         let resource = match b.descriptor {
-            DescriptorKind::AccelerationStructure => {
-                return Err(format!("{}: acceleration structures are not supported by the compute runner", res.label()))
-            }
             DescriptorKind::PushConstant => {
                 if !matches!(res.kind, Kind::CBuffer | Kind::RootConstants) {
                     return Err(format!(
@@ -95,62 +92,7 @@ pub fn build_resources(spec: &Spec, compiled: &Compiled) -> Result<(Vec<Bound>, 
                 push = Some(data);
                 continue;
             }
-            DescriptorKind::UniformBuffer | DescriptorKind::StorageBuffer => {
-                if !res.kind.is_buffer() {
-                    return Err(format!("{} is a {:?} in the spec but a buffer in the shader", res.label(), res.kind));
-                }
-                let data = res.init.clone();
-                if b.descriptor == DescriptorKind::UniformBuffer {
-                    Resource::UniformBuffer { data }
-                } else {
-                    Resource::StorageBuffer { data }
-                }
-            }
-            DescriptorKind::UniformTexelBuffer | DescriptorKind::StorageTexelBuffer => {
-                let format = match res.kind {
-                    Kind::Typed => res.format.ok_or_else(|| format!("{} needs a format", res.label()))?,
-                    Kind::Raw | Kind::Structured => Format::R32Uint,
-                    other => {
-                        return Err(format!(
-                            "{} is a {other:?} in the spec but a texel buffer in the shader",
-                            res.label()
-                        ))
-                    }
-                };
-                let data = res.init.clone();
-                if b.descriptor == DescriptorKind::UniformTexelBuffer {
-                    Resource::UniformTexelBuffer { format, data }
-                } else {
-                    Resource::StorageTexelBuffer { format, data }
-                }
-            }
-            DescriptorKind::SampledImage | DescriptorKind::StorageImage => {
-                let (Kind::Texture { dim, .. }, Some(shape), Some(format)) = (res.kind, res.shape, res.format) else {
-                    return Err(format!("{} is a {:?} in the spec but an image in the shader", res.label(), res.kind));
-                };
-                let img = Image {
-                    dim,
-                    format,
-                    width: shape.width,
-                    height: shape.height,
-                    depth: shape.depth,
-                    layers: shape.layers,
-                    mips: shape.mips,
-                    samples: shape.samples,
-                    data: res.init.clone(),
-                };
-                if b.descriptor == DescriptorKind::SampledImage {
-                    Resource::SampledImage(img)
-                } else {
-                    Resource::StorageImage(img)
-                }
-            }
-            DescriptorKind::Sampler => match &res.sampler {
-                Some(s) => Resource::Sampler(s.clone()),
-                None => {
-                    return Err(format!("{} is a {:?} in the spec but a sampler in the shader", res.label(), res.kind))
-                }
-            },
+            d => resource_of(res, d)?,
         };
         bound.push(Bound { set: b.set, binding: b.binding, array_index: idx, resource });
         if b.has_counter {
@@ -170,4 +112,65 @@ pub fn build_resources(spec: &Spec, compiled: &Compiled) -> Result<(Vec<Bound>, 
         return Err("the shader takes push constants, but no cbuffer/root_constants resource maps to them".into());
     }
     Ok((bound, push.unwrap_or_default()))
+}
+
+/// The contents bound for a spec resource seen through a descriptor of type `d` (buffers,
+/// texel buffers, images, samplers).
+pub fn resource_of(res: &ResourceSpec, d: DescriptorKind) -> Result<Resource, String> {
+    Ok(match d {
+        DescriptorKind::AccelerationStructure | DescriptorKind::PushConstant => {
+            return Err(format!("{}: a {d:?} is not a descriptor the runner fills", res.label()))
+        }
+        DescriptorKind::UniformBuffer | DescriptorKind::StorageBuffer => {
+            if !res.kind.is_buffer() {
+                return Err(format!("{} is a {:?} in the spec but a buffer in the shader", res.label(), res.kind));
+            }
+            let data = res.init.clone();
+            if d == DescriptorKind::UniformBuffer {
+                Resource::UniformBuffer { data }
+            } else {
+                Resource::StorageBuffer { data }
+            }
+        }
+        DescriptorKind::UniformTexelBuffer | DescriptorKind::StorageTexelBuffer => {
+            let format = match res.kind {
+                Kind::Typed => res.format.ok_or_else(|| format!("{} needs a format", res.label()))?,
+                Kind::Raw | Kind::Structured => Format::R32Uint,
+                other => {
+                    return Err(format!("{} is a {other:?} in the spec but a texel buffer in the shader", res.label()))
+                }
+            };
+            let data = res.init.clone();
+            if d == DescriptorKind::UniformTexelBuffer {
+                Resource::UniformTexelBuffer { format, data }
+            } else {
+                Resource::StorageTexelBuffer { format, data }
+            }
+        }
+        DescriptorKind::SampledImage | DescriptorKind::StorageImage => {
+            let (Kind::Texture { dim, .. }, Some(shape), Some(format)) = (res.kind, res.shape, res.format) else {
+                return Err(format!("{} is a {:?} in the spec but an image in the shader", res.label(), res.kind));
+            };
+            let img = Image {
+                dim,
+                format,
+                width: shape.width,
+                height: shape.height,
+                depth: shape.depth,
+                layers: shape.layers,
+                mips: shape.mips,
+                samples: shape.samples,
+                data: res.init.clone(),
+            };
+            if d == DescriptorKind::SampledImage {
+                Resource::SampledImage(img)
+            } else {
+                Resource::StorageImage(img)
+            }
+        }
+        DescriptorKind::Sampler => match &res.sampler {
+            Some(s) => Resource::Sampler(s.clone()),
+            None => return Err(format!("{} is a {:?} in the spec but a sampler in the shader", res.label(), res.kind)),
+        },
+    })
 }

@@ -120,6 +120,24 @@ pub fn resource(r: &b::Resource) -> dxjit_runtime::ResourceDesc {
         b::Resource::SampledImage(i) => R::SampledImage(image(i)),
         b::Resource::StorageImage(i) => R::StorageImage(image(i)),
         b::Resource::Sampler(s) => R::Sampler(sampler(s)),
+        b::Resource::AddressBuffer { data, push_offset } => {
+            R::AddressBuffer { data: data.clone(), push_offset: *push_offset }
+        }
+        b::Resource::Null(d) => R::Null(runtime_descriptor(*d)),
+    }
+}
+
+fn runtime_descriptor(d: b::DescriptorKind) -> dxjit_runtime::reflect::DescriptorKind {
+    use dxjit_runtime::reflect::DescriptorKind as R;
+    match d {
+        b::DescriptorKind::UniformBuffer => R::UniformBuffer,
+        b::DescriptorKind::StorageBuffer | b::DescriptorKind::PushConstant => R::StorageBuffer,
+        b::DescriptorKind::UniformTexelBuffer => R::UniformTexelBuffer,
+        b::DescriptorKind::StorageTexelBuffer => R::StorageTexelBuffer,
+        b::DescriptorKind::SampledImage => R::SampledImage,
+        b::DescriptorKind::StorageImage => R::StorageImage,
+        b::DescriptorKind::Sampler => R::Sampler,
+        b::DescriptorKind::AccelerationStructure => R::AccelerationStructure,
     }
 }
 

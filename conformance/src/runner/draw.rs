@@ -157,8 +157,28 @@ pub fn run_pipeline(
         return Err((Status::Skipped, format!("linked; device lacks {}", missing.join(", "))));
     }
 
+    // Bindless specs: every stage compiled against one root signature (the spec's, or the first
+    // embedded one).
+    let bindless = match &spec.root {
+        Some(root) => {
+            let rs = match &root.signature {
+                Some(rs) => rs.clone(),
+                None => blobs.iter().find_map(|b| super::bindless::root_signature(root, b).ok()).ok_or_else(|| {
+                    (Status::Fail, "source = \"embedded\", but no stage embeds a root signature".into())
+                })?,
+            };
+            Some((root, rs))
+        }
+        None => None,
+    };
     let t = Instant::now();
-    let compiled = backend.compile_pipeline(&stages, &opts);
+    let compiled = match &bindless {
+        Some((root, rs)) => {
+            let model = std::sync::Arc::new(super::bindless::model(root, rs.clone()));
+            backend.compile_pipeline_bound(&stages, &opts, model)
+        }
+        None => backend.compile_pipeline(&stages, &opts),
+    };
     r.compile_ms += ms(t);
     let compiled = match compiled {
         Ok(c) => c,
@@ -184,7 +204,17 @@ pub fn run_pipeline(
         }
     }
 
-    let (resources, push_constants) = pipeline_resources(spec, &compiled.shaders).or_else(fail)?;
+    let binds = match &bindless {
+        Some((root, rs)) => {
+            let layout = super::bindless::model(root, rs.clone()).push_layout();
+            Some(super::bindless::bind(spec, root, rs, &layout).or_else(fail)?)
+        }
+        None => None,
+    };
+    let (resources, push_constants) = match &binds {
+        Some(b) => (b.bound.clone(), b.push.clone()),
+        None => pipeline_resources(spec, &compiled.shaders).or_else(fail)?,
+    };
     let job = DrawJob {
         stages: compiled.shaders.iter().map(|(s, c)| (*s, c.spirv.as_slice(), c.entry_point.as_str())).collect(),
         vertex_buffers: p.vertex_buffers.clone(),
@@ -224,6 +254,11 @@ pub fn run_pipeline(
         })?;
         values_match(&c.value, c.tol, c.at, got)
             .map_err(|m| (Status::Fail, format!("capture[{i}] buffer {}: {m}", c.buffer)))?;
+    }
+    if let Some(b) = &binds {
+        super::bindless::check(spec, b, &out.resources).or_else(fail)?;
+        r.status = Status::Pass;
+        return Ok(());
     }
     for res in spec.resources.iter().filter(|res| res.is_checked()) {
         let Some((b, idx)) = compiled.shaders.iter().find_map(|(_, c)| find_binding(&c.bindings, res)) else {

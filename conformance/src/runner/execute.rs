@@ -65,6 +65,9 @@ fn run_inner(backend: &dyn Backend, spec: &Spec, cfg: &RunConfig, r: &mut SpecRe
         Err(e) => return fail(format!("cannot read shader {}: {e}", path.display())),
     };
 
+    if let Some(root) = &spec.root {
+        return super::bindless::run_compute(backend, spec, root, &bytes, r);
+    }
     let t = Instant::now();
     let compiled = backend.compile(&bytes, spec.entry.as_deref());
     r.compile_ms = ms(t);

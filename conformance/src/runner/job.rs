@@ -253,6 +253,11 @@ pub enum Resource {
     SampledImage(Image),
     StorageImage(Image),
     Sampler(Sampler),
+    /// A buffer reached through its device address, written into the push constants at byte
+    /// `push_offset` (a D3D12 root descriptor; `dxjit_runtime::ResourceDesc::AddressBuffer`).
+    AddressBuffer { data: Vec<u8>, push_offset: u32 },
+    /// An empty element of a descriptor array (sizes a bindless heap array).
+    Null(DescriptorKind),
 }
 
 #[derive(Debug, Clone, PartialEq)]

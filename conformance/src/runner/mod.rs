@@ -7,6 +7,7 @@
 
 pub mod backend;
 pub mod bind;
+pub mod bindless;
 pub mod compare;
 #[cfg(feature = "vulkan")]
 pub mod convert;
@@ -19,6 +20,7 @@ pub mod job;
 pub mod link;
 pub mod pipeline;
 pub mod report;
+pub mod rootsig;
 pub mod spec;
 #[cfg(feature = "vulkan")]
 pub mod vulkan;

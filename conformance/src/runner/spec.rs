@@ -7,6 +7,7 @@ use super::data::{parse_data, parse_piece, parse_scalar, Elem, Piece, Scalar};
 pub use super::data::Tolerance;
 use super::error::SpecError;
 use super::pipeline::{parse_pipeline, PipelineSpec, RawOutcome};
+use super::rootsig::{parse_root, RawRootSig, RootSpec, MAX_HEAP};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use toml::{Table, Value};
@@ -29,6 +30,20 @@ pub struct Spec {
     /// Pipeline specs (`[pipeline]`): stages, state and outcome. `shader` then lists the stages and
     /// `dispatch` is unused.
     pub pipeline: Option<Box<PipelineSpec>>,
+    /// Bindless specs (`[root_signature]`): the shader is compiled under a D3D12 binding model and
+    /// its resources sit in the descriptor heap or behind root descriptors.
+    pub root: Option<RootSpec>,
+}
+
+/// Where a resource of a spec is bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// By register, where the compiler's default rule puts it.
+    Register,
+    /// In the descriptor heap at this index (the sampler heap for samplers).
+    Heap(u32),
+    /// Behind the root descriptor (CBV/SRV/UAV root parameter) of this parameter index.
+    Root(u32),
 }
 
 /// D3D view kind of a resource.
@@ -133,6 +148,10 @@ impl Check {
 /// One `[[resource]]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceSpec {
+    pub place: Place,
+    /// A heap buffer view's `(first element, element count)` (D3D12 `FirstElement`/`NumElements`;
+    /// raw views count 32-bit words); `None`: the whole buffer.
+    pub view: Option<(u32, u32)>,
     pub class: ResourceClass,
     pub register: u32,
     pub space: u32,
@@ -154,6 +173,12 @@ pub struct ResourceSpec {
 impl ResourceSpec {
     /// `u0`, `t1 (space 2)`.
     pub fn label(&self) -> String {
+        match self.place {
+            Place::Heap(i) if self.class == ResourceClass::Sampler => return format!("sampler heap[{i}]"),
+            Place::Heap(i) => return format!("heap[{i}] ({})", self.class.prefix()),
+            Place::Root(p) => return format!("root parameter {p} ({})", self.class.prefix()),
+            Place::Register => {}
+        }
         if self.space == 0 {
             format!("{}{}", self.class.prefix(), self.register)
         } else {
@@ -189,6 +214,7 @@ struct RawSpec {
     probe: Vec<Table>,
     #[serde(default)]
     capture: Vec<Table>,
+    root_signature: Option<RawRootSig>,
 }
 
 #[derive(Deserialize)]
@@ -221,6 +247,10 @@ struct RawResource {
     #[serde(default)]
     expect: Vec<Table>,
     rest: Option<String>,
+    heap: Option<u32>,
+    root: Option<u32>,
+    first: Option<u32>,
+    count: Option<u32>,
 }
 
 /// Largest buffer or texture a spec may describe.
@@ -307,14 +337,39 @@ impl Spec {
                 return Err(SpecError::new("subgroup_size", "must be a power of two in 4..=128"));
             }
         }
+        let root = raw.root_signature.map(parse_root).transpose()?;
         let mut resources = Vec::with_capacity(raw.resource.len());
         for (i, r) in raw.resource.into_iter().enumerate() {
-            let res = parse_resource(r, &format!("resource[{i}]"))?;
-            if resources
-                .iter()
-                .any(|o: &ResourceSpec| o.class == res.class && o.register == res.register && o.space == res.space)
-            {
-                return Err(SpecError::new(format!("resource[{i}]"), format!("{} is given twice", res.label())));
+            let ctx = format!("resource[{i}]");
+            let res = parse_resource(r, &ctx)?;
+            let same = |o: &ResourceSpec| match (o.place, res.place) {
+                (Place::Register, Place::Register) => {
+                    o.class == res.class && o.register == res.register && o.space == res.space
+                }
+                // One heap for CBV/SRV/UAV, one for samplers.
+                (Place::Heap(a), Place::Heap(b)) => {
+                    a == b && (o.class == ResourceClass::Sampler) == (res.class == ResourceClass::Sampler)
+                }
+                (Place::Root(a), Place::Root(b)) => a == b,
+                _ => false,
+            };
+            if resources.iter().any(same) {
+                return Err(SpecError::new(ctx, format!("{} is given twice", res.label())));
+            }
+            match (&root, res.place) {
+                (None, Place::Heap(_) | Place::Root(_)) => {
+                    return Err(SpecError::new(ctx, "`heap` and `root` belong to specs with a [root_signature]"))
+                }
+                (Some(_), Place::Register) => {
+                    return Err(SpecError::new(
+                        ctx,
+                        "under a [root_signature] a resource sits in the heap (`heap = N`) or behind a root descriptor (`root = P`)",
+                    ))
+                }
+                (Some(rs), Place::Heap(h)) if rs.heap_size.is_some_and(|n| h >= n) => {
+                    return Err(SpecError::new(ctx, format!("heap index {h} lies beyond heap_size")))
+                }
+                _ => {}
             }
             resources.push(res);
         }
@@ -330,6 +385,7 @@ impl Spec {
             subgroup_size: raw.subgroup_size,
             resources,
             pipeline,
+            root,
         })
     }
 }
@@ -506,7 +562,47 @@ fn parse_resource(r: RawResource, ctx: &str) -> Result<ResourceSpec, SpecError> 
     {
         return Err(SpecError::new(ctx, "counters belong to structured UAVs"));
     }
+    let place = match (r.heap, r.root) {
+        (None, None) => Place::Register,
+        (Some(h), None) if h < MAX_HEAP => Place::Heap(h),
+        (Some(_), None) => return Err(SpecError::new(ctx, format!("heap index beyond {MAX_HEAP}"))),
+        (None, Some(p)) => {
+            if !matches!(kind, Kind::Raw | Kind::Structured | Kind::CBuffer) || r.counter.is_some() {
+                return Err(SpecError::new(
+                    ctx,
+                    "a root descriptor is a raw, structured or constant buffer (no counter)",
+                ));
+            }
+            Place::Root(p)
+        }
+        (Some(_), Some(_)) => return Err(SpecError::new(ctx, "give `heap` or `root`, not both")),
+    };
+    let view = match (r.first, r.count) {
+        (None, None) => None,
+        (first, count) => {
+            if !matches!(place, Place::Heap(_)) || !matches!(kind, Kind::Raw | Kind::Structured | Kind::Typed) {
+                return Err(SpecError::new(ctx, "`first`/`count` describe a buffer view in the heap"));
+            }
+            let unit = match kind {
+                Kind::Structured => r.stride.unwrap_or(4),
+                Kind::Typed => format.map_or(1, Format::texel_size),
+                _ => 4,
+            } as u64;
+            let elems = init.len() as u64 / unit.max(1);
+            let first = first.unwrap_or(0);
+            let count = count.unwrap_or((elems.saturating_sub(u64::from(first))) as u32);
+            if u64::from(first) + u64::from(count) > elems {
+                return Err(SpecError::new(
+                    ctx,
+                    format!("view {first}+{count} lies beyond the buffer's {elems} elements"),
+                ));
+            }
+            Some((first, count))
+        }
+    };
     Ok(ResourceSpec {
+        place,
+        view,
         class,
         register,
         space: r.space,

@@ -60,8 +60,10 @@ fn caps_of(f: &DeviceFeatures) -> DeviceCaps {
 }
 
 impl Backend for VulkanBackend {
+    /// The device and its driver version, e.g. `llvmpipe (LLVM 15.0.6, 256 bits); llvmpipe Mesa
+    /// 25.0.7-1~bpo12+1 (LLVM 15.0.6), Vulkan 1.4.305` (the suites print it once per run).
     fn device_name(&self) -> String {
-        self.ctx.device_name().to_string()
+        format!("{}; {}", self.ctx.device_name(), self.ctx.driver_description())
     }
 
     fn caps(&self) -> DeviceCaps {
@@ -71,6 +73,37 @@ impl Backend for VulkanBackend {
     fn compile(&self, container: &[u8], entry_point: Option<&str>) -> Result<Compiled, CompileFailure> {
         let opts = CompileOptions { entry_point: entry_point.map(str::to_string), ..CompileOptions::default() };
         dxjit::compile(container, &opts).map(compiled_of).map_err(compile_failure)
+    }
+
+    fn compile_bound(
+        &self,
+        container: &[u8],
+        entry_point: Option<&str>,
+        model: std::sync::Arc<dxjit::BindingModel>,
+    ) -> Result<(Compiled, dxjit::binding::PushLayout), CompileFailure> {
+        let layout = model.push_layout();
+        let opts = CompileOptions {
+            entry_point: entry_point.map(str::to_string),
+            bindings: Some(model),
+            ..CompileOptions::default()
+        };
+        let c = dxjit::compile(container, &opts).map_err(compile_failure)?;
+        let layout = c.push_layout.clone().unwrap_or(layout);
+        Ok((compiled_of(c), layout))
+    }
+
+    #[cfg(feature = "graphics")]
+    fn compile_pipeline_bound(
+        &self,
+        stages: &[LinkStage<'_>],
+        opts: &LinkOptions,
+        model: std::sync::Arc<dxjit::BindingModel>,
+    ) -> Result<CompiledPipeline, PipelineFailure> {
+        super::vulkan_gfx::compile_pipeline_with(
+            stages,
+            opts,
+            &CompileOptions { bindings: Some(model), ..CompileOptions::default() },
+        )
     }
 
     fn link(&self, stages: &[LinkStage<'_>], opts: &LinkOptions) -> Result<(), LinkFailure> {

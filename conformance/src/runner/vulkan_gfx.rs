@@ -24,6 +24,15 @@ fn slot_of(kind: ShaderKind) -> Option<StageSlot> {
 }
 
 pub fn compile_pipeline(stages: &[LinkStage<'_>], opts: &LinkOptions) -> Result<CompiledPipeline, PipelineFailure> {
+    compile_pipeline_with(stages, opts, &CompileOptions::default())
+}
+
+/// [`compile_pipeline`] with compile options (a binding model for bindless specs).
+pub fn compile_pipeline_with(
+    stages: &[LinkStage<'_>],
+    opts: &LinkOptions,
+    compile_opts: &CompileOptions,
+) -> Result<CompiledPipeline, PipelineFailure> {
     let tess = stages.iter().any(|s| matches!(s.slot, StageSlot::Hs | StageSlot::Ds));
     if tess && !cfg!(feature = "tessellation") {
         return Err(PipelineFailure::Unavailable("hull/domain lowering is not built (feature `tessellation`)".into()));
@@ -32,7 +41,7 @@ pub fn compile_pipeline(stages: &[LinkStage<'_>], opts: &LinkOptions) -> Result<
         return Err(PipelineFailure::Unavailable("retyped stages exist only for the linker".into()));
     }
     let blobs: Vec<&[u8]> = stages.iter().map(|s| s.container).collect();
-    let c = dxjit::compile_pipeline(&blobs, opts, &CompileOptions::default()).map_err(|e| match e {
+    let c = dxjit::compile_pipeline(&blobs, opts, compile_opts).map_err(|e| match e {
         PipelineError::Link(LinkError::Rejected(r)) => PipelineFailure::Link(LinkFailure::Rejected(r)),
         PipelineError::Link(other) => PipelineFailure::Link(LinkFailure::Error(other.to_string())),
         PipelineError::Compile { error, .. } => PipelineFailure::Compile(compile_failure(error)),

@@ -13,7 +13,7 @@ use super::state::{unsupported, StageModule, TargetFormats};
 use super::targets::{color_target, common_extent, depth_target, read_target, record_clears, record_readback, Target};
 use super::{GraphicsJob, GraphicsResult, GraphicsTiming, IndexBuffer, Stage, Viewport};
 use crate::bind::{format_properties, prepare, read_results, record_readback as record_resource_readback};
-use crate::bind::{record_upload, Prepared};
+use crate::bind::{patch_addresses, record_upload, Prepared};
 use crate::compute::timeout_s;
 use crate::context::Context;
 use crate::descriptors::DescriptorPlan;
@@ -346,6 +346,7 @@ impl Context {
         }
         let mut push = job.push_constants.clone();
         push.resize(push_len, 0);
+        patch_addresses(&job.resources, &prepared, &mut push)?;
         let d = job.draw;
         // SAFETY (all commands below): `cb` is recording; every handle is alive and owned by the scratch;
         // the pipeline was created for exactly these attachment formats, layout and vertex input.
