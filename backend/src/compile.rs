@@ -131,7 +131,12 @@ fn compile_module_timed(
     clock: &mut impl PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
     let mut entry = read_meta(module, opts)?;
-    if matches!(entry.meta.kind, ShaderKind::Compute | ShaderKind::Amplification) {
+    if entry.meta.kind == ShaderKind::Node {
+        return Err(unsupported(&entry.meta, "work-graph node shaders (DXIL library work graphs)".into()));
+    }
+    if matches!(entry.meta.kind, ShaderKind::Compute | ShaderKind::Amplification)
+        || crate::lower::is_ray_tracing_stage(entry.meta.kind)
+    {
         check_version(&entry.meta, opts)?;
         clock.lap(Phase::Metadata);
         return crate::lower::lower_timed(module, &entry.meta, opts, None, clock);
@@ -213,11 +218,12 @@ fn read_container_timed(container: &[u8], clock: &mut impl PhaseClock) -> Result
 
 fn read_meta(module: &crate::ir::Module, opts: &CompileOptions) -> Result<crate::lower::meta::ReadEntry, CompileError> {
     use crate::lower::meta::ReadError;
-    // DXIL libraries (ray tracing, work graphs) export several shaders through
-    // state objects, not one entry point: not compiled yet.
+    // DXIL libraries (ray tracing, work graphs) export several shaders: one is
+    // compiled when `entry_point` names it (plain or mangled export name).
     crate::lower::meta::read_entry(module, opts.entry_point.as_deref(), true).map_err(|e| match e {
         ReadError::Library { shader_model } => CompileError::Unsupported {
-            feature: "DXIL libraries (ray-tracing and work-graph state objects)".into(),
+            feature: "a DXIL library without an export to compile (name one: CompileOptions::entry_point, --entry)"
+                .into(),
             function: "<library exports>".into(),
             block: None,
             shader_model,

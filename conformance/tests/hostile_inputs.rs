@@ -63,6 +63,8 @@ fn hostile_inputs() {
                 unsupported += 1;
             }
             Ok(Err(CompileError::Internal(m))) => failures.push(format!("{name}: INTERNAL: {m}")),
+            // No binding model is given here: a binding error would be a bug.
+            Ok(Err(e @ CompileError::Binding(_))) => failures.push(format!("{name}: {e}")),
         }
     }
     eprintln!(

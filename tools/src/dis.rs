@@ -1,5 +1,8 @@
 //! `dxjit dis`: a readable (or JSON) account of a DXIL shader.
 
+use dxjit::container::rdat::{Rdat, SubobjectData};
+use dxjit::container::rootsig::RootParameterKind;
+use dxjit::dxil::library::export_name;
 use dxjit::dxil::{self, mask_string, DxilModuleInfo, EntryPoint, Resources, ShaderProperties, SignatureElement};
 use dxjit::ir::{FuncId, Module};
 use serde_json::{json, Value};
@@ -22,9 +25,11 @@ pub enum DisError {
 
 pub fn run(path: &Path, as_json: bool) -> Result<String, DisError> {
     let bytes = std::fs::read(path).map_err(|source| DisError::Io { path: path.into(), source })?;
+    let mut rdat = None;
     let bitcode = if bytes.starts_with(b"DXBC") {
         let container = dxjit::container::Container::parse(&bytes)
             .map_err(|source| DisError::Container { path: path.into(), source })?;
+        rdat = container.runtime_data().map_err(|source| DisError::Container { path: path.into(), source })?;
         container.dxil_program().map_err(|source| DisError::Container { path: path.into(), source })?.bitcode
     } else if bytes.starts_with(b"BC\xC0\xDE") {
         &bytes[..]
@@ -34,10 +39,84 @@ pub fn run(path: &Path, as_json: bool) -> Result<String, DisError> {
     let m = dxjit::bitcode::read_module(bitcode).map_err(|source| DisError::Bitcode { path: path.into(), source })?;
     let info = dxil::decode(&m).map_err(|source| DisError::Metadata { path: path.into(), source })?;
     if as_json {
-        let v = to_json(&m, &info);
+        let mut v = to_json(&m, &info);
+        if info.shader_model.kind == dxjit::ShaderKind::Library {
+            v["library"] = library_json(&info, rdat.as_ref());
+        }
         Ok(serde_json::to_string_pretty(&v).unwrap_or_default() + "\n")
     } else {
-        Ok(to_text(&m, &info))
+        Ok(to_text(&m, &info, rdat.as_ref()))
+    }
+}
+
+/// A library's exports (plain names, from the metadata) and its RDAT subobjects.
+fn library_json(info: &DxilModuleInfo, rdat: Option<&Rdat>) -> Value {
+    let exports: Vec<Value> = info
+        .functions()
+        .map(|ep| {
+            json!({
+                "name": export_name(&ep.name),
+                "function": ep.name,
+                "kind": ep.properties.shader_kind.map(|k| k.name()),
+                "payload_size": ep.properties.ray_payload_size,
+                "attribute_size": ep.properties.ray_attrib_size,
+            })
+        })
+        .collect();
+    json!({
+        "exports": exports,
+        "subobjects": rdat.map(|r| serde_json::to_value(&r.subobjects).unwrap_or(Value::Null)),
+    })
+}
+
+fn library_text(out: &mut String, info: &DxilModuleInfo, rdat: Option<&Rdat>) {
+    out.push_str("library exports:\n");
+    let w = info.functions().map(|ep| export_name(&ep.name).len()).max().unwrap_or(0);
+    for ep in info.functions() {
+        let kind = ep.properties.shader_kind.map_or("(no kind)", |k| k.name());
+        let _ = writeln!(out, "  {:<w$}  {kind}", export_name(&ep.name));
+    }
+    out.push('\n');
+    let Some(r) = rdat else { return };
+    if r.subobjects.is_empty() {
+        return;
+    }
+    out.push_str("subobjects:\n");
+    for so in &r.subobjects {
+        let _ = writeln!(out, "  {so}");
+        let data = match &so.data {
+            SubobjectData::GlobalRootSignature { data } | SubobjectData::LocalRootSignature { data } => data,
+            _ => continue,
+        };
+        match dxjit::container::RootSignature::parse(data) {
+            Ok(rs) => {
+                for (k, p) in rs.parameters.iter().enumerate() {
+                    let _ = writeln!(out, "    parameter {k}: {}", root_parameter_text(&p.kind));
+                }
+                if !rs.static_samplers.is_empty() {
+                    let _ = writeln!(out, "    {} static samplers", rs.static_samplers.len());
+                }
+            }
+            Err(e) => {
+                let _ = writeln!(out, "    (root signature not decoded: {e})");
+            }
+        }
+    }
+    out.push('\n');
+}
+
+fn root_parameter_text(k: &RootParameterKind) -> String {
+    let reg = |c: char, d: &dxjit::container::rootsig::RootDescriptor| {
+        format!("{c}{} space{}", d.shader_register, d.register_space)
+    };
+    match k {
+        RootParameterKind::Constants { shader_register, register_space, num_32bit_values } => {
+            format!("{num_32bit_values} root constants b{shader_register} space{register_space}")
+        }
+        RootParameterKind::Cbv(d) => format!("root CBV {}", reg('b', d)),
+        RootParameterKind::Srv(d) => format!("root SRV {}", reg('t', d)),
+        RootParameterKind::Uav(d) => format!("root UAV {}", reg('u', d)),
+        RootParameterKind::DescriptorTable(ranges) => format!("descriptor table of {} ranges", ranges.len()),
     }
 }
 
@@ -387,7 +466,7 @@ fn entry_text(out: &mut String, m: &Module, info: &DxilModuleInfo, ep: &EntryPoi
     out.push('\n');
 }
 
-fn to_text(m: &Module, info: &DxilModuleInfo) -> String {
+fn to_text(m: &Module, info: &DxilModuleInfo, rdat: Option<&Rdat>) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "stage              {}", info.shader_model.kind.name());
     let _ = writeln!(out, "shader model       {}", info.shader_model);
@@ -397,6 +476,9 @@ fn to_text(m: &Module, info: &DxilModuleInfo) -> String {
     out.push('\n');
     for ep in &info.entry_points {
         entry_text(&mut out, m, info, ep);
+    }
+    if info.shader_model.kind == dxjit::ShaderKind::Library {
+        library_text(&mut out, info, rdat);
     }
     out.push_str("resources:\n");
     resources_text(&mut out, "  ", &info.resources);

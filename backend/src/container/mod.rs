@@ -14,6 +14,7 @@
 pub mod digest;
 pub mod error;
 pub mod psv;
+pub mod rdat;
 pub(crate) mod reader;
 pub mod rootsig;
 pub mod signature;
@@ -347,6 +348,14 @@ impl<'a> Container<'a> {
     /// `RDAT` (runtime data for libraries): recognised, returned raw.
     pub fn rdat(&self) -> Option<&'a [u8]> {
         self.part(b"RDAT").map(|p| p.data)
+    }
+
+    /// `RDAT` (DXIL libraries), decoded: functions and state subobjects.
+    pub fn runtime_data(&self) -> Result<Option<rdat::Rdat>> {
+        match self.part(b"RDAT") {
+            Some(p) => rdat::Rdat::parse(p.data).map(Some),
+            None => Ok(None),
+        }
     }
 
     /// The digest recomputed from the container bytes.

@@ -8,6 +8,7 @@
 
 mod enums;
 mod error;
+pub mod library;
 pub mod properties;
 mod reader;
 pub mod resources;

@@ -26,6 +26,7 @@ impl Lowerer<'_> {
                 self.cap(Capability::Geometry);
                 ExecutionModel::Geometry
             }
+            k if super::rayquery::is_ray_tracing_stage(k) => return self.rt_execution_model(),
             k => return unsupported(format!("{} shaders", k.name())),
         };
         let Some(g) = self.gfx.as_mut() else {

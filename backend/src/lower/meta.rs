@@ -4,6 +4,7 @@
 //! `dx.resources`).
 
 use crate::binding::ResourceClass;
+use crate::dxil::library::export_name;
 use crate::ir::{FuncId, MdId, Metadata, Module, Value};
 use crate::ShaderKind;
 
@@ -155,11 +156,14 @@ pub struct EntryMeta {
     pub ds: Option<crate::dxil::DsState>,
     /// Mesh shaders: vertex/primitive counts and output topology.
     pub ms: Option<crate::dxil::MsState>,
+    /// An export of a DXIL library (resources are global variables, `CreateHandleForLib`).
+    pub library: bool,
 }
 
 impl EntryMeta {
     pub fn sm_string(&self) -> String {
         let p = match self.kind {
+            _ if self.library => "lib",
             ShaderKind::Compute => "cs",
             ShaderKind::Pixel => "ps",
             ShaderKind::Vertex => "vs",
@@ -264,7 +268,8 @@ pub(crate) fn read_entry(m: &Module, entry: Option<&str>, refuse_library: bool) 
         md.uint(md.op(sm_node, 1)).ok_or("!dx.shaderModel: no major")? as u32,
         md.uint(md.op(sm_node, 2)).ok_or("!dx.shaderModel: no minor")? as u32,
     );
-    if refuse_library && kind == ShaderKind::Library {
+    // A library compiles one named export; without a name there is no entry point to pick.
+    if refuse_library && kind == ShaderKind::Library && entry.is_none() {
         return Err(ReadError::Library { shader_model: format!("{prefix}_{}_{}", sm.0, sm.1) });
     }
     let eps = m.named_md("dx.entryPoints").ok_or("missing !dx.entryPoints")?;
@@ -276,7 +281,8 @@ pub(crate) fn read_entry(m: &Module, entry: Option<&str>, refuse_library: bool) 
             Some(Value::Function(f)) => Some(f),
             _ => None,
         };
-        if entry.is_none_or(|e| e == name) {
+        let plain = kind == ShaderKind::Library && func.is_some() && entry.is_some_and(|e| e == export_name(name));
+        if plain || entry.is_none_or(|e| e == name) {
             chosen = Some((node, func, name, index, ep));
             break;
         }
@@ -289,7 +295,7 @@ pub(crate) fn read_entry(m: &Module, entry: Option<&str>, refuse_library: bool) 
     }
     let mut out = EntryMeta {
         func,
-        name: name.to_string(),
+        name: if kind == ShaderKind::Library { export_name(name) } else { name }.to_string(),
         kind,
         sm,
         numthreads: [1, 1, 1],
@@ -298,6 +304,7 @@ pub(crate) fn read_entry(m: &Module, entry: Option<&str>, refuse_library: bool) 
         hs: None,
         ds: None,
         ms: None,
+        library: kind == ShaderKind::Library,
     };
     // Resources: entry op 3, else the named dx.resources.
     let res_node = md

@@ -26,6 +26,8 @@ mod math;
 mod mesh;
 mod pixel;
 mod quad;
+mod rayquery;
+mod raytracing;
 mod resources;
 mod sampling;
 mod tessellation;
@@ -44,6 +46,7 @@ use crate::options::{CompileOptions, Robustness};
 use crate::structurize::{Cond, Node, StructuredFunction};
 use emit::Emitter;
 use meta::EntryMeta;
+pub(crate) use rayquery::is_ray_tracing_stage;
 
 /// Why lowering stopped (turned into [`CompileError`] with function, block and SM).
 #[derive(Debug)]
@@ -156,6 +159,10 @@ pub(crate) struct Lowerer<'m> {
     pub gfx: Option<io::Gfx<'m>>,
     /// Mesh shaders: output counts and variables.
     mesh: Option<mesh::Mesh>,
+    /// Inline ray queries and acceleration-structure types.
+    rq: rayquery::RayQueries,
+    /// Ray-tracing exports: parameters, builtins, library resource globals.
+    rt: raytracing::RayTracing,
 }
 
 /// Lowers the entry point described by `meta`; graphics stages take their
@@ -210,18 +217,24 @@ pub(crate) fn lower_timed(
         extended = x;
         (&extended, heap_handles.into_iter().map(|(h, r)| (h, base + r)).collect())
     };
-    // SPV_EXT_mesh_shader needs SPIR-V 1.4.
-    let mesh_opts;
+    // SPV_EXT_mesh_shader, ray-tracing pipelines and ray queries need SPIR-V 1.4.
+    let raised;
     let mesh_io = matches!(meta.kind, crate::ShaderKind::Mesh | crate::ShaderKind::Amplification)
         || plan.and_then(|(p, k)| p.stages.get(k)).is_some_and(|s| s.inputs.iter().any(|e| e.per_primitive));
-    let opts = if mesh_io && opts.spirv_version < (1, 4) {
-        mesh_opts = CompileOptions { spirv_version: (1, 4), ..opts.clone() };
-        &mesh_opts
+    let rt_stage = rayquery::is_ray_tracing_stage(meta.kind);
+    let opts = if opts.spirv_version < (1, 4)
+        && (mesh_io || rt_stage || meta.resources.iter().any(|d| d.kind == meta::ResKind::RTAccelerationStructure))
+    {
+        raised = CompileOptions { spirv_version: (1, 4), ..opts.clone() };
+        &raised
     } else {
         opts
     };
     let mut l = Lowerer::new(m, f, meta, opts);
     l.res.heap_handles = heap_handles;
+    if meta.library {
+        raytracing::prepare(&mut l);
+    }
     if let Some((plan, index)) = plan {
         match io::Gfx::new(plan, index) {
             Some(g) => l.gfx = Some(g),
@@ -282,6 +295,8 @@ impl<'m> Lowerer<'m> {
         s.stack.clear();
         refill(&mut s.used, n, 0);
         s.res.reset();
+        s.rq.reset();
+        s.rt.reset();
         Lowerer {
             m,
             f,
@@ -316,6 +331,8 @@ impl<'m> Lowerer<'m> {
             tess: None,
             gfx: None,
             mesh: None,
+            rq: s.rq,
+            rt: s.rt,
         }
     }
 
@@ -519,7 +536,10 @@ impl<'m> Lowerer<'m> {
                 let l = self.const_u32(len);
                 self.new_type(Op::TypeArray, &[e, l])
             }
-            Type::Struct { name: None, elems, .. } => {
+            Type::Struct { name, elems, .. }
+                if name.is_none()
+                    || (rayquery::is_ray_tracing_stage(self.meta.kind) && raytracing::user_struct(self.m, t)) =>
+            {
                 let mut ids = Vec::with_capacity(elems.len());
                 for &e in elems {
                     ids.push(self.ty(e)?);
@@ -737,7 +757,7 @@ impl<'m> Lowerer<'m> {
                 }
             }
             Value::Global(g) => Ok(self.global(g)?.0),
-            Value::Arg(_) => unsupported("entry point with parameters"),
+            Value::Arg(a) => Ok(self.rt_arg(a)?.0),
             Value::Function(_) => unsupported("function pointers"),
             Value::Metadata(_) => unsupported("metadata as a value"),
         }
@@ -764,6 +784,7 @@ impl<'m> Lowerer<'m> {
                     _ => unsupported("pointer constant expression other than getelementptr"),
                 }
             }
+            Value::Arg(a) => self.rt_arg(a),
             _ => unsupported("pointer argument"),
         }
     }
@@ -1184,6 +1205,7 @@ impl<'m> Lowerer<'m> {
                 };
                 h(self, i, *op, args)
             }
+            _ if self.rt.names_resource(i) => Ok(()),
             _ => llvm::lower(self, i),
         }
     }
@@ -1403,6 +1425,9 @@ cap_names!(
     Int8,
     InterpolationFunction,
     MeshShadingEXT,
+    RayQueryKHR,
+    RayTracingKHR,
+    RayTraversalPrimitiveCullingKHR,
     MinLod,
     MultiView,
     MultiViewport,
@@ -1466,6 +1491,8 @@ struct Scratch {
     stack: Vec<Construct>,
     used: Vec<u8>,
     res: resources::Resources,
+    rq: rayquery::RayQueries,
+    rt: raytracing::RayTracing,
 }
 
 impl Scratch {
@@ -1510,6 +1537,8 @@ impl Drop for Lowerer<'_> {
             stack: take(&mut self.stack),
             used: take(&mut self.used),
             res: take(&mut self.res),
+            rq: take(&mut self.rq),
+            rt: take(&mut self.rt),
         };
         if s.capacity_bytes() <= MAX_KEPT_SCRATCH {
             SCRATCH.with(|c| c.set(Some(s)));
@@ -1623,6 +1652,65 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         DomainLocation | OutputControlPointID | LoadOutputControlPoint | StorePatchConstant | LoadPatchConstant => {
             tessellation::lower_op
         }
+        AllocateRayQuery
+        | RayQuery_TraceRayInline
+        | RayQuery_Proceed
+        | RayQuery_Abort
+        | RayQuery_CommitNonOpaqueTriangleHit
+        | RayQuery_CommitProceduralPrimitiveHit
+        | RayQuery_CommittedStatus
+        | RayQuery_CandidateType
+        | RayQuery_CandidateObjectToWorld3x4
+        | RayQuery_CandidateWorldToObject3x4
+        | RayQuery_CommittedObjectToWorld3x4
+        | RayQuery_CommittedWorldToObject3x4
+        | RayQuery_CandidateProceduralPrimitiveNonOpaque
+        | RayQuery_CandidateTriangleFrontFace
+        | RayQuery_CommittedTriangleFrontFace
+        | RayQuery_CandidateTriangleBarycentrics
+        | RayQuery_CommittedTriangleBarycentrics
+        | RayQuery_RayFlags
+        | RayQuery_WorldRayOrigin
+        | RayQuery_WorldRayDirection
+        | RayQuery_RayTMin
+        | RayQuery_CandidateTriangleRayT
+        | RayQuery_CommittedRayT
+        | RayQuery_CandidateInstanceIndex
+        | RayQuery_CandidateInstanceID
+        | RayQuery_CandidateGeometryIndex
+        | RayQuery_CandidatePrimitiveIndex
+        | RayQuery_CandidateObjectRayOrigin
+        | RayQuery_CandidateObjectRayDirection
+        | RayQuery_CommittedInstanceIndex
+        | RayQuery_CommittedInstanceID
+        | RayQuery_CommittedGeometryIndex
+        | RayQuery_CommittedPrimitiveIndex
+        | RayQuery_CommittedObjectRayOrigin
+        | RayQuery_CommittedObjectRayDirection
+        | RayQuery_CandidateInstanceContributionToHitGroupIndex
+        | RayQuery_CommittedInstanceContributionToHitGroupIndex => rayquery::lower,
+        CreateHandleForLib
+        | TraceRay
+        | ReportHit
+        | CallShader
+        | IgnoreHit
+        | AcceptHitAndEndSearch
+        | DispatchRaysIndex
+        | DispatchRaysDimensions
+        | WorldRayOrigin
+        | WorldRayDirection
+        | ObjectRayOrigin
+        | ObjectRayDirection
+        | RayTMin
+        | RayTCurrent
+        | RayFlags
+        | InstanceIndex
+        | InstanceID
+        | GeometryIndex
+        | PrimitiveIndex
+        | HitKind
+        | ObjectToWorld
+        | WorldToObject => raytracing::lower,
         _ => return None,
     })
 }

@@ -513,6 +513,7 @@ impl<'m> Lowerer<'m> {
                 let img = self.image_type(r, d)?;
                 (img, StorageClass::UniformConstant)
             }
+            ResKind::RTAccelerationStructure => (self.accel_type(), StorageClass::UniformConstant),
             k => return unsupported(format!("{} resources", k.name())),
         };
         if sc == StorageClass::PushConstant {

@@ -89,11 +89,17 @@ fn dispatch_table_covers_the_core_families() {
         DomainLocation,
         StorePatchConstant,
         LoadOutputControlPoint,
+        TraceRay,
+        ReportHit,
+        CreateHandleForLib,
+        AllocateRayQuery,
+        RayQuery_Proceed,
+        RayQuery_CommittedObjectToWorld3x4,
     ] {
         assert!(handler(op).is_some(), "{}", op.name());
     }
     // Unimplemented ops have no handler, so they fail as Unsupported.
-    for op in [TraceRay, AllocateRayQuery, WriteSamplerFeedback] {
+    for op in [WriteSamplerFeedback, AllocateNodeOutputRecords, GetRemainingRecursionLevels] {
         assert!(handler(op).is_none(), "{}", op.name());
     }
 }
@@ -131,4 +137,81 @@ fn capability_names_match_debug() {
         assert_eq!(super::cap_name(c), Some(format!("{c:?}").as_str()));
     }
     assert_eq!(super::cap_name(rspirv::spirv::Capability::Kernel), None);
+}
+
+/// The instructions of a SPIR-V module as (opcode, operands).
+fn spirv_insts(words: &[u32]) -> Vec<(u32, Vec<u32>)> {
+    let mut out = Vec::new();
+    let mut i = 5;
+    while i < words.len() {
+        let n = (words[i] >> 16) as usize;
+        out.push((words[i] & 0xffff, words[i + 1..i + n.max(1)].to_vec()));
+        i += n.max(1);
+    }
+    out
+}
+
+fn compile_fixture(path: &str, entry: Option<&str>) -> CompiledShader {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures").join(path);
+    let bytes = std::fs::read(&p).unwrap();
+    let opts = CompileOptions { entry_point: entry.map(String::from), ..CompileOptions::default() };
+    crate::compile::compile(&bytes, &opts).unwrap()
+}
+
+#[test]
+fn ray_queries_lower_to_khr_ray_query() {
+    let cs = compile_fixture("rayquery/inline_hit.cs_6_5.dxil", None);
+    // SPIR-V 1.4 (VK_KHR_ray_query needs VK_KHR_spirv_1_4) even though 1.3 was asked for.
+    assert_eq!(cs.spirv[1], 0x0001_0400);
+    let insts = spirv_insts(&cs.spirv);
+    let has = |op: Op| insts.iter().filter(|i| i.0 == op as u32).count();
+    assert_eq!(has(Op::TypeRayQueryKHR), 1);
+    assert_eq!(has(Op::TypeAccelerationStructureKHR), 1);
+    assert_eq!(has(Op::RayQueryInitializeKHR), 1);
+    assert_eq!(has(Op::RayQueryProceedKHR), 2);
+    assert_eq!(has(Op::RayQueryConfirmIntersectionKHR), 1);
+    // CandidateType reads the candidate (0), CommittedStatus/RayT/barycentrics the committed (1).
+    let consts: std::collections::HashMap<u32, u32> =
+        insts.iter().filter(|i| i.0 == Op::Constant as u32 && i.1.len() == 3).map(|i| (i.1[1], i.1[2])).collect();
+    let which = |op: Op| -> Vec<u32> {
+        insts.iter().filter(|i| i.0 == op as u32).map(|i| consts.get(&i.1[3]).copied().unwrap_or(99)).collect()
+    };
+    let types = which(Op::RayQueryGetIntersectionTypeKHR);
+    assert!(types.contains(&0) && types.contains(&1), "{types:?}");
+    assert_eq!(which(Op::RayQueryGetIntersectionTKHR), [1]);
+    assert_eq!(which(Op::RayQueryGetIntersectionBarycentricsKHR), [1, 1], "one read per component");
+    assert!(cs.capabilities.iter().any(|c| c == "RayQueryKHR"));
+}
+
+#[test]
+fn ray_tracing_exports_use_khr_builtins_and_interface_variables() {
+    // Closest hit of the procedural fixture: payload + custom attributes, RayTCurrent, HitKind.
+    let cs = compile_fixture("raytracing/procedural.lib_6_3.dxil", Some("ClosestHit"));
+    let insts = spirv_insts(&cs.spirv);
+    let storage: Vec<u32> = insts.iter().filter(|i| i.0 == Op::Variable as u32).map(|i| i.1[2]).collect();
+    assert!(storage.contains(&(StorageClass::IncomingRayPayloadKHR as u32)));
+    assert!(storage.contains(&(StorageClass::HitAttributeKHR as u32)));
+    let builtins: Vec<u32> = insts
+        .iter()
+        .filter(|i| i.0 == Op::Decorate as u32 && i.1.get(1) == Some(&(Decoration::BuiltIn as u32)))
+        .map(|i| i.1[2])
+        .collect();
+    assert!(builtins.contains(&(spirv::BuiltIn::RayTmaxKHR as u32)), "RayTCurrent is RayTmaxKHR");
+    assert!(builtins.contains(&(spirv::BuiltIn::HitKindKHR as u32)));
+    // The intersection shader reports its hit through a HitAttributeKHR variable.
+    let cs = compile_fixture("raytracing/procedural.lib_6_3.dxil", Some("Intersection"));
+    let insts = spirv_insts(&cs.spirv);
+    assert_eq!(insts.iter().filter(|i| i.0 == Op::ReportIntersectionKHR as u32).count(), 1);
+    // Any hit: IgnoreHit is a terminator inside an always-taken branch.
+    let cs = compile_fixture("raytracing/anyhit_ignore.lib_6_3.dxil", Some("AnyHit"));
+    let insts = spirv_insts(&cs.spirv);
+    assert_eq!(insts.iter().filter(|i| i.0 == Op::IgnoreIntersectionKHR as u32).count(), 1);
+    // Raygen: TraceRay through a RayPayloadKHR variable.
+    let cs = compile_fixture("raytracing/basic.lib_6_3.dxil", Some("RayGen"));
+    let insts = spirv_insts(&cs.spirv);
+    let trace = insts.iter().find(|i| i.0 == Op::TraceRayKHR as u32).expect("OpTraceRayKHR");
+    let payload = trace.1[10];
+    let var = insts.iter().find(|i| i.0 == Op::Variable as u32 && i.1[1] == payload).expect("payload variable");
+    assert_eq!(var.1[2], StorageClass::RayPayloadKHR as u32);
+    assert_eq!(cs.entry_point, "RayGen");
 }
