@@ -513,3 +513,70 @@ fn single_stage_patch_location_offset() {
         assert_eq!((n1, l1 + 3), (n2, *l2));
     }
 }
+
+#[test]
+fn acceleration_structure_root_srv_and_heap() {
+    use dxjit::container::rootsig::{
+        DescriptorRange, DescriptorRangeType, RootDescriptor, RootParameter, RootParameterKind, RootSignatureVersion,
+        ShaderVisibility,
+    };
+    let dxil = fixture("rayquery/inline_hit.cs_6_5.dxil");
+    let uav_table = RootParameter {
+        visibility: ShaderVisibility::All,
+        kind: RootParameterKind::DescriptorTable(vec![DescriptorRange {
+            range_type: DescriptorRangeType::Uav,
+            num_descriptors: 1,
+            base_shader_register: 0,
+            register_space: 0,
+            flags: None,
+            offset_in_descriptors_from_table_start: 0,
+        }]),
+    };
+    // The TLAS as a root SRV (its device address in the root block), as DXR samples bind it.
+    let rs = RootSignature {
+        version: RootSignatureVersion::V1_1,
+        flags: 0,
+        parameters: vec![
+            RootParameter {
+                visibility: ShaderVisibility::All,
+                kind: RootParameterKind::Srv(RootDescriptor { shader_register: 0, register_space: 0, flags: None }),
+            },
+            uav_table.clone(),
+        ],
+        static_samplers: Vec::new(),
+    };
+    let cs = compile_with(&dxil, BindingModel::from_root_signature(rs)).expect("compiles");
+    validate(&cs, "TLAS root SRV");
+    assert_eq!(placement(&cs, ResourceClass::Srv, 0).location, ResourceLocation::Address { word: 0 });
+    // OpConvertUToAccelerationStructureKHR (opcode 4447) turns the address into the structure.
+    assert!(cs.spirv.iter().any(|w| w & 0xffff == 4447 && w >> 16 == 4), "no OpConvertUToAccelerationStructureKHR");
+    // The TLAS in a descriptor table: an element of the acceleration-structure heap array.
+    let rs = RootSignature {
+        version: RootSignatureVersion::V1_1,
+        flags: 0,
+        parameters: vec![
+            RootParameter {
+                visibility: ShaderVisibility::All,
+                kind: RootParameterKind::DescriptorTable(vec![DescriptorRange {
+                    range_type: DescriptorRangeType::Srv,
+                    num_descriptors: 1,
+                    base_shader_register: 0,
+                    register_space: 0,
+                    flags: None,
+                    offset_in_descriptors_from_table_start: 0,
+                }]),
+            },
+            uav_table,
+        ],
+        static_samplers: Vec::new(),
+    };
+    let cs = compile_with(&dxil, BindingModel::from_root_signature(rs)).expect("compiles");
+    validate(&cs, "TLAS in the heap");
+    match placement(&cs, ResourceClass::Srv, 0).location {
+        ResourceLocation::Heap { set, binding, descriptor, .. } => {
+            assert_eq!((set, binding), HeapArrays::per_type().acceleration_structure);
+            assert_eq!(descriptor, dxjit::DescriptorKind::AccelerationStructure);
+        }
+        l => panic!("{l:?}"),
+    }
+}

@@ -657,11 +657,14 @@ fn check(q: &ResourceQuery, p: &ResourcePlacement, layout: &PushLayout) -> Resul
             in_block(word, words)?;
         }
         ResourceLocation::Address { word } => {
-            if !matches!(q.kind, ResKind::CBuffer | ResKind::RawBuffer | ResKind::StructuredBuffer)
-                || q.count != Some(1)
-            {
+            let addressable = matches!(
+                q.kind,
+                ResKind::CBuffer | ResKind::RawBuffer | ResKind::StructuredBuffer | ResKind::RTAccelerationStructure
+            );
+            if !addressable || q.count != Some(1) {
                 return Err(format!(
-                    "a root descriptor (buffer address) must be a single constant, raw or structured buffer, not {}",
+                    "a root descriptor (buffer address) must be a single constant, raw or structured buffer or \
+                     acceleration structure, not {}",
                     q.kind.name()
                 ));
             }

@@ -435,7 +435,10 @@ impl Lowerer<'_> {
 pub(crate) fn check_lowerable(d: &ResDecl, p: &ResourcePlacement) -> LResult<()> {
     match p.location {
         ResourceLocation::Address { .. }
-            if !matches!(d.kind, ResKind::CBuffer | ResKind::RawBuffer | ResKind::StructuredBuffer) =>
+            if !matches!(
+                d.kind,
+                ResKind::CBuffer | ResKind::RawBuffer | ResKind::StructuredBuffer | ResKind::RTAccelerationStructure
+            ) =>
         {
             malformed(format!("{} placed at a buffer address", d.kind.name()))
         }

@@ -83,8 +83,12 @@ impl Lowerer<'_> {
             return malformed(format!("{} used as a ray-tracing acceleration structure", kind.name()));
         }
         self.ensure_var(h.res)?;
-        let var = self.res.info[h.res as usize].var;
         let t = self.accel_type();
+        if h.base != 0 {
+            // A root SRV (binding model): the acceleration structure's device address.
+            return self.op(Op::ConvertUToAccelerationStructureKHR, t, &[h.base]);
+        }
+        let var = self.res.info[h.res as usize].var;
         let p = self.descriptor_ptr(h, var, t, StorageClass::UniformConstant)?;
         let a = self.load(t, p)?;
         if h.nonuniform && h.index.is_some() {

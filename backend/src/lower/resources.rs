@@ -122,6 +122,7 @@ pub(crate) fn descriptor_kind(d: &ResDecl) -> DescriptorKind {
         (ResKind::RawBuffer | ResKind::StructuredBuffer, _) => DescriptorKind::StorageBuffer,
         (ResKind::TypedBuffer, ResourceClass::Uav) => DescriptorKind::StorageTexelBuffer,
         (ResKind::TypedBuffer, _) => DescriptorKind::UniformTexelBuffer,
+        (ResKind::RTAccelerationStructure, _) => DescriptorKind::AccelerationStructure,
         (_, ResourceClass::Uav) => DescriptorKind::StorageImage,
         _ => DescriptorKind::SampledImage,
     }
@@ -447,7 +448,9 @@ impl<'m> Lowerer<'m> {
                 ResourceLocation::Address { .. } => {
                     // No variable: every access converts the root descriptor's address.
                     let u = self.u32();
-                    if d.kind == ResKind::CBuffer {
+                    if d.kind == ResKind::RTAccelerationStructure {
+                        self.accel_type();
+                    } else if d.kind == ResKind::CBuffer {
                         let rows = d.cb_size.div_ceil(16).max(1);
                         self.res.info[ri].rows = rows;
                         self.res.info[ri].blocks[0] = self.cbuffer_struct(rows);

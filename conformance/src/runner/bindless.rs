@@ -14,8 +14,8 @@
 //! Expectations come from the HLSL and D3D12's rules, as everywhere.
 
 use super::backend::{Backend, Bound, CompileFailure, Compiled, DescriptorKind, Outputs, Resource};
-use super::compare::compare_resource;
 use super::bind::resource_of;
+use super::compare::compare_resource;
 use super::report::{SpecResult, Status};
 use super::rootsig::{sampler_of, RootSpec};
 use super::spec::{Kind, Place, ResourceSpec, Spec};

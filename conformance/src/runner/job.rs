@@ -246,16 +246,29 @@ pub struct Sampler {
 /// The contents bound at one descriptor.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Resource {
-    UniformBuffer { data: Vec<u8> },
-    StorageBuffer { data: Vec<u8> },
-    UniformTexelBuffer { format: Format, data: Vec<u8> },
-    StorageTexelBuffer { format: Format, data: Vec<u8> },
+    UniformBuffer {
+        data: Vec<u8>,
+    },
+    StorageBuffer {
+        data: Vec<u8>,
+    },
+    UniformTexelBuffer {
+        format: Format,
+        data: Vec<u8>,
+    },
+    StorageTexelBuffer {
+        format: Format,
+        data: Vec<u8>,
+    },
     SampledImage(Image),
     StorageImage(Image),
     Sampler(Sampler),
     /// A buffer reached through its device address, written into the push constants at byte
     /// `push_offset` (a D3D12 root descriptor; `dxjit_runtime::ResourceDesc::AddressBuffer`).
-    AddressBuffer { data: Vec<u8>, push_offset: u32 },
+    AddressBuffer {
+        data: Vec<u8>,
+        push_offset: u32,
+    },
     /// An empty element of a descriptor array (sizes a bindless heap array).
     Null(DescriptorKind),
 }
