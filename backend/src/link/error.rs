@@ -38,8 +38,8 @@ pub enum Rule {
     /// `CREATEGRAPHICSPIPELINESTATE_GS_INPUT_PRIMITIVE_MISMATCH`). Checked only when
     /// [`LinkOptions::topology`](super::LinkOptions::topology) is given.
     GsInputPrimitiveMismatch,
-    /// A hull shader with a topology type other than PATCH, or a patch whose control-point count
-    /// differs from the hull shader's input control points (#668,
+    /// A hull shader with a topology type other than PATCH (#668; the patch's control-point
+    /// count is draw-time state that the PSO does not carry, so it is not compared here:
     /// `CREATEGRAPHICSPIPELINESTATE_HULL_SHADER_INPUT_TOPOLOGY_MISMATCH`).
     HullInputTopologyMismatch,
     /// A PATCH topology type without a hull shader (#673,

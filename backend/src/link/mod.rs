@@ -249,8 +249,8 @@ pub struct LinkOptions {
     /// D3D12 stream output: the named outputs of the last pre-rasterization stage are kept
     /// (even when no later stage reads them) and captured by transform feedback.
     pub stream_output: Option<StreamOutputDesc>,
-    /// `D3D12_GRAPHICS_PIPELINE_STATE_DESC::PrimitiveTopologyType` (with the patch's control-point
-    /// count, which the PSO does not carry but the draw's topology does). `None`: not checked
+    /// `D3D12_GRAPHICS_PIPELINE_STATE_DESC::PrimitiveTopologyType` (a patch also carries the draw's
+    /// control-point count, which the PSO does not and the rules ignore). `None`: not checked
     /// (the topology rules #668, #673 and #681 need it).
     pub topology: Option<TopologyType>,
 }

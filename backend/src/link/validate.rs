@@ -319,7 +319,7 @@ pub(crate) fn structure(stages: &[StageIo], out: &mut Vec<Rejection>) -> Option<
 }
 
 /// The topology rules: the PSO's primitive topology type against the first stage that consumes
-/// primitives (hull: PATCH with its input control points, #668; no hull: not PATCH, #673), the
+/// primitives (hull: PATCH, #668; no hull: not PATCH, #673), the
 /// geometry shader's input primitive against what reaches it (#681), and a multi-stream geometry
 /// shader's streams against the rasterizer. `topology = None` checks only what needs no state.
 pub(crate) fn topology(p: &Pipeline<'_>, topology: Option<TopologyType>, out: &mut Vec<Rejection>) {
@@ -327,14 +327,6 @@ pub(crate) fn topology(p: &Pipeline<'_>, topology: Option<TopologyType>, out: &m
     let hs_state = p.hs.and_then(|h| h.hs.as_ref());
     if let Some(t) = topology {
         match (hs_state, t) {
-            (Some(h), TopologyType::Patch(n)) if n != h.input_control_points => sink.pipeline(
-                Rule::HullInputTopologyMismatch,
-                Stage::Hull,
-                format!(
-                    "the topology is a {n}-control-point patch list but the hull shader takes {} control points",
-                    h.input_control_points
-                ),
-            ),
             (Some(_), TopologyType::Patch(_)) => {}
             (Some(_), t) => sink.pipeline(
                 Rule::HullInputTopologyMismatch,
@@ -368,8 +360,12 @@ pub(crate) fn topology(p: &Pipeline<'_>, topology: Option<TopologyType>, out: &m
         InputPrimitive::ControlPointPatch(n) => Some(TopologyType::Patch(u32::from(n))),
         InputPrimitive::Undefined => None,
     };
+    // The PSO carries only the topology *type*: a patch's control-point count is draw-time state
+    // (IASetPrimitiveTopology), so patches match patches whatever their counts.
+    let same =
+        |a: TopologyType, w: TopologyType| matches!((a, w), (TopologyType::Patch(_), TopologyType::Patch(_))) || a == w;
     if let (Some(a), Some(w)) = (arriving, wants) {
-        if a != w {
+        if !same(a, w) {
             let from = if hs_state.is_some() { "the tessellator outputs" } else { "the primitive topology type is" };
             sink.pipeline(
                 Rule::GsInputPrimitiveMismatch,

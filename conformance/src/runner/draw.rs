@@ -45,6 +45,7 @@ pub fn link_options(p: &PipelineSpec) -> LinkOptions {
                 .collect(),
             strides: so.strides.clone(),
         }),
+        topology: Some(p.topology.link_type()),
     }
 }
 

@@ -150,6 +150,20 @@ impl Topology {
             _ => return None,
         })
     }
+
+    /// The PSO's `PrimitiveTopologyType` for this topology (the linker's topology rules).
+    pub fn link_type(self) -> dxjit::link::TopologyType {
+        use dxjit::link::TopologyType as T;
+        match self {
+            Topology::PointList => T::Point,
+            Topology::LineList | Topology::LineStrip | Topology::LineListAdj | Topology::LineStripAdj => T::Line,
+            Topology::TriangleList
+            | Topology::TriangleStrip
+            | Topology::TriangleListAdj
+            | Topology::TriangleStripAdj => T::Triangle,
+            Topology::PatchList(n) => T::Patch(n),
+        }
+    }
 }
 
 /// `DrawInstanced` / `DrawIndexedInstanced` parameters.

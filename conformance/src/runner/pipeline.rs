@@ -138,7 +138,7 @@ impl PipelineSpec {
 }
 
 /// Every rule a spec may name.
-pub const RULES: [Rule; 12] = [
+pub const RULES: [Rule; 16] = [
     Rule::SemanticNotFound,
     Rule::RegisterIndexMismatch,
     Rule::RegisterMaskMismatch,
@@ -151,6 +151,10 @@ pub const RULES: [Rule; 12] = [
     Rule::TessDomainMismatch,
     Rule::ControlPointCountMismatch,
     Rule::InvalidStageCombination,
+    Rule::GsInputPrimitiveMismatch,
+    Rule::HullInputTopologyMismatch,
+    Rule::InvalidPrimitiveTopology,
+    Rule::GsStreamsNotRasterizable,
 ];
 
 fn parse_rule(s: &str, ctx: &str) -> Result<Rule, SpecError> {
@@ -647,7 +651,8 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
         (_, Some(_)) => return Err(SpecError::new("pipeline.control_points", "only with topology = \"patch_list\"")),
         (t, None) => t,
     };
-    if tess != matches!(topology, Topology::PatchList(_)) {
+    // Rejection specs may pair a topology with the wrong stages: the linker's rules #668/#673 judge.
+    if tess != matches!(topology, Topology::PatchList(_)) && !rejected {
         return Err(SpecError::new("pipeline.topology", "patch lists go with hull/domain shaders, and only with them"));
     }
     let draw = match raw.draw {
