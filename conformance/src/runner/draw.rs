@@ -202,11 +202,13 @@ pub fn run_pipeline(
                 height: t.height,
                 layers: t.layers,
                 clear: t.clear,
+                samples: t.samples,
             })
             .collect(),
         depth: p.depth.clone(),
         rasterizer: p.rasterizer,
         layered: p.layered,
+        sample_mask: p.sample_mask,
         resources,
         push_constants,
         stream_output: p.stream_output.clone(),

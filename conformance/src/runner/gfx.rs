@@ -208,6 +208,8 @@ pub struct TargetDesc {
     pub height: u32,
     pub layers: u32,
     pub clear: Clear,
+    /// Samples per pixel; read back resolved.
+    pub samples: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -313,6 +315,8 @@ pub struct DrawJob<'a> {
     pub rasterizer: RasterDesc,
     /// Render into every layer (the pipeline writes SV_RenderTargetArrayIndex).
     pub layered: bool,
+    /// The PSO's `SampleMask`.
+    pub sample_mask: u32,
     pub resources: Vec<Bound>,
     pub push_constants: Vec<u8>,
     pub stream_output: Option<StreamOutput>,

@@ -35,6 +35,10 @@ pub struct TargetSpec {
     pub clear: Clear,
     /// Texels no probe covers must keep the clear value.
     pub rest_clear: bool,
+    /// Samples per pixel (`DXGI_SAMPLE_DESC::Count`, quality 0 = the standard pattern); a
+    /// multisampled target is resolved (average for float/unorm formats, sample 0 for integer
+    /// formats) before it is probed.
+    pub samples: u32,
 }
 
 /// What a probe reads.
@@ -114,6 +118,8 @@ pub struct PipelineSpec {
     pub rasterized_stream: Option<u32>,
     pub stream_output: Option<StreamOutput>,
     pub layered: bool,
+    /// `SampleMask` of the PSO.
+    pub sample_mask: u32,
     pub expect: PipelineExpect,
 }
 
@@ -250,6 +256,8 @@ struct RawTarget {
     layers: u32,
     clear: Option<Vec<Value>>,
     rest: Option<String>,
+    #[serde(default = "one")]
+    samples: u32,
 }
 
 #[derive(Deserialize)]
@@ -330,6 +338,8 @@ struct RawPipeline {
     so_sizes: Vec<u32>,
     #[serde(default)]
     layered: bool,
+    /// `D3D12_GRAPHICS_PIPELINE_STATE_DESC::SampleMask` (default all ones).
+    sample_mask: Option<u32>,
 }
 
 /// The top-level keys of a spec that belong to pipeline specs.
@@ -699,7 +709,21 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
                 return Err(SpecError::new(ctx, "every target has the size and layer count of target 0"));
             }
         }
-        targets.push(TargetSpec { format, width: t.width, height: t.height, layers: t.layers, clear, rest_clear });
+        if !matches!(t.samples, 1 | 2 | 4 | 8 | 16) {
+            return Err(SpecError::new(format!("{ctx}.samples"), "1, 2, 4, 8 or 16"));
+        }
+        if targets.first().is_some_and(|f: &TargetSpec| f.samples != t.samples) {
+            return Err(SpecError::new(ctx, "every target has the sample count of target 0"));
+        }
+        targets.push(TargetSpec {
+            format,
+            width: t.width,
+            height: t.height,
+            layers: t.layers,
+            clear,
+            rest_clear,
+            samples: t.samples,
+        });
     }
     if targets.len() > 8 {
         return Err(SpecError::new("pipeline.target", "at most 8 render targets"));
@@ -848,6 +872,7 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
         rasterized_stream,
         stream_output,
         layered: raw.layered,
+        sample_mask: raw.sample_mask.unwrap_or(u32::MAX),
         expect,
     })
 }
