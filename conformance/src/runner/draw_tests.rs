@@ -390,3 +390,36 @@ u8 = [0]
     assert_eq!(probes[1].target, ProbeTarget::Stencil);
     assert_eq!(spec.shader, p.label());
 }
+
+#[test]
+fn dont_care_components_are_not_compared_on_any_device() {
+    // z and w differ from the expectation: a plain probe fails, `dont_care = "zw"` passes, and
+    // a wrong x still fails.
+    let painter = |zw: f32, x0: f32| {
+        move |_: &DrawJob<'_>| {
+            Ok(DrawOutputs {
+                color: vec![image(move |x, y| {
+                    let s = square(x, y);
+                    if s[1] == 1.0 {
+                        [x0, 1.0, zw, zw]
+                    } else {
+                        s
+                    }
+                })],
+                ..Default::default()
+            })
+        }
+    };
+    let with = DRAWN.replace("abs = 1e-5", "abs = 1e-5\ndont_care = \"zw\"");
+    let fake = GfxFake::new(Ok(pipeline()), Box::new(painter(7.0, 0.75)));
+    assert_eq!(run(&fake, DRAWN).status, Status::Fail);
+    let fake = GfxFake::new(Ok(pipeline()), Box::new(painter(7.0, 0.75)));
+    let r = run(&fake, &with);
+    assert_eq!(r.status, Status::Pass, "{}", r.detail);
+    let fake = GfxFake::new(Ok(pipeline()), Box::new(painter(7.0, 0.5)));
+    assert_eq!(run(&fake, &with).status, Status::Fail);
+    // Indices work too; a component past the value is a spec error.
+    assert!(parse(&DRAWN.replace("abs = 1e-5", "abs = 1e-5\ndont_care = [2, 3]")).is_ok());
+    assert!(parse(&DRAWN.replace("abs = 1e-5", "abs = 1e-5\ndont_care = [4]")).is_err());
+    assert!(parse(&DRAWN.replace("abs = 1e-5", "abs = 1e-5\ndont_care = \"q\"")).is_err());
+}

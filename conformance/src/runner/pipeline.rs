@@ -65,6 +65,9 @@ pub struct Probe {
     /// `device` (case-insensitive) the listed texel components are not
     /// compared. The reason (`why`) is required and stays with the spec.
     pub device_defect: Option<DeviceDefect>,
+    /// Texel components that are not compared on any device (`dont_care = "zw"`): components the
+    /// shader never writes, whose value D3D12 leaves undefined.
+    pub dont_care: Vec<usize>,
 }
 
 /// See [`Probe::device_defect`].
@@ -501,6 +504,33 @@ fn device_defect(t: &Table, ctx: &str) -> Result<Option<DeviceDefect>, SpecError
     Ok(Some(DeviceDefect { device, components, why }))
 }
 
+/// `dont_care = "zw"` (x y z w or r g b a) or `dont_care = [2, 3]`.
+fn dont_care(t: &Table, ctx: &str) -> Result<Vec<usize>, SpecError> {
+    let bad = || SpecError::new(ctx, "`dont_care` is a string of components (\"zw\", \"ba\") or a list of indices");
+    let mut out = Vec::new();
+    match t.get("dont_care") {
+        None => {}
+        Some(Value::String(s)) => {
+            for ch in s.chars() {
+                out.push(match ch.to_ascii_lowercase() {
+                    'x' | 'r' => 0,
+                    'y' | 'g' => 1,
+                    'z' | 'b' => 2,
+                    'w' | 'a' => 3,
+                    _ => return Err(bad()),
+                });
+            }
+        }
+        Some(Value::Array(a)) => {
+            for c in a {
+                out.push(c.as_integer().and_then(|n| usize::try_from(n).ok()).ok_or_else(bad)?);
+            }
+        }
+        Some(_) => return Err(bad()),
+    }
+    Ok(out)
+}
+
 fn get_u32(t: &Table, k: &str, default: Option<u32>, ctx: &str) -> Result<u32, SpecError> {
     match t.get(k) {
         None => default.ok_or_else(|| SpecError::new(ctx, format!("needs `{k}`"))),
@@ -878,7 +908,11 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
 }
 
 fn parse_probe(t: &Table, targets: &[TargetSpec], depth: Option<&DepthDesc>, ctx: &str) -> Result<Probe, SpecError> {
-    let value = parse_piece(t, ctx, &["target", "x", "y", "width", "height", "layer", "abs", "ulp", "device_defect"])?;
+    let value = parse_piece(
+        t,
+        ctx,
+        &["target", "x", "y", "width", "height", "layer", "abs", "ulp", "device_defect", "dont_care"],
+    )?;
     let target = match t.get("target") {
         None => ProbeTarget::Color(0),
         Some(Value::Integer(n)) if (0..8).contains(n) => ProbeTarget::Color(*n as u32),
@@ -911,7 +945,11 @@ fn parse_probe(t: &Table, targets: &[TargetSpec], depth: Option<&DepthDesc>, ctx
         tol: tolerance(t, value.elem, ctx)?,
         value,
         device_defect: device_defect(t, ctx)?,
+        dont_care: dont_care(t, ctx)?,
     };
+    if let Some(&c) = p.dont_care.iter().find(|&&c| c >= p.value.values.len()) {
+        return Err(SpecError::new(ctx, format!("dont_care component {c}: the value has {}", p.value.values.len())));
+    }
     if p.width == 0 || p.height == 0 || p.x + p.width > w || p.y + p.height > h || p.layer >= layers {
         return Err(SpecError::new(ctx, format!("the rectangle lies outside the {w}x{h}x{layers} target")));
     }
