@@ -114,6 +114,36 @@ pub fn run_pipeline(
     let linked = backend.link(&stages, &opts);
     r.compile_ms = ms(t);
     let probes = match &p.expect {
+        PipelineExpect::Rejected(want) if !want.one_of.is_empty() => {
+            return match (linked, want.one_of.iter().find(|a| a.reject.is_none())) {
+                (Ok(()), Some(a)) => {
+                    r.status = Status::Pass;
+                    r.detail = format!("linked: outcome `{}`", a.name);
+                    Ok(())
+                }
+                (Ok(()), None) => fail("linked, but every named outcome is a rejection"),
+                (Err(LinkFailure::Rejected(got)), _) => {
+                    let hit = want
+                        .one_of
+                        .iter()
+                        .find_map(|a| a.reject.as_ref().filter(|w| check_rejection(w, &got).is_ok()).map(|w| (a, w)));
+                    match hit {
+                        Some((a, w)) => {
+                            r.status = Status::Pass;
+                            let x = got.iter().find(|x| rejection_matches(w, x)).map(|x| x.to_string());
+                            r.detail = format!("rejected: outcome `{}`: {}", a.name, x.unwrap_or_default());
+                            Ok(())
+                        }
+                        None => {
+                            let names: Vec<&str> = want.one_of.iter().map(|a| a.name.as_str()).collect();
+                            let list: Vec<_> = got.iter().map(|x| x.to_string()).collect();
+                            fail(format!("rejected as none of {}: {}", names.join(", "), list.join("; ")))
+                        }
+                    }
+                }
+                (Err(LinkFailure::Error(m)), _) => fail(format!("link error: {m}")),
+            };
+        }
         PipelineExpect::Rejected(want) => {
             return match linked {
                 Ok(()) => fail(format!("linked, but D3D12 rejects this pipeline ({:?})", want.rule)),

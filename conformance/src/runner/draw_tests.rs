@@ -423,3 +423,31 @@ fn dont_care_components_are_not_compared_on_any_device() {
     assert!(parse(&DRAWN.replace("abs = 1e-5", "abs = 1e-5\ndont_care = [4]")).is_err());
     assert!(parse(&DRAWN.replace("abs = 1e-5", "abs = 1e-5\ndont_care = \"q\"")).is_err());
 }
+
+#[test]
+fn one_of_alternatives_are_named_and_checked() {
+    let base = r#"
+description = "t"
+expect = "rejected"
+[pipeline]
+vs = "fixtures/linkage/rowshare.vs_6_0.dxil"
+ps = "fixtures/linkage/rowshare_both.ps_6_0.dxil"
+"#;
+    let ok = format!(
+        "{base}\n[[one_of]]\nname = \"a\"\nrule = \"SemanticNotFound\"\n[[one_of]]\nname = \"b\"\nexpect = \"pass\"\n"
+    );
+    let spec = parse(&ok).unwrap_or_else(|e| panic!("{e}"));
+    let Some(PipelineExpect::Rejected(want)) = spec.pipeline.map(|p| p.expect) else { panic!("rejection spec") };
+    assert_eq!(want.one_of.len(), 2);
+    assert_eq!((want.one_of[0].name.as_str(), want.rule), ("a", dxjit::link::Rule::SemanticNotFound));
+    assert!(want.one_of[1].reject.is_none());
+    for bad in [
+        format!("{base}\n[[one_of]]\nrule = \"SemanticNotFound\"\n"),
+        format!("{base}\n[[one_of]]\nname = \"a\"\nrule = \"SemanticNotFound\"\n[[one_of]]\nname = \"a\"\nrule = \"SemanticNotFound\"\n"),
+        format!("{base}\n[[one_of]]\nname = \"a\"\nexpect = \"pass\"\n"),
+        format!("{base}\nrule = \"SemanticNotFound\"\n[[one_of]]\nname = \"a\"\nrule = \"SemanticNotFound\"\n"),
+        format!("{base}\n[[one_of]]\nname = \"a\"\nrule = \"NoSuchRule\"\n"),
+    ] {
+        assert!(parse(&bad).is_err(), "{bad}");
+    }
+}

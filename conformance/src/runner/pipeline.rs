@@ -97,6 +97,18 @@ pub struct RejectSpec {
     pub register: Option<u32>,
     /// Exact number of rejections in the error.
     pub count: Option<usize>,
+    /// `[[one_of]]`: named alternatives, any of which passes the spec (D3D12 versions that
+    /// differ). Non-empty: this spec's own fields are those of the first rejecting alternative
+    /// (for reports) and matching uses the alternatives.
+    pub one_of: Vec<Alternative>,
+}
+
+/// One named outcome of a `[[one_of]]` list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Alternative {
+    pub name: String,
+    /// `None`: the pipeline links (`expect = "pass"` in the alternative).
+    pub reject: Option<RejectSpec>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -171,6 +183,69 @@ fn parse_rule(s: &str, ctx: &str) -> Result<Rule, SpecError> {
         let names: Vec<String> = RULES.iter().map(|r| format!("{r:?}")).collect();
         SpecError::new(ctx, format!("unknown rule `{s}` (known: {})", names.join(", ")))
     })
+}
+
+/// `[[one_of]]`: `name` (required, unique), `expect` (`"rejected"` default, or `"pass"`: the
+/// pipeline links), and for rejections `rule` plus the optional `stage`, `semantic`, `register`,
+/// `rejections`.
+fn parse_alternatives(list: &[Table]) -> Result<Vec<Alternative>, SpecError> {
+    let mut out: Vec<Alternative> = Vec::new();
+    for (i, t) in list.iter().enumerate() {
+        let ctx = format!("one_of[{i}]");
+        for k in t.keys() {
+            if !["name", "expect", "rule", "stage", "semantic", "register", "rejections"].contains(&k.as_str()) {
+                return Err(SpecError::new(&ctx, format!("unknown key `{k}`")));
+            }
+        }
+        let name = t
+            .get("name")
+            .and_then(Value::as_str)
+            .filter(|n| !n.trim().is_empty())
+            .ok_or_else(|| SpecError::new(&ctx, "each alternative has a `name`"))?
+            .to_string();
+        if out.iter().any(|a| a.name == name) {
+            return Err(SpecError::new(&ctx, format!("two alternatives are named `{name}`")));
+        }
+        let s = |k: &str| t.get(k).and_then(Value::as_str).map(str::to_string);
+        let reject = match s("expect").as_deref() {
+            Some("pass") => {
+                if t.len() > 2 {
+                    return Err(SpecError::new(&ctx, "an `expect = \"pass\"` alternative has only `name`"));
+                }
+                None
+            }
+            None | Some("rejected") => {
+                let rule = s("rule").ok_or_else(|| SpecError::new(&ctx, "a rejection alternative names its `rule`"))?;
+                let count = match t.get("rejections") {
+                    None => None,
+                    Some(v) => Some(
+                        v.as_integer()
+                            .and_then(|n| usize::try_from(n).ok())
+                            .ok_or_else(|| SpecError::new(&ctx, "`rejections` is a count"))?,
+                    ),
+                };
+                let register = match t.get("register") {
+                    None => None,
+                    Some(v) => Some(
+                        v.as_integer()
+                            .and_then(|n| u32::try_from(n).ok())
+                            .ok_or_else(|| SpecError::new(&ctx, "`register` is a number"))?,
+                    ),
+                };
+                Some(RejectSpec {
+                    rule: parse_rule(&rule, &ctx)?,
+                    stage: s("stage").as_deref().map(|x| parse_stage(x, &ctx)).transpose()?,
+                    semantic: s("semantic"),
+                    register,
+                    count,
+                    one_of: Vec::new(),
+                })
+            }
+            Some(o) => return Err(SpecError::new(&ctx, format!("expect `{o}`: \"rejected\" or \"pass\""))),
+        };
+        out.push(Alternative { name, reject });
+    }
+    Ok(out)
 }
 
 fn parse_stage(s: &str, ctx: &str) -> Result<Stage, SpecError> {
@@ -356,6 +431,7 @@ pub struct RawOutcome {
     pub rejections: Option<usize>,
     pub probes: Vec<Table>,
     pub captures: Vec<Table>,
+    pub one_of: Vec<Table>,
 }
 
 /// Channels and numeric class of a colour format: (channels, 'f' | 'u' | 'i', bits per channel).
@@ -849,7 +925,19 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
         return Err(SpecError::new("pipeline.layered", "layered rendering needs targets with layers"));
     }
 
-    let expect = if rejected {
+    if !rejected && !out.one_of.is_empty() {
+        return Err(SpecError::new("one_of", "alternative outcomes need `expect = \"rejected\"`"));
+    }
+    let expect = if rejected && !out.one_of.is_empty() {
+        if out.rule.is_some() || out.stage.is_some() || out.semantic.is_some() || out.register.is_some() {
+            return Err(SpecError::new("one_of", "with [[one_of]], each alternative names its rule"));
+        }
+        let one_of = parse_alternatives(&out.one_of)?;
+        let Some(first) = one_of.iter().find_map(|a| a.reject.clone()) else {
+            return Err(SpecError::new("one_of", "at least one alternative is a rejection"));
+        };
+        PipelineExpect::Rejected(RejectSpec { one_of, ..first })
+    } else if rejected {
         let rule = out.rule.ok_or_else(|| SpecError::new("rule", "a rejected pipeline names the rule it breaks"))?;
         PipelineExpect::Rejected(RejectSpec {
             rule: parse_rule(&rule, "rule")?,
@@ -857,6 +945,7 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
             semantic: out.semantic,
             register: out.register,
             count: out.rejections,
+            one_of: Vec::new(),
         })
     } else {
         let mut probes = Vec::new();

@@ -198,6 +198,9 @@ struct RawSpec {
     probe: Vec<Table>,
     #[serde(default)]
     capture: Vec<Table>,
+    /// `[[one_of]]`: named alternative outcomes of a rejection spec.
+    #[serde(default)]
+    one_of: Vec<Table>,
 }
 
 #[derive(Deserialize)]
@@ -288,6 +291,7 @@ impl Spec {
                     rejections: raw.rejections,
                     probes: raw.probe,
                     captures: raw.capture,
+                    one_of: raw.one_of,
                 };
                 let p = parse_pipeline(p, out)?;
                 (p.label(), [0, 0, 0], Some(Box::new(p)))
