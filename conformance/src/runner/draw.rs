@@ -249,7 +249,10 @@ pub fn run_pipeline(
     r.run_ms = ms(t);
     let out = out.or_else(|e| fail(format!("draw failed: {e}")))?;
 
-    check_probes(p, probes, &out, &backend.device_name()).or_else(fail)?;
+    if let Err(e) = check_probes(p, probes, &out, &backend.device_name()) {
+        r.images = probe_images(p, probes, &out, &backend.device_name());
+        return fail(e);
+    }
     for (i, c) in captures.iter().enumerate() {
         let buf = out.stream_output.get(c.buffer as usize).map(Vec::as_slice).unwrap_or(&[]);
         let got = buf.get(c.at..c.at + c.value.byte_len()).ok_or_else(|| {
@@ -324,6 +327,51 @@ fn target_name(t: ProbeTarget) -> String {
         ProbeTarget::Depth => "depth".into(),
         ProbeTarget::Stencil => "stencil".into(),
     }
+}
+
+/// Expected / actual / difference pictures of every probed colour target (layer 0), for reports.
+pub fn probe_images(
+    p: &PipelineSpec,
+    probes: &[Probe],
+    out: &DrawOutputs,
+    device: &str,
+) -> Vec<super::image::ImageSet> {
+    use super::image;
+    // Per-texel checks only: the texels no probe covers are not part of the difference picture.
+    let mut quiet = p.clone();
+    for t in &mut quiet.targets {
+        t.rest_clear = false;
+    }
+    let mut sets = Vec::new();
+    for (ti, t) in p.targets.iter().enumerate() {
+        let target = ProbeTarget::Color(ti as u32);
+        let mine: Vec<Probe> = probes.iter().filter(|pr| pr.target == target && pr.layer == 0).cloned().collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let Some(img) = out.color.get(ti) else { continue };
+        let actual = image::actual(t.format, img, t.width, t.height, 0);
+        let expected = image::expected(t.format, &mine, ti as u32, t.width, t.height, 0);
+        // A texel is wrong when the one-texel probe at it (same value, tolerance) fails.
+        let bad = |x: u32, y: u32| {
+            mine.iter()
+                .rev()
+                .find(|pr| (pr.x..pr.x + pr.width).contains(&x) && (pr.y..pr.y + pr.height).contains(&y))
+                .is_some_and(|pr| {
+                    let one = Probe { x, y, width: 1, height: 1, ..pr.clone() };
+                    check_probes(&quiet, std::slice::from_ref(&one), out, device).is_err()
+                })
+        };
+        let diff = image::diff(&actual, bad);
+        let scale = (256 / t.width.max(t.height)).clamp(1, 16);
+        sets.push(image::ImageSet {
+            label: format!("target {ti} ({}x{})", t.width, t.height),
+            expected: expected.scaled(scale),
+            actual: actual.scaled(scale),
+            diff: diff.scaled(scale),
+        });
+    }
+    sets
 }
 
 /// Compares every probe, then (targets with `rest = "clear"`) every texel no probe covers.

@@ -12,6 +12,7 @@ pub mod draw;
 pub mod error;
 pub mod execute;
 pub mod gfx;
+pub mod image;
 pub mod link;
 pub mod pipeline;
 pub mod report;
