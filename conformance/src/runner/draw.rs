@@ -351,7 +351,8 @@ pub fn probe_images(
         }
         let Some(img) = out.color.get(ti) else { continue };
         let actual = image::actual(t.format, img, t.width, t.height, 0);
-        let expected = image::expected(t.format, &mine, ti as u32, t.width, t.height, 0);
+        let rest = if t.rest_clear { clear_texel(t.format, t.clear) } else { None };
+        let expected = image::expected(t.format, &mine, ti as u32, t.width, t.height, 0, rest.as_deref());
         // A texel is wrong when the one-texel probe at it (same value, tolerance) fails.
         let bad = |x: u32, y: u32| {
             mine.iter()
@@ -366,8 +367,8 @@ pub fn probe_images(
         let scale = (256 / t.width.max(t.height)).clamp(1, 16);
         sets.push(image::ImageSet {
             label: format!("target {ti} ({}x{})", t.width, t.height),
-            expected: expected.scaled(scale),
-            actual: actual.scaled(scale),
+            expected: expected.opaque().scaled(scale),
+            actual: actual.opaque().scaled(scale),
             diff: diff.scaled(scale),
         });
     }

@@ -104,8 +104,9 @@ pub fn actual(f: Format, img: &[u8], w: u32, h: u32, layer: u32) -> Rgba8 {
 }
 
 /// The picture the probes of colour target `target` (layer `layer`) expect: each probe's value
-/// over its rectangle (later probes win), the rest a grey checkerboard.
-pub fn expected(f: Format, probes: &[Probe], target: u32, w: u32, h: u32, layer: u32) -> Rgba8 {
+/// over its rectangle (later probes win), the rest `rest` (the clear value of a `rest = "clear"`
+/// target) or else a grey checkerboard.
+pub fn expected(f: Format, probes: &[Probe], target: u32, w: u32, h: u32, layer: u32, rest: Option<&[u8]>) -> Rgba8 {
     let mut data = Vec::with_capacity(w as usize * h as usize * 4);
     for y in 0..h {
         for x in 0..w {
@@ -115,7 +116,12 @@ pub fn expected(f: Format, probes: &[Probe], target: u32, w: u32, h: u32, layer:
                     && (p.x..p.x + p.width).contains(&x)
                     && (p.y..p.y + p.height).contains(&y)
             });
-            data.extend_from_slice(&hit.map_or_else(|| unchecked(x, y), |p| texel_rgba8(f, &p.value.to_bytes())));
+            let px = match (hit, rest) {
+                (Some(p), _) => texel_rgba8(f, &p.value.to_bytes()),
+                (None, Some(r)) => texel_rgba8(f, r),
+                (None, None) => unchecked(x, y),
+            };
+            data.extend_from_slice(&px);
         }
     }
     Rgba8 { width: w, height: h, data }
@@ -180,6 +186,16 @@ impl Rgba8 {
             }
         }
         Rgba8 { width: w, height: h, data }
+    }
+
+    /// The same picture with every alpha 255 (for display: a cleared (0, 0, 0, 0) target shows black).
+    pub fn opaque(mut self) -> Rgba8 {
+        for px in self.data.chunks_mut(4) {
+            if let Some(a) = px.get_mut(3) {
+                *a = 255;
+            }
+        }
+        self
     }
 
     /// A PNG file (8-bit RGBA, no filtering, stored deflate blocks).
