@@ -253,6 +253,7 @@ pub fn run_pipeline(
         r.images = probe_images(p, probes, &out, &backend.device_name());
         return fail(e);
     }
+    check_references(p, &out, &mut r.images).or_else(fail)?;
     for (i, c) in captures.iter().enumerate() {
         let buf = out.stream_output.get(c.buffer as usize).map(Vec::as_slice).unwrap_or(&[]);
         let got = buf.get(c.at..c.at + c.value.byte_len()).ok_or_else(|| {
@@ -327,6 +328,41 @@ fn target_name(t: ProbeTarget) -> String {
         ProbeTarget::Depth => "depth".into(),
         ProbeTarget::Stencil => "stencil".into(),
     }
+}
+
+/// Compares every `[[reference]]` image (the target as 8-bit RGBA, per-channel tolerance); a
+/// mismatch adds its expected / actual / difference pictures to `images`.
+pub fn check_references(
+    p: &PipelineSpec,
+    out: &DrawOutputs,
+    images: &mut Vec<super::image::ImageSet>,
+) -> Result<(), String> {
+    use super::image;
+    for rf in &p.references {
+        let Some(t) = p.targets.get(rf.target as usize) else { continue };
+        let img = out.color.get(rf.target as usize).ok_or_else(|| format!("no read-back of target {}", rf.target))?;
+        let actual = image::actual(t.format, img, t.width, t.height, rf.layer);
+        if let Some(((x, y, want, got), n)) = image::compare(&rf.image, &actual, rf.tolerance) {
+            let bad = |x: u32, y: u32| {
+                let o = ((y * t.width + x) * 4) as usize;
+                let (w, g) = (rf.image.data.get(o..o + 4), actual.data.get(o..o + 4));
+                w.zip(g).is_some_and(|(w, g)| w.iter().zip(g).any(|(a, b)| a.abs_diff(*b) > rf.tolerance))
+            };
+            let scale = (256 / t.width.max(t.height)).clamp(1, 16);
+            images.push(image::ImageSet {
+                label: format!("target {} layer {} vs {}", rf.target, rf.layer, rf.png.display()),
+                expected: rf.image.clone().opaque().scaled(scale),
+                diff: image::diff(&actual, bad).scaled(scale),
+                actual: actual.opaque().scaled(scale),
+            });
+            let name = rf.png.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+            return Err(format!(
+                "reference {name}: target {} pixel ({x},{y}): expected RGBA8 {want:?}, got {got:?} (tolerance {}); {n} texel(s) differ",
+                rf.target, rf.tolerance
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Expected / actual / difference pictures of every probed colour target (layer 0), for reports.

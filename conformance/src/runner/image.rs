@@ -231,6 +231,45 @@ impl Rgba8 {
     }
 }
 
+/// Reads a PNG as 8-bit RGBA (8-bit RGB, RGBA, grey and grey+alpha; no 16-bit or palette).
+pub fn read_png(path: &std::path::Path) -> Result<Rgba8, String> {
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file)).read_info().map_err(|e| e.to_string())?;
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
+    if info.bit_depth != png::BitDepth::Eight {
+        return Err(format!("{:?}-bit channels: reference images are 8-bit", info.bit_depth));
+    }
+    let px: &[u8] = buf.get(..info.buffer_size()).ok_or("short frame")?;
+    let data: Vec<u8> = match info.color_type {
+        png::ColorType::Rgba => px.to_vec(),
+        png::ColorType::Rgb => px.chunks(3).flat_map(|c| [c[0], c[1], c[2], 255]).collect(),
+        png::ColorType::Grayscale => px.iter().flat_map(|&g| [g, g, g, 255]).collect(),
+        png::ColorType::GrayscaleAlpha => px.chunks(2).flat_map(|c| [c[0], c[0], c[0], c[1]]).collect(),
+        png::ColorType::Indexed => return Err("palette images are not supported".into()),
+    };
+    Ok(Rgba8 { width: info.width, height: info.height, data })
+}
+
+/// Texels of `got` farther than `tolerance` from `want` in some channel: (x, y, want, got) of the
+/// first, and how many.
+pub fn compare(want: &Rgba8, got: &Rgba8, tolerance: u8) -> Option<((u32, u32, [u8; 4], [u8; 4]), usize)> {
+    let mut first = None;
+    let mut count = 0;
+    for (i, (w, g)) in want.data.chunks(4).zip(got.data.chunks(4)).enumerate() {
+        if w.iter().zip(g).any(|(a, b)| a.abs_diff(*b) > tolerance) {
+            count += 1;
+            if first.is_none() {
+                let x = i as u32 % want.width.max(1);
+                let y = i as u32 / want.width.max(1);
+                let arr = |s: &[u8]| [s[0], s[1], s[2], s[3]];
+                first = Some((x, y, arr(w), arr(g)));
+            }
+        }
+    }
+    first.map(|f| (f, count))
+}
+
 /// Standard base64 (with padding).
 pub fn base64(bytes: &[u8]) -> String {
     const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

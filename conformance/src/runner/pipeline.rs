@@ -135,7 +135,23 @@ pub struct PipelineSpec {
     pub layered: bool,
     /// `SampleMask` of the PSO.
     pub sample_mask: u32,
+    /// `[[reference]]` images a drawn spec's targets must match.
+    pub references: Vec<ReferenceImage>,
     pub expect: PipelineExpect,
+}
+
+/// `[[reference]]`: a colour target (one layer), shown as 8-bit RGBA (see
+/// [`super::image::texel_rgba8`]), must match a PNG within `tolerance` per channel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReferenceImage {
+    pub target: u32,
+    pub layer: u32,
+    /// Resolved path of the PNG.
+    pub png: std::path::PathBuf,
+    /// Largest allowed |expected - got| per 8-bit channel.
+    pub tolerance: u8,
+    /// The decoded picture.
+    pub image: super::image::Rgba8,
 }
 
 impl PipelineSpec {
@@ -183,6 +199,38 @@ fn parse_rule(s: &str, ctx: &str) -> Result<Rule, SpecError> {
         let names: Vec<String> = RULES.iter().map(|r| format!("{r:?}")).collect();
         SpecError::new(ctx, format!("unknown rule `{s}` (known: {})", names.join(", ")))
     })
+}
+
+/// `[[reference]]`: `png` (relative to the spec file), `target` (0), `layer` (0), `tolerance` (0).
+fn parse_reference(
+    t: &Table,
+    targets: &[TargetSpec],
+    dir: &std::path::Path,
+    ctx: &str,
+) -> Result<ReferenceImage, SpecError> {
+    for k in t.keys() {
+        if !["png", "target", "layer", "tolerance"].contains(&k.as_str()) {
+            return Err(SpecError::new(ctx, format!("unknown key `{k}`")));
+        }
+    }
+    let rel = t.get("png").and_then(Value::as_str).ok_or_else(|| SpecError::new(ctx, "needs `png` (a file name)"))?;
+    let target = get_u32(t, "target", Some(0), ctx)?;
+    let layer = get_u32(t, "layer", Some(0), ctx)?;
+    let tolerance = get_u32(t, "tolerance", Some(0), ctx)?;
+    let tolerance = u8::try_from(tolerance).map_err(|_| SpecError::new(ctx, "`tolerance` is 0..=255"))?;
+    let tg = targets.get(target as usize).ok_or_else(|| SpecError::new(ctx, format!("no target {target}")))?;
+    if layer >= tg.layers {
+        return Err(SpecError::new(ctx, format!("target {target} has {} layer(s)", tg.layers)));
+    }
+    let png = dir.join(rel);
+    let image = super::image::read_png(&png).map_err(|e| SpecError::new(ctx, format!("{}: {e}", png.display())))?;
+    if (image.width, image.height) != (tg.width, tg.height) {
+        return Err(SpecError::new(
+            ctx,
+            format!("the image is {}x{}, target {target} is {}x{}", image.width, image.height, tg.width, tg.height),
+        ));
+    }
+    Ok(ReferenceImage { target, layer, png, tolerance, image })
 }
 
 /// `[[one_of]]`: `name` (required, unique), `expect` (`"rejected"` default, or `"pass"`: the
@@ -432,6 +480,9 @@ pub struct RawOutcome {
     pub probes: Vec<Table>,
     pub captures: Vec<Table>,
     pub one_of: Vec<Table>,
+    pub references: Vec<Table>,
+    /// The spec file's folder (reference images are relative to it).
+    pub spec_dir: std::path::PathBuf,
 }
 
 /// Channels and numeric class of a colour format: (channels, 'f' | 'u' | 'i', bits per channel).
@@ -928,6 +979,13 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
     if !rejected && !out.one_of.is_empty() {
         return Err(SpecError::new("one_of", "alternative outcomes need `expect = \"rejected\"`"));
     }
+    if rejected && !out.references.is_empty() {
+        return Err(SpecError::new("reference", "a rejected pipeline draws nothing: no reference images"));
+    }
+    let mut references = Vec::new();
+    for (i, t) in out.references.iter().enumerate() {
+        references.push(parse_reference(t, &targets, &out.spec_dir, &format!("reference[{i}]"))?);
+    }
     let expect = if rejected && !out.one_of.is_empty() {
         if out.rule.is_some() || out.stage.is_some() || out.semantic.is_some() || out.register.is_some() {
             return Err(SpecError::new("one_of", "with [[one_of]], each alternative names its rule"));
@@ -970,8 +1028,11 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
             }
             captures.push(Capture { buffer, at, tol: tolerance(t, value.elem, &ctx)?, value });
         }
-        if probes.is_empty() && captures.is_empty() {
-            return Err(SpecError::new("probe", "a drawn pipeline needs [[probe]] or [[capture]] entries"));
+        if probes.is_empty() && captures.is_empty() && references.is_empty() {
+            return Err(SpecError::new(
+                "probe",
+                "a drawn pipeline needs [[probe]], [[capture]] or [[reference]] entries",
+            ));
         }
         if targets.is_empty() && depth.is_none() && stream_output.is_none() {
             return Err(SpecError::new("pipeline.target", "a drawn pipeline needs a target or stream output"));
@@ -992,6 +1053,7 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
         stream_output,
         layered: raw.layered,
         sample_mask: raw.sample_mask.unwrap_or(u32::MAX),
+        references,
         expect,
     })
 }

@@ -201,6 +201,9 @@ struct RawSpec {
     /// `[[one_of]]`: named alternative outcomes of a rejection spec.
     #[serde(default)]
     one_of: Vec<Table>,
+    /// `[[reference]]`: reference images of drawn pipeline specs.
+    #[serde(default)]
+    reference: Vec<Table>,
 }
 
 #[derive(Deserialize)]
@@ -292,6 +295,8 @@ impl Spec {
                     probes: raw.probe,
                     captures: raw.capture,
                     one_of: raw.one_of,
+                    references: raw.reference,
+                    spec_dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
                 };
                 let p = parse_pipeline(p, out)?;
                 (p.label(), [0, 0, 0], Some(Box::new(p)))
