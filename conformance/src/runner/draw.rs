@@ -342,7 +342,7 @@ pub fn check_references(
         let Some(t) = p.targets.get(rf.target as usize) else { continue };
         let img = out.color.get(rf.target as usize).ok_or_else(|| format!("no read-back of target {}", rf.target))?;
         let actual = image::actual(t.format, img, t.width, t.height, rf.layer);
-        if let Some(((x, y, want, got), n)) = image::compare(&rf.image, &actual, rf.tolerance) {
+        if let Some(image::Mismatch { x, y, want, got, count: n }) = image::compare(&rf.image, &actual, rf.tolerance) {
             let bad = |x: u32, y: u32| {
                 let o = ((y * t.width + x) * 4) as usize;
                 let (w, g) = (rf.image.data.get(o..o + 4), actual.data.get(o..o + 4));

@@ -235,6 +235,10 @@ impl Rgba8 {
 pub fn read_png(path: &std::path::Path) -> Result<Rgba8, String> {
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
     let mut reader = png::Decoder::new(std::io::BufReader::new(file)).read_info().map_err(|e| e.to_string())?;
+    let (w, h) = (reader.info().width, reader.info().height);
+    if w > 4096 || h > 4096 {
+        return Err(format!("{w}x{h}: reference images are at most 4096x4096 (the largest target)"));
+    }
     let mut buf = vec![0; reader.output_buffer_size()];
     let info = reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
     if info.bit_depth != png::BitDepth::Eight {
@@ -251,9 +255,18 @@ pub fn read_png(path: &std::path::Path) -> Result<Rgba8, String> {
     Ok(Rgba8 { width: info.width, height: info.height, data })
 }
 
-/// Texels of `got` farther than `tolerance` from `want` in some channel: (x, y, want, got) of the
-/// first, and how many.
-pub fn compare(want: &Rgba8, got: &Rgba8, tolerance: u8) -> Option<((u32, u32, [u8; 4], [u8; 4]), usize)> {
+/// The first texel of an image comparison that differs, and how many do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mismatch {
+    pub x: u32,
+    pub y: u32,
+    pub want: [u8; 4],
+    pub got: [u8; 4],
+    pub count: usize,
+}
+
+/// Texels of `got` farther than `tolerance` from `want` in some channel.
+pub fn compare(want: &Rgba8, got: &Rgba8, tolerance: u8) -> Option<Mismatch> {
     let mut first = None;
     let mut count = 0;
     for (i, (w, g)) in want.data.chunks(4).zip(got.data.chunks(4)).enumerate() {
@@ -267,7 +280,7 @@ pub fn compare(want: &Rgba8, got: &Rgba8, tolerance: u8) -> Option<((u32, u32, [
             }
         }
     }
-    first.map(|f| (f, count))
+    first.map(|(x, y, want, got)| Mismatch { x, y, want, got, count })
 }
 
 /// Standard base64 (with padding).
