@@ -21,7 +21,11 @@ pub mod structurize;
 pub mod binding;
 pub mod cache;
 pub mod compile;
+mod compiled;
+mod error;
 pub mod lower;
+mod options;
+mod phase;
 pub use binding::{BindingMap, BindingModel, BindingPolicy, DescriptorKind, ResourceClass};
 pub use compile::{
     compile, compile_pipeline, compile_pipeline_with_stats, compile_stage, compile_with_stats, CompileError,

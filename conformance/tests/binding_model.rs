@@ -433,6 +433,26 @@ fn heap_uav_counter() {
     // The counter array is declared at the counters binding.
     let d = decorations(&cs.spirv);
     assert!(d.iter().any(|(_, k, l)| *k == 33 && l == &[heap.counters.expect("counters").1]));
+    // Counters through a table of buffer addresses (a callback's choice).
+    struct CounterAddresses;
+    impl ResourceRemap for CounterAddresses {
+        fn remap(&self, _: &ResourceQuery, p: Option<&ResourcePlacement>) -> Result<ResourcePlacement, String> {
+            let mut p = *p.ok_or("not covered")?;
+            if p.counter.is_some() {
+                p.counter = Some(CounterLocation::AddressTable { set: 3, binding: 9 });
+            }
+            Ok(p)
+        }
+    }
+    let model =
+        BindingModel { remap: Some(Arc::new(CounterAddresses)), ..BindingModel::from_root_signature(rs.clone()) };
+    let cs = compile_with(&dxil, model).expect("compiles");
+    validate(&cs, "counter address table");
+    let d = decorations(&cs.spirv);
+    assert!(d
+        .iter()
+        .any(|(t, k, l)| *k == 34 && l == &[3] && d.iter().any(|(x, kk, ll)| x == t && *kk == 33 && ll == &[9])));
+    assert!(cs.capabilities.iter().any(|c| c == "PhysicalStorageBufferAddresses"));
     // A policy without a counter array cannot place a used counter.
     let policy =
         BindingPolicy { heap: HeapArrays { counters: None, ..HeapArrays::per_type() }, ..BindingPolicy::default() };

@@ -1,20 +1,32 @@
-//! `dxjit compile FILE -o OUT.spv [--entry NAME] [--binding-map FILE] [--validate]`.
+//! `dxjit compile FILE [-o OUT] [--emit spirv|spvasm|wgsl|glsl|msl|hlsl]
+//! [--entry NAME] [--binding-map FILE] [--validate]`.
+//!
+//! `--emit spirv` (the default) writes the binary to `-o`; the text forms
+//! (see [`dxjit_cli::emit`]) go to `-o` or, without it, to stdout.
 //!
 //! Exit status: 0 success, 1 malformed input (or I/O, or `--validate`
-//! failure), 2 unsupported feature (the message names it), 3 internal error.
+//! failure), 2 unsupported feature (the message names it), 3 internal error,
+//! 4 no `--emit` output for this module (naga cannot read or write it; the
+//! message says which and why).
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use dxjit::{compile, BindingMap, CompileError, CompileOptions, Robustness};
 
+use dxjit_cli::emit::{self, Emit};
+
 #[derive(clap::Args)]
 pub struct Args {
     /// A DXBC container with a DXIL program.
     file: PathBuf,
-    /// Where to write the SPIR-V module.
+    /// Where to write the output (required for `--emit spirv`; text goes to stdout without it).
     #[arg(short = 'o', long = "output")]
-    output: PathBuf,
+    output: Option<PathBuf>,
+    /// What to write: the SPIR-V binary, its assembly, or WGSL/GLSL/MSL/HLSL through naga.
+    #[arg(long, value_enum, default_value_t = Emit::Spirv)]
+    emit: Emit,
     /// Entry point (default: the module's first).
     #[arg(long)]
     entry: Option<String>,
@@ -36,6 +48,10 @@ pub struct Args {
 }
 
 pub fn main(a: Args) -> ExitCode {
+    if a.emit == Emit::Spirv && a.output.is_none() {
+        eprintln!("error: --emit spirv writes a binary: give -o OUT.spv (or --emit spvasm for text)");
+        return ExitCode::from(1);
+    }
     let bytes = match std::fs::read(&a.file) {
         Ok(b) => b,
         Err(e) => {
@@ -89,9 +105,23 @@ pub fn main(a: Args) -> ExitCode {
             return ExitCode::from(1);
         }
     }
-    let out: Vec<u8> = shader.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
-    if let Err(e) = std::fs::write(&a.output, out) {
-        eprintln!("error: {}: {e}", a.output.display());
+    let out: Vec<u8> = if a.emit == Emit::Spirv {
+        shader.spirv.iter().flat_map(|w| w.to_le_bytes()).collect()
+    } else {
+        match emit::text(&shader.spirv, a.emit, shader.stage.name()) {
+            Ok(t) => t.into_bytes(),
+            Err(e) => {
+                eprintln!("error: {}: {e}", a.file.display());
+                return ExitCode::from(4);
+            }
+        }
+    };
+    let written = match &a.output {
+        Some(path) => std::fs::write(path, out).map_err(|e| format!("{}: {e}", path.display())),
+        None => std::io::stdout().lock().write_all(&out).map_err(|e| format!("stdout: {e}")),
+    };
+    if let Err(e) = written {
+        eprintln!("error: {e}");
         return ExitCode::from(1);
     }
     for b in &shader.bindings {

@@ -6,9 +6,9 @@ mod cmd_conform;
 mod cmd_corpus;
 mod cmd_link;
 mod cmd_run;
-mod dis;
 
 use clap::{Parser, Subcommand};
+use dxjit_cli::dis;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -33,7 +33,8 @@ enum Cmd {
     },
     /// Compile-time benchmark: per shader and per phase, throughput, memory, cache.
     Bench(cmd_bench::Args),
-    /// Compile a DXIL shader to SPIR-V (compute; vertex, pixel and geometry with the default link plan).
+    /// Compile a DXIL shader to SPIR-V (all but mesh/amplification/libraries; graphics stages with the
+    /// default link plan), or to SPIR-V assembly, WGSL, GLSL, MSL or HLSL with --emit.
     Compile(cmd_compile::Args),
     /// Read (and compile) every DXIL container of a corpus and report.
     Corpus(cmd_corpus::Args),

@@ -111,6 +111,10 @@ pub enum CounterLocation {
     /// A runtime array of `struct { uint counter; }` storage buffers at (set, binding), indexed
     /// like the UAV itself (its heap index).
     Heap { set: u32, binding: u32 },
+    /// A storage buffer `uvec2[]` at (set, binding) of 64-bit buffer addresses (low, high), indexed
+    /// like the UAV (its heap index, or the register offset for plain descriptors): the counter is
+    /// the `uint` at that address.
+    AddressTable { set: u32, binding: u32 },
 }
 
 /// The decision for one resource range.

@@ -1,6 +1,6 @@
 //! Why a pipeline does not link: the D3D12 PSO-creation rules, by name.
 
-use super::stage::{SignatureKind, Stage};
+use super::stage_kind::{SignatureKind, Stage};
 use crate::ShaderKind;
 use serde::Serialize;
 

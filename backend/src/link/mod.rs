@@ -17,6 +17,7 @@ mod input_layout;
 mod place;
 mod rows;
 mod stage;
+mod stage_kind;
 mod stream_output;
 mod sysval;
 mod validate;

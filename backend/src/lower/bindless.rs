@@ -101,12 +101,25 @@ pub(crate) fn legacy_placement(p: &ResourcePlacement) -> Option<Placement> {
     }
 }
 
-/// The counter binding of a placement and whether it is a heap array.
-pub(crate) fn counter_binding(p: &ResourcePlacement) -> Option<((u32, u32), bool)> {
+/// The counter binding of a placement and how it is indexed.
+pub(crate) fn counter_binding(p: &ResourcePlacement) -> Option<((u32, u32), CounterKind)> {
     match p.counter? {
-        CounterLocation::Descriptor { set, binding } => Some(((set, binding), false)),
-        CounterLocation::Heap { set, binding } => Some(((set, binding), true)),
+        CounterLocation::Descriptor { set, binding } => Some(((set, binding), CounterKind::Descriptor)),
+        CounterLocation::Heap { set, binding } => Some(((set, binding), CounterKind::Heap)),
+        CounterLocation::AddressTable { set, binding } => Some(((set, binding), CounterKind::AddressTable)),
     }
+}
+
+/// How a UAV counter's binding is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum CounterKind {
+    /// `struct { uint }` storage buffer(s), one per register of the range.
+    #[default]
+    Descriptor,
+    /// A runtime array of them, indexed like the UAV.
+    Heap,
+    /// A table of buffer addresses, indexed like the UAV.
+    AddressTable,
 }
 
 impl Lowerer<'_> {
@@ -212,7 +225,8 @@ impl Lowerer<'_> {
         Ok(idx)
     }
 
-    /// `{first, count}` of heap element `index` from the bounds buffer at (set, binding).
+    /// Element `index` of a `uvec2[]` storage buffer at (set, binding): the `{first, count}` of a
+    /// heap view from the bounds buffer, or a counter's address from an address table.
     pub(crate) fn view_bounds(&mut self, set: u32, binding: u32, index: Word, nonuniform: bool) -> LResult<Word> {
         let var = match self.res.bl.bounds_vars.iter().find(|(k, _)| *k == (set, binding)) {
             Some(&(_, v)) => v,
@@ -240,6 +254,14 @@ impl Lowerer<'_> {
         let p = self.access_chain(pt, var, &[zero, index])?;
         let _ = nonuniform;
         self.load(u2, p)
+    }
+
+    /// The 64-bit address of a UAV counter: element `index` of the address table at (set, binding).
+    pub(crate) fn counter_address(&mut self, set: u32, binding: u32, index: Word) -> LResult<Word> {
+        let pair = self.view_bounds(set, binding, index, false)?;
+        self.cap(Capability::Int64);
+        let u64t = self.scalar(Scalar::U64);
+        self.op(Op::Bitcast, u64t, &[pair])
     }
 
     /// The 64-bit buffer address of a root descriptor in root-block words `word`, `word + 1`.

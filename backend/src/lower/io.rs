@@ -1042,11 +1042,8 @@ impl<'m> Lowerer<'m> {
 }
 
 /// `loadInput`, `storeOutput` and the system-value ops.
+/// (Hull and domain shaders take these ops to `tessellation`, see `lower::io_op`.)
 pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
-    if l.tess.is_some() {
-        // Hull and domain shaders: per-control-point arrays and patch constants.
-        return super::tessellation::lower_op(l, i, op, args);
-    }
     if args.len() < op.info().params.len() {
         return malformed(format!("{} arguments", op.name()));
     }

@@ -32,12 +32,14 @@ mod wave;
 
 use rspirv::spirv::{self, Capability, Decoration, GlslStd450Op, Op, StorageClass, Word};
 
-use crate::compile::{CompileError, CompileOptions, CompiledShader, Robustness};
+use crate::compiled::CompiledShader;
 use crate::dxil_op::DxilOp;
+use crate::error::CompileError;
 use crate::fxhash::FxHashMap;
 use crate::ir::{
     BlockId, ConstExpr, ConstId, ConstKind, Function, GlobalId, InstId, InstKind, Module, Type, TypeId, Value,
 };
+use crate::options::{CompileOptions, Robustness};
 use crate::structurize::{Cond, Node, StructuredFunction};
 use emit::Emitter;
 use meta::EntryMeta;
@@ -170,7 +172,7 @@ pub(crate) fn lower_timed(
     meta: &EntryMeta,
     opts: &CompileOptions,
     plan: Option<(&crate::link::LinkPlan, usize)>,
-    clock: &mut impl crate::compile::PhaseClock,
+    clock: &mut impl crate::phase::PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
     if matches!(meta.kind, crate::ShaderKind::Hull | crate::ShaderKind::Domain) {
         return tessellation::lower(m, meta, opts, plan, clock);
@@ -186,7 +188,7 @@ pub(crate) fn lower_timed(
         Ok(sf) => sf,
         Err(e) => return Err(unsup(e, None)),
     };
-    clock.lap(crate::compile::Phase::Structurize);
+    clock.lap(crate::phase::Phase::Structurize);
     // SM 6.6 descriptor-heap handles become extra (synthetic) ranges after the declared ones.
     let (heap_decls, heap_handles) = match resources::heap_decls(m, f) {
         Ok(x) => x,
@@ -223,9 +225,9 @@ pub(crate) fn lower_timed(
         Err(Fail::Binding(e)) => return Err(CompileError::Binding(e)),
         Err(Fail::Internal(s)) => return Err(CompileError::Internal(s)),
     }
-    clock.lap(crate::compile::Phase::Lowering);
+    clock.lap(crate::phase::Phase::Lowering);
     let out = l.finish();
-    clock.lap(crate::compile::Phase::Assembly);
+    clock.lap(crate::phase::Phase::Assembly);
     out
 }
 
@@ -1499,6 +1501,16 @@ fn type_name(m: &Module, t: TypeId, _ty: &Type) -> String {
 }
 
 /// A lowering function for one DXIL op family.
+/// The signature and system-value ops: hull and domain shaders keep per-control-point arrays
+/// and patch constants (`tessellation`), the other stages plain variables (`io`).
+fn io_op(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
+    if l.tess.is_some() {
+        tessellation::lower_op(l, i, op, args)
+    } else {
+        io::lower(l, i, op, args)
+    }
+}
+
 pub(crate) type Handler = fn(&mut Lowerer<'_>, InstId, DxilOp, &[Value]) -> LResult<()>;
 
 /// The one dispatch table: which family lowers each DXIL op. `None`: unsupported.
@@ -1571,7 +1583,7 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | GSInstanceID
         | SampleIndex
         | Coverage
-        | InnerCoverage => io::lower,
+        | InnerCoverage => io_op,
         Discard
         | DerivCoarseX
         | DerivCoarseY

@@ -32,8 +32,8 @@ pub(crate) struct ResInfo {
     /// Under a binding model: where the range lives (`placement` then holds the (set, binding)
     /// of descriptor-like placements).
     pub model: Option<crate::binding::ResourcePlacement>,
-    /// The counter is a heap array indexed like the UAV (binding model).
-    pub counter_heap: bool,
+    /// How the counter's binding is indexed (binding model).
+    pub counter_kind: super::bindless::CounterKind,
     pub counter: Option<(u32, u32)>,
     pub uses: u8,
     /// The descriptor variable (0: not declared yet).
@@ -220,7 +220,7 @@ pub(super) fn scan(l: &mut Lowerer<'_>) -> LResult<()> {
                 placement: super::bindless::legacy_placement(p),
                 model: Some(*p),
                 counter: counter.map(|c| c.0),
-                counter_heap: counter.is_some_and(|c| c.1),
+                counter_kind: counter.map(|c| c.1).unwrap_or_default(),
                 ..Default::default()
             });
         }
@@ -1246,12 +1246,22 @@ fn update_counter(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()>
         return malformed("BufferUpdateCounter on a UAV without counter");
     };
     let u = l.u32();
+    let kind = l.res.info[h.res as usize].counter_kind;
+    if kind == super::bindless::CounterKind::AddressTable {
+        let index = match h.index {
+            Some(a) => a,
+            None => l.const_u32(0),
+        };
+        let addr = l.counter_address(set, binding, index)?;
+        let p = l.address_ptr(addr, u)?;
+        return counter_atomic(l, i, inc, p);
+    }
     if l.res.info[h.res as usize].counter_var == 0 {
         let st = l.new_type(Op::TypeStruct, &[u]);
         l.decorate(st, Decoration::Block, &[]);
         l.member_decorate(st, 0, Decoration::Offset, &[0]);
         // A heap counter array is indexed like the UAV (its heap index).
-        let size = if l.res.info[h.res as usize].counter_heap { None } else { d.size };
+        let size = if kind == super::bindless::CounterKind::Heap { None } else { d.size };
         let (ty, _) = l.descriptor_array(st, size);
         let pt = l.pointer(StorageClass::StorageBuffer, ty);
         let var = l.global_var(pt, StorageClass::StorageBuffer, None);
@@ -1266,6 +1276,12 @@ fn update_counter(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()>
         None => l.access_chain(pt, var, &[zero])?,
         Some(a) => l.access_chain(pt, var, &[a, zero])?,
     };
+    counter_atomic(l, i, inc, p)
+}
+
+/// The counter update itself: `IncrementCounter` returns the old value, `DecrementCounter` the new.
+fn counter_atomic(l: &mut Lowerer<'_>, i: InstId, inc: Value, p: Word) -> LResult<()> {
+    let u = l.u32();
     let scope = l.const_u32(Scope::Device as u32);
     let sem = l.const_u32(0);
     let one = l.const_u32(1);

@@ -713,6 +713,8 @@ fn get_dimensions(l: &mut Lowerer<'_>, i: InstId, h: HandleVal, args: &[Value]) 
                 l.op(Op::UDiv, u, &[bytes, s])?
             };
         }
+        // A heap view with bounds (binding model) has the size of the view, not of the buffer.
+        ResKind::TypedBuffer if h.bounds != 0 => parts[0] = l.bounds_count(h, super::Scalar::Void)?,
         ResKind::TypedBuffer => {
             let (img, _) = l.load_image(h)?;
             l.cap(Capability::ImageQuery);

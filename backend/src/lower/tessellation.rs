@@ -75,13 +75,15 @@ use rspirv::spirv::{
 };
 
 use super::{internal, is_undef, malformed, resources, unsupported, Fail, LResult, Lowerer, Scalar, Val};
-use crate::compile::{CompileError, CompileOptions, CompiledShader, PatchConstantInvocations};
+use crate::compiled::CompiledShader;
 use crate::dxil::{ComponentType, TessDomain, TessOutputPrimitive, TessPartitioning};
 use crate::dxil_op::DxilOp;
+use crate::error::CompileError;
 use crate::ir::{Function, InstId, Module, Value};
 use crate::link::{BuiltIn, ElementPlacement, LinkPlan, Placement, Stage, StagePlan};
 use crate::lower::io::IoVar as Var;
 use crate::lower::meta::EntryMeta;
+use crate::options::{CompileOptions, PatchConstantInvocations};
 use crate::structurize::StructuredFunction;
 
 /// Length of per-control-point input arrays (D3D's and Vulkan's maximum patch size).
@@ -153,7 +155,7 @@ pub(super) fn lower(
     meta: &EntryMeta,
     opts: &CompileOptions,
     plan: Option<(&LinkPlan, usize)>,
-    clock: &mut impl crate::compile::PhaseClock,
+    clock: &mut impl crate::phase::PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
     let unsup = |feature: String, function: &str, block: Option<u32>| CompileError::Unsupported {
         feature,
@@ -206,7 +208,7 @@ pub(super) fn lower(
         Some(p) => Some((p, structure(p)?)),
         None => None,
     };
-    clock.lap(crate::compile::Phase::Structurize);
+    clock.lap(crate::phase::Phase::Structurize);
     let mut l = Lowerer::new(m, f, meta, opts);
     l.tess = Some(Tess {
         plan,
@@ -232,9 +234,9 @@ pub(super) fn lower(
         Err(Fail::Binding(e)) => return Err(CompileError::Binding(e)),
         Err(Fail::Internal(s)) => return Err(CompileError::Internal(s)),
     }
-    clock.lap(crate::compile::Phase::Lowering);
+    clock.lap(crate::phase::Phase::Lowering);
     let out = l.finish();
-    clock.lap(crate::compile::Phase::Assembly);
+    clock.lap(crate::phase::Phase::Assembly);
     out
 }
 

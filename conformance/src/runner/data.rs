@@ -1,8 +1,20 @@
 //! Typed data pieces of a spec (`u32 = [..]`, `f32 = [..]`, `hex = ".."`, `iota`, `fill`) and their
-//! little-endian byte encoding. Used for initial contents and for expected outputs.
+//! little-endian byte encoding. Used for initial contents and for expected outputs, with the
+//! [`Tolerance`] an expected output is compared with.
 
 use super::error::SpecError;
 use toml::{Table, Value};
+
+/// Tolerance of an element-wise comparison.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Tolerance {
+    /// Same bits (floats: or both NaN).
+    Exact,
+    /// |expected - got| <= eps (floats only).
+    Abs(f64),
+    /// At most n units in the last place apart (floats only).
+    Ulp(u64),
+}
 
 /// Element type of a data piece.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,8 +2,8 @@
 //! compile the pipeline, bind resources by register, draw once, and compare probes and captures.
 
 use super::backend::{Backend, Bound, Compiled};
+use super::bind::{build_resources, find_binding, RunConfig};
 use super::compare::{compare_resource, values_match};
-use super::execute::{build_resources, find_binding, RunConfig};
 use super::gfx::{DrawJob, DrawOutputs, LinkFailure, LinkStage, PipelineFailure, StageSlot};
 use super::pipeline::{clear_texel, PipelineExpect, PipelineSpec, Probe, ProbeTarget, RejectSpec};
 use super::report::{SpecResult, Status};

@@ -1,42 +1,14 @@
 //! Running one spec: resolve the shader, compile, map registers to (set, binding), build the job,
 //! dispatch, compare.
 
-use super::backend::{Backend, Binding, Bound, CompileFailure, Compiled, DescriptorKind, Format, Image, Job, Resource};
+use super::backend::{Backend, CompileFailure, Job};
+use super::bind::build_resources;
+// `RunConfig` lives in `bind` (shared with `draw`); `execute::RunConfig` stays valid.
+pub use super::bind::{find_binding, RunConfig};
 use super::compare::compare_resource;
 use super::report::{SpecResult, Status};
-use super::spec::{Kind, ResourceSpec, Spec};
-use std::path::PathBuf;
+use super::spec::Spec;
 use std::time::Instant;
-
-/// Where shaders are found.
-#[derive(Debug, Clone)]
-pub struct RunConfig {
-    /// Root of the shared corpus (holds `vkd3d-proton/`, `dxil-spirv/`).
-    pub corpus_root: PathBuf,
-    /// Root of the workspace (holds `fixtures/`).
-    pub workspace_root: PathBuf,
-}
-
-impl Default for RunConfig {
-    fn default() -> Self {
-        RunConfig { corpus_root: crate::corpus::corpus_root(), workspace_root: crate::corpus::workspace_root() }
-    }
-}
-
-impl RunConfig {
-    pub fn shader_path(&self, spec: &Spec) -> PathBuf {
-        self.path_of(&spec.shader)
-    }
-
-    /// Where a spec's shader path (`fixtures/…` or a corpus path) lives.
-    pub fn path_of(&self, shader: &str) -> PathBuf {
-        if shader.starts_with("fixtures/") {
-            self.workspace_root.join(shader)
-        } else {
-            self.corpus_root.join(shader)
-        }
-    }
-}
 
 /// Runs one parsed spec.
 pub fn run_spec(backend: &dyn Backend, spec: &Spec, cfg: &RunConfig) -> SpecResult {
@@ -163,140 +135,4 @@ fn run_inner(backend: &dyn Backend, spec: &Spec, cfg: &RunConfig, r: &mut SpecRe
 
 fn first_dir(p: &str) -> &str {
     p.split('/').next().unwrap_or("")
-}
-
-/// The binding holding a spec resource, and its array index.
-pub fn find_binding<'a>(bindings: &'a [Binding], res: &ResourceSpec) -> Option<(&'a Binding, u32)> {
-    bindings.iter().find_map(|b| b.index_of(res.class, res.space, res.register).map(|i| (b, i)))
-}
-
-/// Builds the bound resources and the push-constant bytes for a compiled shader.
-pub fn build_resources(spec: &Spec, compiled: &Compiled) -> Result<(Vec<Bound>, Vec<u8>), String> {
-    let mut bound = Vec::new();
-    let mut push = None::<Vec<u8>>;
-    // Every register the shader declares must be provided.
-    for b in &compiled.bindings {
-        let n = match b.count {
-            Some(n) => n,
-            // Unbounded ranges: only the registers the spec gives are bound.
-            None => continue,
-        };
-        for i in 0..n {
-            let reg = b.lower_bound.saturating_add(i);
-            let given = spec.resources.iter().any(|r| r.class == b.class && r.space == b.space && r.register == reg);
-            if !given {
-                return Err(format!(
-                    "the shader uses {}{reg} (space {}, {}), but the spec gives no resource for it",
-                    b.class.prefix(),
-                    b.space,
-                    b.kind
-                ));
-            }
-        }
-    }
-    for res in &spec.resources {
-        let Some((b, idx)) = find_binding(&compiled.bindings, res) else {
-            // DXC drops unused resources; a spec may still describe them (no expectations allowed,
-            // checked after the run).
-            continue;
-        };
-        let resource = match b.descriptor {
-            DescriptorKind::AccelerationStructure => {
-                return Err(format!("{}: acceleration structures are not supported by the compute runner", res.label()))
-            }
-            DescriptorKind::PushConstant => {
-                if !matches!(res.kind, Kind::CBuffer | Kind::RootConstants) {
-                    return Err(format!(
-                        "{} is a {:?} in the spec but push constants in the shader",
-                        res.label(),
-                        res.kind
-                    ));
-                }
-                if push.is_some() {
-                    return Err("more than one resource maps to push constants".into());
-                }
-                let size = compiled.push_constant_size.unwrap_or(res.init.len() as u32) as usize;
-                let mut data = res.init.clone();
-                if data.len() > size {
-                    data.truncate(size);
-                }
-                data.resize(size, 0);
-                push = Some(data);
-                continue;
-            }
-            DescriptorKind::UniformBuffer | DescriptorKind::StorageBuffer => {
-                if !res.kind.is_buffer() {
-                    return Err(format!("{} is a {:?} in the spec but a buffer in the shader", res.label(), res.kind));
-                }
-                let data = res.init.clone();
-                if b.descriptor == DescriptorKind::UniformBuffer {
-                    Resource::UniformBuffer { data }
-                } else {
-                    Resource::StorageBuffer { data }
-                }
-            }
-            DescriptorKind::UniformTexelBuffer | DescriptorKind::StorageTexelBuffer => {
-                let format = match res.kind {
-                    Kind::Typed => res.format.ok_or_else(|| format!("{} needs a format", res.label()))?,
-                    Kind::Raw | Kind::Structured => Format::R32Uint,
-                    other => {
-                        return Err(format!(
-                            "{} is a {other:?} in the spec but a texel buffer in the shader",
-                            res.label()
-                        ))
-                    }
-                };
-                let data = res.init.clone();
-                if b.descriptor == DescriptorKind::UniformTexelBuffer {
-                    Resource::UniformTexelBuffer { format, data }
-                } else {
-                    Resource::StorageTexelBuffer { format, data }
-                }
-            }
-            DescriptorKind::SampledImage | DescriptorKind::StorageImage => {
-                let (Kind::Texture { dim, .. }, Some(shape), Some(format)) = (res.kind, res.shape, res.format) else {
-                    return Err(format!("{} is a {:?} in the spec but an image in the shader", res.label(), res.kind));
-                };
-                let img = Image {
-                    dim,
-                    format,
-                    width: shape.width,
-                    height: shape.height,
-                    depth: shape.depth,
-                    layers: shape.layers,
-                    mips: shape.mips,
-                    samples: shape.samples,
-                    data: res.init.clone(),
-                };
-                if b.descriptor == DescriptorKind::SampledImage {
-                    Resource::SampledImage(img)
-                } else {
-                    Resource::StorageImage(img)
-                }
-            }
-            DescriptorKind::Sampler => match &res.sampler {
-                Some(s) => Resource::Sampler(s.clone()),
-                None => {
-                    return Err(format!("{} is a {:?} in the spec but a sampler in the shader", res.label(), res.kind))
-                }
-            },
-        };
-        bound.push(Bound { set: b.set, binding: b.binding, array_index: idx, resource });
-        if b.has_counter {
-            let Some((set, binding)) = b.counter_binding else {
-                return Err(format!("{} has a counter but no counter binding", res.label()));
-            };
-            let v = res.counter.unwrap_or(0);
-            bound.push(Bound {
-                set,
-                binding,
-                array_index: idx,
-                resource: Resource::StorageBuffer { data: v.to_le_bytes().to_vec() },
-            });
-        }
-    }
-    if compiled.push_constant_size.is_some_and(|s| s > 0) && push.is_none() {
-        return Err("the shader takes push constants, but no cbuffer/root_constants resource maps to them".into());
-    }
-    Ok((bound, push.unwrap_or_default()))
 }

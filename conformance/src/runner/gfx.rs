@@ -3,7 +3,7 @@
 //! dxjit-runtime APIs one to one so the Vulkan glue stays trivial and the runner logic is tested
 //! with a fake.
 
-use super::backend::{Bound, CompileFailure, Compiled, Format, Outputs};
+use super::job::{Bound, CompileFailure, Compiled, Format, Outputs};
 use dxjit::link::Rejection;
 
 /// A programmable graphics stage, in pipeline order.
@@ -246,7 +246,7 @@ impl DepthFormat {
 }
 
 /// D3D12_COMPARISON_FUNC.
-pub use super::backend::CompareOp;
+pub use super::job::CompareOp;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct DepthDesc {

@@ -6,13 +6,17 @@
 //! is the real one.
 
 pub mod backend;
+pub mod bind;
 pub mod compare;
+#[cfg(feature = "vulkan")]
+pub mod convert;
 pub mod data;
 pub mod draw;
 pub mod error;
 pub mod execute;
 pub mod gfx;
 pub mod image;
+pub mod job;
 pub mod link;
 pub mod pipeline;
 pub mod report;

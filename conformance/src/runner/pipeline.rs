@@ -3,13 +3,12 @@
 //! Parsed and checked here, so running one meets only linker, compiler and device problems.
 
 use super::backend::{CompareOp, Format};
-use super::data::{parse_data, parse_piece, Elem, Piece};
+use super::data::{parse_data, parse_piece, Elem, Piece, Tolerance};
 use super::error::SpecError;
 use super::gfx::{
     Clear, Cull, DepthDesc, DepthFormat, DrawParams, Indices, RasterDesc, Retype, SoEntry, StageSlot, StreamOutput,
     Topology, VertexBufferData,
 };
-use super::spec::Tolerance;
 use dxjit::dxil::ComponentType;
 use dxjit::link::{InputElement, Rule, SignatureKind, Stage};
 use serde::Deserialize;

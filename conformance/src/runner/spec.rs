@@ -3,6 +3,8 @@
 
 use super::backend::{AddressMode, BorderColor, CompareOp, Filter, Format, ImageDim, ResourceClass, Sampler, FEATURES};
 use super::data::{parse_data, parse_piece, parse_scalar, Elem, Piece, Scalar};
+// `Tolerance` lives in `data` (shared with `pipeline`); `spec::Tolerance` stays valid.
+pub use super::data::Tolerance;
 use super::error::SpecError;
 use super::pipeline::{parse_pipeline, PipelineSpec, RawOutcome};
 use serde::Deserialize;
@@ -90,17 +92,6 @@ impl Shape {
         }
         total * self.layers as u64 * self.samples as u64
     }
-}
-
-/// Tolerance of an element-wise comparison.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Tolerance {
-    /// Same bits (floats: or both NaN).
-    Exact,
-    /// |expected - got| <= eps (floats only).
-    Abs(f64),
-    /// At most n units in the last place apart (floats only).
-    Ulp(u64),
 }
 
 #[derive(Debug, Clone, PartialEq)]

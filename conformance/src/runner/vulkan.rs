@@ -1,14 +1,14 @@
 //! The real backend: `dxjit::compile` + `dxjit_runtime::Context` (validation on).
 //! Pure type conversion; the runner's logic lives elsewhere and is tested with a fake.
 
-use super::backend as b;
 use super::backend::{Backend, CompileFailure, Compiled, DeviceCaps, Job, Outputs};
+use super::convert::{compile_failure, compiled_of, resource};
 use super::gfx::{CompiledPipeline, LinkFailure, LinkStage, PipelineFailure};
 #[cfg(feature = "graphics")]
 use super::gfx::{DrawJob, DrawOutputs};
 use super::link::link_containers;
 use dxjit::link::LinkOptions;
-use dxjit::{CompileError, CompileOptions, DescriptorKind, ResourceClass, ShaderKind};
+use dxjit::CompileOptions;
 use dxjit_runtime::{ComputeJob, Context, ContextOptions, DeviceFeatures};
 
 pub struct VulkanBackend {
@@ -57,159 +57,6 @@ fn caps_of(f: &DeviceFeatures) -> DeviceCaps {
     add("stream_output", f.transform_feedback && cfg!(feature = "graphics"));
     caps.subgroup_size = Some(f.subgroup_size);
     caps
-}
-
-fn class(c: ResourceClass) -> b::ResourceClass {
-    match c {
-        ResourceClass::Srv => b::ResourceClass::Srv,
-        ResourceClass::Uav => b::ResourceClass::Uav,
-        ResourceClass::Cbv => b::ResourceClass::Cbv,
-        ResourceClass::Sampler => b::ResourceClass::Sampler,
-    }
-}
-
-fn descriptor(d: DescriptorKind) -> b::DescriptorKind {
-    match d {
-        DescriptorKind::UniformBuffer => b::DescriptorKind::UniformBuffer,
-        DescriptorKind::StorageBuffer => b::DescriptorKind::StorageBuffer,
-        DescriptorKind::UniformTexelBuffer => b::DescriptorKind::UniformTexelBuffer,
-        DescriptorKind::StorageTexelBuffer => b::DescriptorKind::StorageTexelBuffer,
-        DescriptorKind::SampledImage => b::DescriptorKind::SampledImage,
-        DescriptorKind::StorageImage => b::DescriptorKind::StorageImage,
-        DescriptorKind::Sampler => b::DescriptorKind::Sampler,
-        DescriptorKind::AccelerationStructure => b::DescriptorKind::AccelerationStructure,
-        DescriptorKind::PushConstant => b::DescriptorKind::PushConstant,
-    }
-}
-
-pub(crate) fn format(f: b::Format) -> dxjit_runtime::Format {
-    use dxjit_runtime::Format as F;
-    match f {
-        b::Format::R32Uint => F::R32Uint,
-        b::Format::R32Sint => F::R32Sint,
-        b::Format::R32Float => F::R32Float,
-        b::Format::R32G32Uint => F::R32G32Uint,
-        b::Format::R32G32Float => F::R32G32Float,
-        b::Format::R32G32B32A32Uint => F::R32G32B32A32Uint,
-        b::Format::R32G32B32A32Sint => F::R32G32B32A32Sint,
-        b::Format::R32G32B32A32Float => F::R32G32B32A32Float,
-        b::Format::R16Float => F::R16Float,
-        b::Format::R16Uint => F::R16Uint,
-        b::Format::R16G16B16A16Float => F::R16G16B16A16Float,
-        b::Format::R8Unorm => F::R8Unorm,
-        b::Format::R8Uint => F::R8Uint,
-        b::Format::R8G8B8A8Unorm => F::R8G8B8A8Unorm,
-        b::Format::R8G8B8A8Uint => F::R8G8B8A8Uint,
-        b::Format::R8G8B8A8Snorm => F::R8G8B8A8Snorm,
-        b::Format::B8G8R8A8Unorm => F::B8G8R8A8Unorm,
-    }
-}
-
-fn image(i: &b::Image) -> dxjit_runtime::ImageDesc {
-    use dxjit_runtime::ImageDim as D;
-    dxjit_runtime::ImageDesc {
-        dim: match i.dim {
-            b::ImageDim::D1 => D::D1,
-            b::ImageDim::D2 => D::D2,
-            b::ImageDim::D3 => D::D3,
-            b::ImageDim::Cube => D::Cube,
-        },
-        format: format(i.format),
-        width: i.width,
-        height: i.height,
-        depth: i.depth,
-        layers: i.layers,
-        mips: i.mips,
-        samples: i.samples,
-        data: i.data.clone(),
-    }
-}
-
-fn sampler(s: &b::Sampler) -> dxjit_runtime::SamplerDesc {
-    use dxjit_runtime::{AddressMode as A, BorderColor as Bc, CompareOp as C, Filter as Fi};
-    dxjit_runtime::SamplerDesc {
-        filter: match s.filter {
-            b::Filter::Point => Fi::Point,
-            b::Filter::Linear => Fi::Linear,
-        },
-        address: match s.address {
-            b::AddressMode::Wrap => A::Wrap,
-            b::AddressMode::Clamp => A::Clamp,
-            b::AddressMode::Mirror => A::Mirror,
-            b::AddressMode::Border => A::Border,
-        },
-        compare: s.compare.map(|c| match c {
-            b::CompareOp::Never => C::Never,
-            b::CompareOp::Less => C::Less,
-            b::CompareOp::Equal => C::Equal,
-            b::CompareOp::LessEqual => C::LessEqual,
-            b::CompareOp::Greater => C::Greater,
-            b::CompareOp::NotEqual => C::NotEqual,
-            b::CompareOp::GreaterEqual => C::GreaterEqual,
-            b::CompareOp::Always => C::Always,
-        }),
-        border: match s.border {
-            b::BorderColor::TransparentBlack => Bc::TransparentBlack,
-            b::BorderColor::OpaqueBlack => Bc::OpaqueBlack,
-            b::BorderColor::OpaqueWhite => Bc::OpaqueWhite,
-        },
-        min_lod: s.min_lod,
-        max_lod: s.max_lod,
-        mip_lod_bias: s.mip_lod_bias,
-        anisotropy: s.anisotropy,
-    }
-}
-
-pub(crate) fn resource(r: &b::Resource) -> dxjit_runtime::ResourceDesc {
-    use dxjit_runtime::ResourceDesc as R;
-    match r {
-        b::Resource::UniformBuffer { data } => R::UniformBuffer { data: data.clone() },
-        b::Resource::StorageBuffer { data } => R::StorageBuffer { data: data.clone() },
-        b::Resource::UniformTexelBuffer { format: f, data } => {
-            R::UniformTexelBuffer { format: format(*f), data: data.clone() }
-        }
-        b::Resource::StorageTexelBuffer { format: f, data } => {
-            R::StorageTexelBuffer { format: format(*f), data: data.clone() }
-        }
-        b::Resource::SampledImage(i) => R::SampledImage(image(i)),
-        b::Resource::StorageImage(i) => R::StorageImage(image(i)),
-        b::Resource::Sampler(s) => R::Sampler(sampler(s)),
-    }
-}
-
-pub(crate) fn compile_failure(e: CompileError) -> CompileFailure {
-    match e {
-        CompileError::Unsupported { .. } => CompileFailure::Unsupported(e.to_string()),
-        CompileError::Malformed(_) | CompileError::Binding(_) => CompileFailure::Malformed(e.to_string()),
-        CompileError::Internal(_) => CompileFailure::Internal(e.to_string()),
-    }
-}
-
-pub(crate) fn compiled_of(c: dxjit::CompiledShader) -> Compiled {
-    Compiled {
-        is_compute: c.stage == ShaderKind::Compute,
-        workgroup_size: c.workgroup_size,
-        push_constant_size: c.push_constants.as_ref().map(|p| p.size),
-        bindings: c
-            .bindings
-            .iter()
-            .map(|r| b::Binding {
-                class: class(r.class),
-                space: r.space,
-                lower_bound: r.lower_bound,
-                count: r.count,
-                set: r.set,
-                binding: r.binding,
-                descriptor: descriptor(r.descriptor),
-                kind: r.kind.clone(),
-                has_counter: r.has_counter,
-                counter_binding: r.counter_binding,
-            })
-            .collect(),
-        uses_descriptor_heaps: !c.heap_bindings.is_empty(),
-        spirv: c.spirv,
-        entry_point: c.entry_point,
-    }
 }
 
 impl Backend for VulkanBackend {

@@ -3,11 +3,11 @@
 //! `vulkan.rs`; hull/domain pipelines need feature `tessellation` as well.
 
 use super::backend::{CompareOp, Format};
+use super::convert::{compile_failure, compiled_of, format, resource};
 use super::gfx::{
     Clear, CompiledPipeline, Cull, DepthFormat, DrawJob, DrawOutputs, Indices, LinkFailure, LinkStage, PipelineFailure,
     StageSlot, Topology, VertexInput,
 };
-use super::vulkan::{compile_failure, compiled_of, format, resource};
 use dxjit::link::{LinkError, LinkOptions};
 use dxjit::{CompileOptions, PipelineError, ShaderKind};
 use dxjit_runtime as rt;
