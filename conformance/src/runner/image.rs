@@ -3,7 +3,6 @@
 //! base64 for `data:` URIs in the HTML report.
 
 use super::backend::Format;
-use super::pipeline::{Probe, ProbeTarget};
 
 /// An 8-bit RGBA image, rows top to bottom.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,7 +23,7 @@ pub struct ImageSet {
 }
 
 /// Texels no probe covers, in the expected picture: a grey checkerboard ("not checked").
-fn unchecked(x: u32, y: u32) -> [u8; 4] {
+pub fn unchecked(x: u32, y: u32) -> [u8; 4] {
     if (x / 2 + y / 2).is_multiple_of(2) {
         [96, 96, 96, 255]
     } else {
@@ -98,30 +97,6 @@ pub fn actual(f: Format, img: &[u8], w: u32, h: u32, layer: u32) -> Rgba8 {
         for x in 0..w {
             let o = ((layer as usize * h as usize + y as usize) * w as usize + x as usize) * texel;
             data.extend_from_slice(&img.get(o..o + texel).map_or([255, 0, 255, 255], |b| texel_rgba8(f, b)));
-        }
-    }
-    Rgba8 { width: w, height: h, data }
-}
-
-/// The picture the probes of colour target `target` (layer `layer`) expect: each probe's value
-/// over its rectangle (later probes win), the rest `rest` (the clear value of a `rest = "clear"`
-/// target) or else a grey checkerboard.
-pub fn expected(f: Format, probes: &[Probe], target: u32, w: u32, h: u32, layer: u32, rest: Option<&[u8]>) -> Rgba8 {
-    let mut data = Vec::with_capacity(w as usize * h as usize * 4);
-    for y in 0..h {
-        for x in 0..w {
-            let hit = probes.iter().rev().find(|p| {
-                p.target == ProbeTarget::Color(target)
-                    && p.layer == layer
-                    && (p.x..p.x + p.width).contains(&x)
-                    && (p.y..p.y + p.height).contains(&y)
-            });
-            let px = match (hit, rest) {
-                (Some(p), _) => texel_rgba8(f, &p.value.to_bytes()),
-                (None, Some(r)) => texel_rgba8(f, r),
-                (None, None) => unchecked(x, y),
-            };
-            data.extend_from_slice(&px);
         }
     }
     Rgba8 { width: w, height: h, data }
