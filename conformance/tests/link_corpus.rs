@@ -177,7 +177,7 @@ fn check(set: &CorpusSet, what: &str, rows: &[Row], layouts: &[(&str, InputLayou
             continue;
         };
         let input_layout = r.layout.and_then(|l| layouts.iter().find(|(n, _)| *n == l)).map(|(_, l)| l.clone());
-        let got = link(&stages, &LinkOptions { input_layout, rasterized_stream: r.rasterized, stream_output: None });
+        let got = link(&stages, &LinkOptions { input_layout, rasterized_stream: r.rasterized, ..Default::default() });
         checked += 1;
         match (&got, r.expect) {
             (Ok(_), None) => acc += 1,

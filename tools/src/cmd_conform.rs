@@ -10,7 +10,9 @@ use std::process::ExitCode;
 pub struct Args {
     /// Folder of spec files, searched recursively (default: conformance/specs).
     pub dir: Option<PathBuf>,
-    /// Write a JSON report (every spec with status, timings, messages) here.
+    /// Write a report here: JUnit XML when the name ends in .xml, an HTML page (failing probes
+    /// with expected/actual/difference pictures) for .html, else JSON (every spec with status,
+    /// timings, messages).
     #[arg(long)]
     pub report: Option<PathBuf>,
     /// Pick the Vulkan device whose name contains this text.
@@ -66,7 +68,7 @@ pub fn finish(report: &Report, json: Option<&Path>, verbose: bool) -> ExitCode {
         }
     }
     if let Some(path) = json {
-        if let Err(e) = std::fs::write(path, report.to_json()) {
+        if let Err(e) = std::fs::write(path, report.render_for(path)) {
             eprintln!("cannot write {}: {e}", path.display());
             return ExitCode::from(2);
         }

@@ -2,7 +2,7 @@
 //! at PSO creation and writes the linker's plan (`plan.json`).
 
 use clap::Args;
-use dxjit::link::{link, InputLayout, LinkError, LinkOptions, StageIo};
+use dxjit::link::{link, InputLayout, LinkError, LinkOptions, StageIo, TopologyType};
 use dxjit::{compile_stage, CompileError, CompileOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -27,6 +27,11 @@ pub struct LinkArgs {
     /// The GS stream sent to the rasterizer, or `none` (D3D12_SO_NO_RASTERIZED_STREAM).
     #[arg(long, default_value = "0")]
     rasterized_stream: String,
+    /// The PSO's primitive topology type: point, line, triangle or patchN (N control points,
+    /// 1..=32); list/strip names are accepted. Given, the topology rules are checked (D3D12 #668,
+    /// #673, #681: the GS input primitive must match it).
+    #[arg(long)]
+    topology: Option<String>,
     /// Output directory (receives plan.json and <stage>.spv per stage).
     #[arg(short = 'o', long = "out")]
     out: PathBuf,
@@ -53,6 +58,8 @@ enum Malformed {
     Layout { path: PathBuf, source: toml::de::Error },
     #[error("--rasterized-stream: expected 0..3 or `none`, got {0:?}")]
     Stream(String),
+    #[error("--topology: expected point, line, triangle or patch1..patch32, got {0:?}")]
+    Topology(String),
     #[error("{0}")]
     Link(LinkError),
     #[error("{}: {source}", path.display())]
@@ -93,7 +100,11 @@ fn options(a: &LinkArgs) -> Result<LinkOptions, Malformed> {
             _ => return Err(Malformed::Stream(s.to_string())),
         },
     };
-    Ok(LinkOptions { input_layout, rasterized_stream, stream_output: None })
+    let topology = match &a.topology {
+        None => None,
+        Some(t) => Some(TopologyType::parse(t).ok_or_else(|| Malformed::Topology(t.clone()))?),
+    };
+    Ok(LinkOptions { input_layout, rasterized_stream, stream_output: None, topology })
 }
 
 enum Outcome {

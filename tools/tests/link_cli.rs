@@ -102,3 +102,24 @@ fn malformed_input_exits_1() {
     assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
     let _ = std::fs::remove_file(layout);
 }
+
+/// D3D12 #681: a point-input geometry shader (gs_point_quad: `point VSOut p[1]`) in a PSO whose
+/// primitive topology type is TRIANGLE is rejected; POINT links.
+#[test]
+fn topology_rule_681_exits_3_naming_the_rule() {
+    let files = ["graphics/points.vs_6_0.dxil", "graphics/gs_point_quad.gs_6_0.dxil", "graphics/vcolor.ps_6_0.dxil"];
+    let paths: Vec<PathBuf> = files.iter().map(|f| fixture(f)).collect();
+    for (topology, code) in [("triangle", 3), ("line_strip", 3), ("point", 0), ("bogus", 1)] {
+        let out = out_dir(&format!("topo-{topology}"));
+        let mut args: Vec<&std::ffi::OsStr> = paths.iter().map(|p| p.as_os_str()).collect();
+        args.extend(["--topology".as_ref(), topology.as_ref(), "-o".as_ref(), out.as_os_str()]);
+        let o = dxjit(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(code), "--topology {topology}: {err}");
+        if code == 3 {
+            assert!(err.contains("GsInputPrimitiveMismatch") && err.contains("#681"), "{err}");
+            assert!(!out.join("plan.json").exists());
+        }
+        let _ = std::fs::remove_dir_all(out);
+    }
+}

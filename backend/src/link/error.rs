@@ -35,6 +35,23 @@ pub enum Rule {
     InvalidStageCombination,
     /// The mesh shader's payload is larger than the amplification shader's.
     MeshPayloadMismatch,
+    /// The geometry shader's input primitive does not match what reaches it: the pipeline's
+    /// primitive topology type (no tessellation) or the tessellator's output primitive (#681,
+    /// `CREATEGRAPHICSPIPELINESTATE_GS_INPUT_PRIMITIVE_MISMATCH`). Checked only when
+    /// [`LinkOptions::topology`](super::LinkOptions::topology) is given.
+    GsInputPrimitiveMismatch,
+    /// A hull shader with a topology type other than PATCH (#668; the patch's control-point
+    /// count is draw-time state that the PSO does not carry, so it is not compared here:
+    /// `CREATEGRAPHICSPIPELINESTATE_HULL_SHADER_INPUT_TOPOLOGY_MISMATCH`).
+    HullInputTopologyMismatch,
+    /// A PATCH topology type without a hull shader (#673,
+    /// `CREATEGRAPHICSPIPELINESTATE_INVALID_PRIMITIVETOPOLOGY`).
+    InvalidPrimitiveTopology,
+    /// A geometry shader with several output streams whose output topology is not a point list:
+    /// with several streams all streams must contain points (the stream-output rules of D3D11,
+    /// kept by D3D12; DXC's validator enforces it too, so only a hand-made container reaches
+    /// it). No debug-layer message number is known for it.
+    GsStreamsNotRasterizable,
 }
 
 impl Rule {
@@ -45,6 +62,9 @@ impl Rule {
             Rule::RegisterIndexMismatch => Some(660),
             Rule::ComponentTypeMismatch => Some(661),
             Rule::RegisterMaskMismatch => Some(662),
+            Rule::HullInputTopologyMismatch => Some(668),
+            Rule::InvalidPrimitiveTopology => Some(673),
+            Rule::GsInputPrimitiveMismatch => Some(681),
             _ => None,
         }
     }

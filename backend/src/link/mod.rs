@@ -263,11 +263,62 @@ pub struct LinkOptions {
     /// D3D12 stream output: the named outputs of the last pre-rasterization stage are kept
     /// (even when no later stage reads them) and captured by transform feedback.
     pub stream_output: Option<StreamOutputDesc>,
+    /// `D3D12_GRAPHICS_PIPELINE_STATE_DESC::PrimitiveTopologyType` (a patch also carries the draw's
+    /// control-point count, which the PSO does not and the rules ignore). `None`: not checked
+    /// (the topology rules #668, #673 and #681 need it).
+    pub topology: Option<TopologyType>,
 }
 
 impl Default for LinkOptions {
     fn default() -> Self {
-        LinkOptions { input_layout: None, rasterized_stream: Some(0), stream_output: None }
+        LinkOptions { input_layout: None, rasterized_stream: Some(0), stream_output: None, topology: None }
+    }
+}
+
+/// `D3D12_PRIMITIVE_TOPOLOGY_TYPE`; a patch carries its control-point count
+/// (`D3D_PRIMITIVE_TOPOLOGY_N_CONTROL_POINT_PATCHLIST`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TopologyType {
+    Point,
+    Line,
+    Triangle,
+    /// 1..=32 control points.
+    Patch(u32),
+}
+
+impl TopologyType {
+    /// `point`, `line`, `triangle`, `patchN` (also accepts the D3D12 names' lower-case tails and
+    /// the list/strip topologies, which map to their type).
+    pub fn parse(s: &str) -> Option<TopologyType> {
+        let l = s.to_ascii_lowercase();
+        let l = l.trim_start_matches("d3d12_primitive_topology_type_");
+        if let Some(n) = l.strip_prefix("patch") {
+            let n = n.trim_start_matches('_').trim_end_matches("_control_points");
+            return match n.parse::<u32>() {
+                Ok(n) if (1..=32).contains(&n) => Some(TopologyType::Patch(n)),
+                _ => None,
+            };
+        }
+        Some(match l {
+            "point" | "point_list" => TopologyType::Point,
+            "line" | "line_list" | "line_strip" | "line_list_adj" | "line_strip_adj" => TopologyType::Line,
+            "triangle" | "triangle_list" | "triangle_strip" | "triangle_list_adj" | "triangle_strip_adj" => {
+                TopologyType::Triangle
+            }
+            _ => return None,
+        })
+    }
+}
+
+impl std::fmt::Display for TopologyType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TopologyType::Point => f.write_str("POINT"),
+            TopologyType::Line => f.write_str("LINE"),
+            TopologyType::Triangle => f.write_str("TRIANGLE"),
+            TopologyType::Patch(n) => write!(f, "PATCH ({n} control points)"),
+        }
     }
 }
 
@@ -335,7 +386,9 @@ pub fn link(stages: &[StageIo], options: &LinkOptions) -> Result<LinkPlan, LinkE
         ps: get(Stage::Pixel),
         rasterized_stream: options.rasterized_stream,
     };
-    let rejections = validate::pipeline(&p, options.input_layout.as_ref());
+    let mut rejections = Vec::new();
+    validate::topology(&p, options.topology, &mut rejections);
+    rejections.extend(validate::pipeline(&p, options.input_layout.as_ref()));
     if !rejections.is_empty() {
         return Err(LinkError::Rejected(rejections));
     }

@@ -637,6 +637,7 @@ fn pixel_inputs_only_matched_against_stream_zero() {
         );
         if let Some(s) = g.gs.as_mut() {
             s.active_stream_mask = 3;
+            s.stream_primitive_topology = PrimitiveTopology::PointList;
         }
         g
     };
@@ -677,6 +678,7 @@ fn zero_fill_when_the_rasterized_stream_lacks_an_input() {
     );
     if let Some(s) = g.gs.as_mut() {
         s.active_stream_mask = 3;
+        s.stream_primitive_topology = PrimitiveTopology::PointList;
     }
     let o = LinkOptions { rasterized_stream: Some(1), ..Default::default() };
     let plan = match link(&[vs(vec![pos(0, 0)]), g, ps(vec![pos(0, 0), user(1, "ARG", 0, 1, 0, 3)])], &o) {
@@ -918,6 +920,7 @@ fn stream_output_of_a_non_rasterized_gs_stream() {
     let mut g = gs(vec![pos(0, 0)], vec![pos(0, 0), stream(user(1, "DATA", 0, 0, 0, 4), 1)]);
     if let Some(s) = g.gs.as_mut() {
         s.active_stream_mask = 3;
+        s.stream_primitive_topology = PrimitiveTopology::PointList;
     }
     let o = with_so(vec![so_entry(1, "DATA", 0, 0, 4, 0)], vec![16]);
     let plan = link(&[vs(vec![pos(0, 0)]), g], &o).unwrap_or_else(|e| panic!("{e}"));
@@ -928,6 +931,7 @@ fn stream_output_of_a_non_rasterized_gs_stream() {
     let mut g = gs(vec![pos(0, 0)], vec![pos(0, 0), stream(user(1, "DATA", 0, 0, 0, 4), 1)]);
     if let Some(s) = g.gs.as_mut() {
         s.active_stream_mask = 3;
+        s.stream_primitive_topology = PrimitiveTopology::PointList;
     }
     let o = with_so(vec![so_entry(0, "DATA", 0, 0, 4, 0)], vec![16]);
     assert!(matches!(link(&[vs(vec![pos(0, 0)]), g], &o), Err(LinkError::StreamOutput(_))));
@@ -1011,4 +1015,105 @@ fn mesh_pixel_rules() {
     assert_eq!(plan.stages[0].patch_constant(0).map(|e| e.placement), Some(Placement::BuiltIn(BuiltIn::PrimitiveId)));
     // No vertex pipeline stages beside a mesh shader.
     assert_eq!(rejected_rules(&[m(), vs(vec![pos(0, 0)])]), [Rule::InvalidStageCombination]);
+}
+
+// ------------------------------------------------------------ topology rules (#668, #673, #681)
+
+fn with_topology(t: TopologyType) -> LinkOptions {
+    LinkOptions { topology: Some(t), ..Default::default() }
+}
+
+/// A point-input GS with two point-list streams.
+fn two_stream_point_gs() -> StageIo {
+    let mut g = gs(vec![pos(0, 0)], vec![pos(0, 0), stream(pos(1, 0), 1)]);
+    if let Some(s) = g.gs.as_mut() {
+        s.input_primitive = InputPrimitive::Point;
+        s.active_stream_mask = 3;
+        s.stream_primitive_topology = PrimitiveTopology::PointList;
+    }
+    g
+}
+
+#[test]
+fn gs_input_primitive_must_match_the_topology_type() {
+    let stages = [vs(vec![pos(0, 0)]), two_stream_point_gs()];
+    for t in [TopologyType::Triangle, TopologyType::Line] {
+        let r = rejections_with(&stages, &with_topology(t));
+        assert_eq!(r.len(), 1, "{r:#?}");
+        assert_eq!((r[0].rule, r[0].stage), (Rule::GsInputPrimitiveMismatch, Stage::Geometry));
+        assert!(r[0].to_string().contains("D3D12 #681"), "{}", r[0]);
+        assert!(r[0].detail.contains("input primitive point"), "{}", r[0].detail);
+    }
+    for rast in [Some(0), Some(1), None] {
+        let o = LinkOptions { rasterized_stream: rast, topology: Some(TopologyType::Point), ..Default::default() };
+        assert!(link(&stages, &o).is_ok(), "points into a point GS, rasterized stream {rast:?}");
+    }
+    // No topology given: not checked (the linker keeps accepting what it accepted before).
+    assert!(link(&stages, &LinkOptions::default()).is_ok());
+    // Adjacency primitives are of the LINE / TRIANGLE types.
+    let mut g = gs(vec![pos(0, 0)], vec![pos(0, 0)]);
+    if let Some(s) = g.gs.as_mut() {
+        s.input_primitive = InputPrimitive::TriangleWithAdjacency;
+    }
+    assert!(link(&[vs(vec![pos(0, 0)]), g.clone()], &with_topology(TopologyType::Triangle)).is_ok());
+    let r = rejections_with(&[vs(vec![pos(0, 0)]), g], &with_topology(TopologyType::Point));
+    assert_eq!(r[0].rule, Rule::GsInputPrimitiveMismatch);
+}
+
+#[test]
+fn gs_after_tessellation_must_take_the_tessellator_primitive() {
+    let cp = || vec![pos(0, 0)];
+    let pcs = tess_factors(0);
+    let mk = |prim: InputPrimitive| {
+        let mut g = gs(vec![pos(0, 0)], vec![pos(0, 0)]);
+        if let Some(s) = g.gs.as_mut() {
+            s.input_primitive = prim;
+        }
+        [vs(vec![pos(0, 0)]), hs(cp(), cp(), pcs.clone()), ds(cp(), vec![pos(0, 0)], pcs.clone()), g]
+    };
+    // The tessellator makes triangles (triangle_cw): a point GS is rejected even without a topology.
+    let r = rejections_with(&mk(InputPrimitive::Point), &LinkOptions::default());
+    assert_eq!((r[0].rule, r[0].stage), (Rule::GsInputPrimitiveMismatch, Stage::Geometry));
+    assert!(r[0].detail.contains("tessellator"), "{}", r[0].detail);
+    assert!(link(&mk(InputPrimitive::Triangle), &with_topology(TopologyType::Patch(3))).is_ok());
+}
+
+#[test]
+fn hull_shader_needs_a_patch_topology() {
+    let cp = || vec![pos(0, 0)];
+    let pcs = tess_factors(0);
+    let stages = [vs(vec![pos(0, 0)]), hs(cp(), cp(), pcs.clone()), ds(cp(), vec![pos(0, 0)], pcs)];
+    // The control-point count is draw-time state: not compared (vkd3d-proton's control_point_phase
+    // hull shader takes no input patch, DXC records 1, and D3D12 draws it with 3-point patches).
+    for n in [1, 3, 4] {
+        assert!(link(&stages, &with_topology(TopologyType::Patch(n))).is_ok());
+    }
+    for t in [TopologyType::Triangle, TopologyType::Point] {
+        let r = rejections_with(&stages, &with_topology(t));
+        assert_eq!(r.len(), 1, "{r:#?}");
+        assert_eq!((r[0].rule, r[0].stage), (Rule::HullInputTopologyMismatch, Stage::Hull));
+        assert_eq!(r[0].rule.message_id(), Some(668));
+    }
+    let r = rejections_with(&[vs(vec![pos(0, 0)])], &with_topology(TopologyType::Patch(3)));
+    assert_eq!((r[0].rule, r[0].rule.message_id()), (Rule::InvalidPrimitiveTopology, Some(673)));
+}
+
+#[test]
+fn several_streams_must_be_point_lists() {
+    let mut g = two_stream_point_gs();
+    if let Some(s) = g.gs.as_mut() {
+        s.stream_primitive_topology = PrimitiveTopology::TriangleStrip;
+    }
+    let r = rejections_with(&[vs(vec![pos(0, 0)]), g], &LinkOptions::default());
+    assert_eq!((r[0].rule, r[0].stage), (Rule::GsStreamsNotRasterizable, Stage::Geometry));
+}
+
+#[test]
+fn topology_type_names() {
+    assert_eq!(TopologyType::parse("triangle_strip_adj"), Some(TopologyType::Triangle));
+    assert_eq!(TopologyType::parse("POINT"), Some(TopologyType::Point));
+    assert_eq!(TopologyType::parse("patch4"), Some(TopologyType::Patch(4)));
+    assert_eq!(TopologyType::parse("patch_32"), Some(TopologyType::Patch(32)));
+    assert_eq!(TopologyType::parse("patch33"), None);
+    assert_eq!(TopologyType::parse("quad"), None);
 }

@@ -6,8 +6,8 @@ use super::input_layout::InputLayout;
 use super::rows::{find, is_placed, register, rows, semantic_index, type_key, Row};
 use super::stage::{SignatureKind, Stage, StageIo};
 use super::sysval::{allowed_without_producer, is_sgv_input};
-use super::Pipeline;
-use crate::dxil::{SemanticKind, SignatureElement};
+use super::{Pipeline, TopologyType};
+use crate::dxil::{InputPrimitive, PrimitiveTopology, SemanticKind, SignatureElement, TessOutputPrimitive};
 
 /// What kind of boundary two signatures meet at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -316,6 +316,76 @@ pub(crate) fn structure(stages: &[StageIo], out: &mut Vec<Rejection>) -> Option<
         }
     }
     Some(())
+}
+
+/// The topology rules: the PSO's primitive topology type against the first stage that consumes
+/// primitives (hull: PATCH, #668; no hull: not PATCH, #673), the
+/// geometry shader's input primitive against what reaches it (#681), and a multi-stream geometry
+/// shader's streams against the rasterizer. `topology = None` checks only what needs no state.
+pub(crate) fn topology(p: &Pipeline<'_>, topology: Option<TopologyType>, out: &mut Vec<Rejection>) {
+    let mut sink = Sink { out };
+    let hs_state = p.hs.and_then(|h| h.hs.as_ref());
+    if let Some(t) = topology {
+        match (hs_state, t) {
+            (Some(_), TopologyType::Patch(_)) => {}
+            (Some(_), t) => sink.pipeline(
+                Rule::HullInputTopologyMismatch,
+                Stage::Hull,
+                format!("primitive topology type {t} with a hull shader (needs PATCH)"),
+            ),
+            (None, TopologyType::Patch(_)) => sink.pipeline(
+                Rule::InvalidPrimitiveTopology,
+                Stage::Vertex,
+                format!("primitive topology type {t} without a hull shader"),
+            ),
+            (None, _) => {}
+        }
+    }
+    let Some(gs) = p.gs else { return };
+    let Some(g) = gs.gs.as_ref() else { return };
+    // What reaches the geometry shader: the tessellator's primitive, else the topology type.
+    let arriving = match (hs_state, topology) {
+        (Some(h), _) => match h.output_primitive {
+            TessOutputPrimitive::Point => Some(TopologyType::Point),
+            TessOutputPrimitive::Line => Some(TopologyType::Line),
+            TessOutputPrimitive::TriangleCW | TessOutputPrimitive::TriangleCCW => Some(TopologyType::Triangle),
+            TessOutputPrimitive::Undefined => None,
+        },
+        (None, t) => t,
+    };
+    let wants = match g.input_primitive {
+        InputPrimitive::Point => Some(TopologyType::Point),
+        InputPrimitive::Line | InputPrimitive::LineWithAdjacency => Some(TopologyType::Line),
+        InputPrimitive::Triangle | InputPrimitive::TriangleWithAdjacency => Some(TopologyType::Triangle),
+        InputPrimitive::ControlPointPatch(n) => Some(TopologyType::Patch(u32::from(n))),
+        InputPrimitive::Undefined => None,
+    };
+    // The PSO carries only the topology *type*: a patch's control-point count is draw-time state
+    // (IASetPrimitiveTopology), so patches match patches whatever their counts.
+    let same =
+        |a: TopologyType, w: TopologyType| matches!((a, w), (TopologyType::Patch(_), TopologyType::Patch(_))) || a == w;
+    if let (Some(a), Some(w)) = (arriving, wants) {
+        if !same(a, w) {
+            let from = if hs_state.is_some() { "the tessellator outputs" } else { "the primitive topology type is" };
+            sink.pipeline(
+                Rule::GsInputPrimitiveMismatch,
+                Stage::Geometry,
+                format!("input primitive {} but {from} {a}", g.input_primitive),
+            );
+        }
+    }
+    let streams = g.active_stream_mask & 0xF;
+    if streams.count_ones() > 1 && g.stream_primitive_topology != PrimitiveTopology::PointList {
+        sink.pipeline(
+            Rule::GsStreamsNotRasterizable,
+            Stage::Geometry,
+            format!(
+                "{} output streams (mask {streams:#x}) with output topology {}: several streams must all be point lists",
+                streams.count_ones(),
+                g.stream_primitive_topology
+            ),
+        );
+    }
 }
 
 /// Every rule of the pipeline, in pipeline order.

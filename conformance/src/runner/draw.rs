@@ -5,6 +5,7 @@ use super::backend::{Backend, Bound, Compiled};
 use super::bind::{build_resources, find_binding, RunConfig};
 use super::compare::{compare_resource, values_match};
 use super::gfx::{DrawJob, DrawOutputs, LinkFailure, LinkStage, PipelineFailure, StageSlot};
+use super::image;
 use super::pipeline::{clear_texel, PipelineExpect, PipelineSpec, Probe, ProbeTarget, RejectSpec};
 use super::report::{SpecResult, Status};
 use super::spec::Spec;
@@ -45,6 +46,7 @@ pub fn link_options(p: &PipelineSpec) -> LinkOptions {
                 .collect(),
             strides: so.strides.clone(),
         }),
+        topology: Some(p.topology.link_type()),
     }
 }
 
@@ -113,6 +115,36 @@ pub fn run_pipeline(
     let linked = backend.link(&stages, &opts);
     r.compile_ms = ms(t);
     let probes = match &p.expect {
+        PipelineExpect::Rejected(want) if !want.one_of.is_empty() => {
+            return match (linked, want.one_of.iter().find(|a| a.reject.is_none())) {
+                (Ok(()), Some(a)) => {
+                    r.status = Status::Pass;
+                    r.detail = format!("linked: outcome `{}`", a.name);
+                    Ok(())
+                }
+                (Ok(()), None) => fail("linked, but every named outcome is a rejection"),
+                (Err(LinkFailure::Rejected(got)), _) => {
+                    let hit = want
+                        .one_of
+                        .iter()
+                        .find_map(|a| a.reject.as_ref().filter(|w| check_rejection(w, &got).is_ok()).map(|w| (a, w)));
+                    match hit {
+                        Some((a, w)) => {
+                            r.status = Status::Pass;
+                            let x = got.iter().find(|x| rejection_matches(w, x)).map(|x| x.to_string());
+                            r.detail = format!("rejected: outcome `{}`: {}", a.name, x.unwrap_or_default());
+                            Ok(())
+                        }
+                        None => {
+                            let names: Vec<&str> = want.one_of.iter().map(|a| a.name.as_str()).collect();
+                            let list: Vec<_> = got.iter().map(|x| x.to_string()).collect();
+                            fail(format!("rejected as none of {}: {}", names.join(", "), list.join("; ")))
+                        }
+                    }
+                }
+                (Err(LinkFailure::Error(m)), _) => fail(format!("link error: {m}")),
+            };
+        }
         PipelineExpect::Rejected(want) => {
             return match linked {
                 Ok(()) => fail(format!("linked, but D3D12 rejects this pipeline ({:?})", want.rule)),
@@ -231,11 +263,13 @@ pub fn run_pipeline(
                 height: t.height,
                 layers: t.layers,
                 clear: t.clear,
+                samples: t.samples,
             })
             .collect(),
         depth: p.depth.clone(),
         rasterizer: p.rasterizer,
         layered: p.layered,
+        sample_mask: p.sample_mask,
         resources,
         push_constants,
         stream_output: p.stream_output.clone(),
@@ -247,7 +281,11 @@ pub fn run_pipeline(
     r.run_ms = ms(t);
     let out = out.or_else(|e| fail(format!("draw failed: {e}")))?;
 
-    check_probes(p, probes, &out, &backend.device_name()).or_else(fail)?;
+    if let Err(e) = check_probes(p, probes, &out, &backend.device_name()) {
+        r.images = probe_images(p, probes, &out, &backend.device_name());
+        return fail(e);
+    }
+    check_references(p, &out, &mut r.images).or_else(fail)?;
     for (i, c) in captures.iter().enumerate() {
         let buf = out.stream_output.get(c.buffer as usize).map(Vec::as_slice).unwrap_or(&[]);
         let got = buf.get(c.at..c.at + c.value.byte_len()).ok_or_else(|| {
@@ -329,6 +367,117 @@ fn target_name(t: ProbeTarget) -> String {
     }
 }
 
+/// Compares every `[[reference]]` image (the target as 8-bit RGBA, per-channel tolerance); a
+/// mismatch adds its expected / actual / difference pictures to `images`.
+pub fn check_references(
+    p: &PipelineSpec,
+    out: &DrawOutputs,
+    images: &mut Vec<super::image::ImageSet>,
+) -> Result<(), String> {
+    for rf in &p.references {
+        let Some(t) = p.targets.get(rf.target as usize) else { continue };
+        let img = out.color.get(rf.target as usize).ok_or_else(|| format!("no read-back of target {}", rf.target))?;
+        let actual = image::actual(t.format, img, t.width, t.height, rf.layer);
+        if let Some(image::Mismatch { x, y, want, got, count: n }) = image::compare(&rf.image, &actual, rf.tolerance) {
+            let bad = |x: u32, y: u32| {
+                let o = ((y * t.width + x) * 4) as usize;
+                let (w, g) = (rf.image.data.get(o..o + 4), actual.data.get(o..o + 4));
+                w.zip(g).is_some_and(|(w, g)| w.iter().zip(g).any(|(a, b)| a.abs_diff(*b) > rf.tolerance))
+            };
+            let scale = (256 / t.width.max(t.height)).clamp(1, 16);
+            images.push(image::ImageSet {
+                label: format!("target {} layer {} vs {}", rf.target, rf.layer, rf.png.display()),
+                expected: rf.image.clone().opaque().scaled(scale),
+                diff: image::diff(&actual, bad).scaled(scale),
+                actual: actual.opaque().scaled(scale),
+            });
+            let name = rf.png.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+            return Err(format!(
+                "reference {name}: target {} pixel ({x},{y}): expected RGBA8 {want:?}, got {got:?} (tolerance {}); {n} texel(s) differ",
+                rf.target, rf.tolerance
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// (for reports) The picture the probes of colour target `target` (layer `layer`) expect: each probe's value
+/// over its rectangle (later probes win), the rest `rest` (the clear value of a `rest = "clear"`
+/// target) or else a grey checkerboard.
+fn expected_picture(
+    f: super::backend::Format,
+    probes: &[Probe],
+    target: u32,
+    w: u32,
+    h: u32,
+    layer: u32,
+    rest: Option<&[u8]>,
+) -> image::Rgba8 {
+    let mut data = Vec::with_capacity(w as usize * h as usize * 4);
+    for y in 0..h {
+        for x in 0..w {
+            let hit = probes.iter().rev().find(|p| {
+                p.target == ProbeTarget::Color(target)
+                    && p.layer == layer
+                    && (p.x..p.x + p.width).contains(&x)
+                    && (p.y..p.y + p.height).contains(&y)
+            });
+            let px = match (hit, rest) {
+                (Some(p), _) => image::texel_rgba8(f, &p.value.to_bytes()),
+                (None, Some(r)) => image::texel_rgba8(f, r),
+                (None, None) => image::unchecked(x, y),
+            };
+            data.extend_from_slice(&px);
+        }
+    }
+    image::Rgba8 { width: w, height: h, data }
+}
+
+/// Expected / actual / difference pictures of every probed colour target (layer 0), for reports.
+pub fn probe_images(
+    p: &PipelineSpec,
+    probes: &[Probe],
+    out: &DrawOutputs,
+    device: &str,
+) -> Vec<super::image::ImageSet> {
+    // Per-texel checks only: the texels no probe covers are not part of the difference picture.
+    let mut quiet = p.clone();
+    for t in &mut quiet.targets {
+        t.rest_clear = false;
+    }
+    let mut sets = Vec::new();
+    for (ti, t) in p.targets.iter().enumerate() {
+        let target = ProbeTarget::Color(ti as u32);
+        let mine: Vec<Probe> = probes.iter().filter(|pr| pr.target == target && pr.layer == 0).cloned().collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let Some(img) = out.color.get(ti) else { continue };
+        let actual = image::actual(t.format, img, t.width, t.height, 0);
+        let rest = if t.rest_clear { clear_texel(t.format, t.clear) } else { None };
+        let expected = expected_picture(t.format, &mine, ti as u32, t.width, t.height, 0, rest.as_deref());
+        // A texel is wrong when the one-texel probe at it (same value, tolerance) fails.
+        let bad = |x: u32, y: u32| {
+            mine.iter()
+                .rev()
+                .find(|pr| (pr.x..pr.x + pr.width).contains(&x) && (pr.y..pr.y + pr.height).contains(&y))
+                .is_some_and(|pr| {
+                    let one = Probe { x, y, width: 1, height: 1, ..pr.clone() };
+                    check_probes(&quiet, std::slice::from_ref(&one), out, device).is_err()
+                })
+        };
+        let diff = image::diff(&actual, bad);
+        let scale = (256 / t.width.max(t.height)).clamp(1, 16);
+        sets.push(image::ImageSet {
+            label: format!("target {ti} ({}x{})", t.width, t.height),
+            expected: expected.opaque().scaled(scale),
+            actual: actual.opaque().scaled(scale),
+            diff: diff.scaled(scale),
+        });
+    }
+    sets
+}
+
 /// Compares every probe, then (targets with `rest = "clear"`) every texel no probe covers.
 pub fn check_probes(p: &PipelineSpec, probes: &[Probe], out: &DrawOutputs, device: &str) -> Result<(), String> {
     let device = device.to_ascii_lowercase();
@@ -342,12 +491,16 @@ pub fn check_probes(p: &PipelineSpec, probes: &[Probe], out: &DrawOutputs, devic
                 let got = img.get(o..o + texel).ok_or("read-back too short")?;
                 // Components a known device defect makes meaningless take the expected bytes.
                 let patched;
-                let got = match &pr.device_defect {
-                    Some(d) if device.contains(&d.device) => {
+                let defect = match &pr.device_defect {
+                    Some(d) if device.contains(&d.device) => d.components.as_slice(),
+                    _ => &[],
+                };
+                let got = match defect.iter().chain(&pr.dont_care).next() {
+                    Some(_) => {
                         let mut g = got.to_vec();
                         let want = pr.value.to_bytes();
                         let sz = pr.value.elem.size();
-                        for &c in &d.components {
+                        for &c in defect.iter().chain(&pr.dont_care) {
                             if let (Some(dst), Some(src)) =
                                 (g.get_mut(c * sz..(c + 1) * sz), want.get(c * sz..(c + 1) * sz))
                             {
@@ -357,7 +510,7 @@ pub fn check_probes(p: &PipelineSpec, probes: &[Probe], out: &DrawOutputs, devic
                         patched = g;
                         patched.as_slice()
                     }
-                    _ => got,
+                    None => got,
                 };
                 values_match(&pr.value, pr.tol, 0, got).map_err(|m| {
                     let layer = if pr.layer > 0 { format!(" layer {}", pr.layer) } else { String::new() };

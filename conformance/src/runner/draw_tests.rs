@@ -390,3 +390,64 @@ u8 = [0]
     assert_eq!(probes[1].target, ProbeTarget::Stencil);
     assert_eq!(spec.shader, p.label());
 }
+
+#[test]
+fn dont_care_components_are_not_compared_on_any_device() {
+    // z and w differ from the expectation: a plain probe fails, `dont_care = "zw"` passes, and
+    // a wrong x still fails.
+    let painter = |zw: f32, x0: f32| {
+        move |_: &DrawJob<'_>| {
+            Ok(DrawOutputs {
+                color: vec![image(move |x, y| {
+                    let s = square(x, y);
+                    if s[1] == 1.0 {
+                        [x0, 1.0, zw, zw]
+                    } else {
+                        s
+                    }
+                })],
+                ..Default::default()
+            })
+        }
+    };
+    let with = DRAWN.replace("abs = 1e-5", "abs = 1e-5\ndont_care = \"zw\"");
+    let fake = GfxFake::new(Ok(pipeline()), Box::new(painter(7.0, 0.75)));
+    assert_eq!(run(&fake, DRAWN).status, Status::Fail);
+    let fake = GfxFake::new(Ok(pipeline()), Box::new(painter(7.0, 0.75)));
+    let r = run(&fake, &with);
+    assert_eq!(r.status, Status::Pass, "{}", r.detail);
+    let fake = GfxFake::new(Ok(pipeline()), Box::new(painter(7.0, 0.5)));
+    assert_eq!(run(&fake, &with).status, Status::Fail);
+    // Indices work too; a component past the value is a spec error.
+    assert!(parse(&DRAWN.replace("abs = 1e-5", "abs = 1e-5\ndont_care = [2, 3]")).is_ok());
+    assert!(parse(&DRAWN.replace("abs = 1e-5", "abs = 1e-5\ndont_care = [4]")).is_err());
+    assert!(parse(&DRAWN.replace("abs = 1e-5", "abs = 1e-5\ndont_care = \"q\"")).is_err());
+}
+
+#[test]
+fn one_of_alternatives_are_named_and_checked() {
+    let base = r#"
+description = "t"
+expect = "rejected"
+[pipeline]
+vs = "fixtures/linkage/rowshare.vs_6_0.dxil"
+ps = "fixtures/linkage/rowshare_both.ps_6_0.dxil"
+"#;
+    let ok = format!(
+        "{base}\n[[one_of]]\nname = \"a\"\nrule = \"SemanticNotFound\"\n[[one_of]]\nname = \"b\"\nexpect = \"pass\"\n"
+    );
+    let spec = parse(&ok).unwrap_or_else(|e| panic!("{e}"));
+    let Some(PipelineExpect::Rejected(want)) = spec.pipeline.map(|p| p.expect) else { panic!("rejection spec") };
+    assert_eq!(want.one_of.len(), 2);
+    assert_eq!((want.one_of[0].name.as_str(), want.rule), ("a", dxjit::link::Rule::SemanticNotFound));
+    assert!(want.one_of[1].reject.is_none());
+    for bad in [
+        format!("{base}\n[[one_of]]\nrule = \"SemanticNotFound\"\n"),
+        format!("{base}\n[[one_of]]\nname = \"a\"\nrule = \"SemanticNotFound\"\n[[one_of]]\nname = \"a\"\nrule = \"SemanticNotFound\"\n"),
+        format!("{base}\n[[one_of]]\nname = \"a\"\nexpect = \"pass\"\n"),
+        format!("{base}\nrule = \"SemanticNotFound\"\n[[one_of]]\nname = \"a\"\nrule = \"SemanticNotFound\"\n"),
+        format!("{base}\n[[one_of]]\nname = \"a\"\nrule = \"NoSuchRule\"\n"),
+    ] {
+        assert!(parse(&bad).is_err(), "{bad}");
+    }
+}

@@ -163,6 +163,20 @@ impl Topology {
             _ => return None,
         })
     }
+
+    /// The PSO's `PrimitiveTopologyType` for this topology (the linker's topology rules).
+    pub fn link_type(self) -> dxjit::link::TopologyType {
+        use dxjit::link::TopologyType as T;
+        match self {
+            Topology::PointList => T::Point,
+            Topology::LineList | Topology::LineStrip | Topology::LineListAdj | Topology::LineStripAdj => T::Line,
+            Topology::TriangleList
+            | Topology::TriangleStrip
+            | Topology::TriangleListAdj
+            | Topology::TriangleStripAdj => T::Triangle,
+            Topology::PatchList(n) => T::Patch(n),
+        }
+    }
 }
 
 /// `DrawInstanced` / `DrawIndexedInstanced` parameters.
@@ -207,6 +221,8 @@ pub struct TargetDesc {
     pub height: u32,
     pub layers: u32,
     pub clear: Clear,
+    /// Samples per pixel; read back resolved.
+    pub samples: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -312,6 +328,8 @@ pub struct DrawJob<'a> {
     pub rasterizer: RasterDesc,
     /// Render into every layer (the pipeline writes SV_RenderTargetArrayIndex).
     pub layered: bool,
+    /// The PSO's `SampleMask`.
+    pub sample_mask: u32,
     pub resources: Vec<Bound>,
     pub push_constants: Vec<u8>,
     pub stream_output: Option<StreamOutput>,

@@ -16,6 +16,7 @@ pub mod draw;
 pub mod error;
 pub mod execute;
 pub mod gfx;
+pub mod image;
 pub mod job;
 pub mod link;
 pub mod pipeline;

@@ -34,6 +34,10 @@ pub struct TargetSpec {
     pub clear: Clear,
     /// Texels no probe covers must keep the clear value.
     pub rest_clear: bool,
+    /// Samples per pixel (`DXGI_SAMPLE_DESC::Count`, quality 0 = the standard pattern); a
+    /// multisampled target is resolved (average for float/unorm formats, sample 0 for integer
+    /// formats) before it is probed.
+    pub samples: u32,
 }
 
 /// What a probe reads.
@@ -60,6 +64,9 @@ pub struct Probe {
     /// `device` (case-insensitive) the listed texel components are not
     /// compared. The reason (`why`) is required and stays with the spec.
     pub device_defect: Option<DeviceDefect>,
+    /// Texel components that are not compared on any device (`dont_care = "zw"`): components the
+    /// shader never writes, whose value D3D12 leaves undefined.
+    pub dont_care: Vec<usize>,
 }
 
 /// See [`Probe::device_defect`].
@@ -89,6 +96,18 @@ pub struct RejectSpec {
     pub register: Option<u32>,
     /// Exact number of rejections in the error.
     pub count: Option<usize>,
+    /// `[[one_of]]`: named alternatives, any of which passes the spec (D3D12 versions that
+    /// differ). Non-empty: this spec's own fields are those of the first rejecting alternative
+    /// (for reports) and matching uses the alternatives.
+    pub one_of: Vec<Alternative>,
+}
+
+/// One named outcome of a `[[one_of]]` list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Alternative {
+    pub name: String,
+    /// `None`: the pipeline links (`expect = "pass"` in the alternative).
+    pub reject: Option<RejectSpec>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -115,7 +134,25 @@ pub struct PipelineSpec {
     pub layered: bool,
     /// Mesh pipelines: `DispatchMesh(x, y, z)` (`vkCmdDrawMeshTasksEXT`) instead of a draw.
     pub dispatch_mesh: Option<[u32; 3]>,
+    /// `SampleMask` of the PSO.
+    pub sample_mask: u32,
+    /// `[[reference]]` images a drawn spec's targets must match.
+    pub references: Vec<ReferenceImage>,
     pub expect: PipelineExpect,
+}
+
+/// `[[reference]]`: a colour target (one layer), shown as 8-bit RGBA (see
+/// [`super::image::texel_rgba8`]), must match a PNG within `tolerance` per channel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReferenceImage {
+    pub target: u32,
+    pub layer: u32,
+    /// Resolved path of the PNG.
+    pub png: std::path::PathBuf,
+    /// Largest allowed |expected - got| per 8-bit channel.
+    pub tolerance: u8,
+    /// The decoded picture.
+    pub image: super::image::Rgba8,
 }
 
 impl PipelineSpec {
@@ -139,7 +176,7 @@ impl PipelineSpec {
 }
 
 /// Every rule a spec may name.
-pub const RULES: [Rule; 13] = [
+pub const RULES: [Rule; 17] = [
     Rule::SemanticNotFound,
     Rule::RegisterIndexMismatch,
     Rule::RegisterMaskMismatch,
@@ -153,6 +190,10 @@ pub const RULES: [Rule; 13] = [
     Rule::ControlPointCountMismatch,
     Rule::InvalidStageCombination,
     Rule::MeshPayloadMismatch,
+    Rule::GsInputPrimitiveMismatch,
+    Rule::HullInputTopologyMismatch,
+    Rule::InvalidPrimitiveTopology,
+    Rule::GsStreamsNotRasterizable,
 ];
 
 fn parse_rule(s: &str, ctx: &str) -> Result<Rule, SpecError> {
@@ -160,6 +201,101 @@ fn parse_rule(s: &str, ctx: &str) -> Result<Rule, SpecError> {
         let names: Vec<String> = RULES.iter().map(|r| format!("{r:?}")).collect();
         SpecError::new(ctx, format!("unknown rule `{s}` (known: {})", names.join(", ")))
     })
+}
+
+/// `[[reference]]`: `png` (relative to the spec file), `target` (0), `layer` (0), `tolerance` (0).
+fn parse_reference(
+    t: &Table,
+    targets: &[TargetSpec],
+    dir: &std::path::Path,
+    ctx: &str,
+) -> Result<ReferenceImage, SpecError> {
+    for k in t.keys() {
+        if !["png", "target", "layer", "tolerance"].contains(&k.as_str()) {
+            return Err(SpecError::new(ctx, format!("unknown key `{k}`")));
+        }
+    }
+    let rel = t.get("png").and_then(Value::as_str).ok_or_else(|| SpecError::new(ctx, "needs `png` (a file name)"))?;
+    let target = get_u32(t, "target", Some(0), ctx)?;
+    let layer = get_u32(t, "layer", Some(0), ctx)?;
+    let tolerance = get_u32(t, "tolerance", Some(0), ctx)?;
+    let tolerance = u8::try_from(tolerance).map_err(|_| SpecError::new(ctx, "`tolerance` is 0..=255"))?;
+    let tg = targets.get(target as usize).ok_or_else(|| SpecError::new(ctx, format!("no target {target}")))?;
+    if layer >= tg.layers {
+        return Err(SpecError::new(ctx, format!("target {target} has {} layer(s)", tg.layers)));
+    }
+    let png = dir.join(rel);
+    let image = super::image::read_png(&png).map_err(|e| SpecError::new(ctx, format!("{}: {e}", png.display())))?;
+    if (image.width, image.height) != (tg.width, tg.height) {
+        return Err(SpecError::new(
+            ctx,
+            format!("the image is {}x{}, target {target} is {}x{}", image.width, image.height, tg.width, tg.height),
+        ));
+    }
+    Ok(ReferenceImage { target, layer, png, tolerance, image })
+}
+
+/// `[[one_of]]`: `name` (required, unique), `expect` (`"rejected"` default, or `"pass"`: the
+/// pipeline links), and for rejections `rule` plus the optional `stage`, `semantic`, `register`,
+/// `rejections`.
+fn parse_alternatives(list: &[Table]) -> Result<Vec<Alternative>, SpecError> {
+    let mut out: Vec<Alternative> = Vec::new();
+    for (i, t) in list.iter().enumerate() {
+        let ctx = format!("one_of[{i}]");
+        for k in t.keys() {
+            if !["name", "expect", "rule", "stage", "semantic", "register", "rejections"].contains(&k.as_str()) {
+                return Err(SpecError::new(&ctx, format!("unknown key `{k}`")));
+            }
+        }
+        let name = t
+            .get("name")
+            .and_then(Value::as_str)
+            .filter(|n| !n.trim().is_empty())
+            .ok_or_else(|| SpecError::new(&ctx, "each alternative has a `name`"))?
+            .to_string();
+        if out.iter().any(|a| a.name == name) {
+            return Err(SpecError::new(&ctx, format!("two alternatives are named `{name}`")));
+        }
+        let s = |k: &str| t.get(k).and_then(Value::as_str).map(str::to_string);
+        let reject = match s("expect").as_deref() {
+            Some("pass") => {
+                if t.len() > 2 {
+                    return Err(SpecError::new(&ctx, "an `expect = \"pass\"` alternative has only `name`"));
+                }
+                None
+            }
+            None | Some("rejected") => {
+                let rule = s("rule").ok_or_else(|| SpecError::new(&ctx, "a rejection alternative names its `rule`"))?;
+                let count = match t.get("rejections") {
+                    None => None,
+                    Some(v) => Some(
+                        v.as_integer()
+                            .and_then(|n| usize::try_from(n).ok())
+                            .ok_or_else(|| SpecError::new(&ctx, "`rejections` is a count"))?,
+                    ),
+                };
+                let register = match t.get("register") {
+                    None => None,
+                    Some(v) => Some(
+                        v.as_integer()
+                            .and_then(|n| u32::try_from(n).ok())
+                            .ok_or_else(|| SpecError::new(&ctx, "`register` is a number"))?,
+                    ),
+                };
+                Some(RejectSpec {
+                    rule: parse_rule(&rule, &ctx)?,
+                    stage: s("stage").as_deref().map(|x| parse_stage(x, &ctx)).transpose()?,
+                    semantic: s("semantic"),
+                    register,
+                    count,
+                    one_of: Vec::new(),
+                })
+            }
+            Some(o) => return Err(SpecError::new(&ctx, format!("expect `{o}`: \"rejected\" or \"pass\""))),
+        };
+        out.push(Alternative { name, reject });
+    }
+    Ok(out)
 }
 
 fn parse_stage(s: &str, ctx: &str) -> Result<Stage, SpecError> {
@@ -253,6 +389,8 @@ struct RawTarget {
     layers: u32,
     clear: Option<Vec<Value>>,
     rest: Option<String>,
+    #[serde(default = "one")]
+    samples: u32,
 }
 
 #[derive(Deserialize)]
@@ -337,6 +475,8 @@ struct RawPipeline {
     so_sizes: Vec<u32>,
     #[serde(default)]
     layered: bool,
+    /// `D3D12_GRAPHICS_PIPELINE_STATE_DESC::SampleMask` (default all ones).
+    sample_mask: Option<u32>,
 }
 
 /// The top-level keys of a spec that belong to pipeline specs.
@@ -350,6 +490,10 @@ pub struct RawOutcome {
     pub rejections: Option<usize>,
     pub probes: Vec<Table>,
     pub captures: Vec<Table>,
+    pub one_of: Vec<Table>,
+    pub references: Vec<Table>,
+    /// The spec file's folder (reference images are relative to it).
+    pub spec_dir: std::path::PathBuf,
 }
 
 /// Channels and numeric class of a colour format: (channels, 'f' | 'u' | 'i', bits per channel).
@@ -496,6 +640,33 @@ fn device_defect(t: &Table, ctx: &str) -> Result<Option<DeviceDefect>, SpecError
         return Err(bad());
     }
     Ok(Some(DeviceDefect { device, components, why }))
+}
+
+/// `dont_care = "zw"` (x y z w or r g b a) or `dont_care = [2, 3]`.
+fn dont_care(t: &Table, ctx: &str) -> Result<Vec<usize>, SpecError> {
+    let bad = || SpecError::new(ctx, "`dont_care` is a string of components (\"zw\", \"ba\") or a list of indices");
+    let mut out = Vec::new();
+    match t.get("dont_care") {
+        None => {}
+        Some(Value::String(s)) => {
+            for ch in s.chars() {
+                out.push(match ch.to_ascii_lowercase() {
+                    'x' | 'r' => 0,
+                    'y' | 'g' => 1,
+                    'z' | 'b' => 2,
+                    'w' | 'a' => 3,
+                    _ => return Err(bad()),
+                });
+            }
+        }
+        Some(Value::Array(a)) => {
+            for c in a {
+                out.push(c.as_integer().and_then(|n| usize::try_from(n).ok()).ok_or_else(bad)?);
+            }
+        }
+        Some(_) => return Err(bad()),
+    }
+    Ok(out)
 }
 
 fn get_u32(t: &Table, k: &str, default: Option<u32>, ctx: &str) -> Result<u32, SpecError> {
@@ -684,7 +855,8 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
         (_, Some(_)) => return Err(SpecError::new("pipeline.control_points", "only with topology = \"patch_list\"")),
         (t, None) => t,
     };
-    if tess != matches!(topology, Topology::PatchList(_)) {
+    // Rejection specs may pair a topology with the wrong stages: the linker's rules #668/#673 judge.
+    if tess != matches!(topology, Topology::PatchList(_)) && !rejected {
         return Err(SpecError::new("pipeline.topology", "patch lists go with hull/domain shaders, and only with them"));
     }
     let draw = match raw.draw {
@@ -731,7 +903,21 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
                 return Err(SpecError::new(ctx, "every target has the size and layer count of target 0"));
             }
         }
-        targets.push(TargetSpec { format, width: t.width, height: t.height, layers: t.layers, clear, rest_clear });
+        if !matches!(t.samples, 1 | 2 | 4 | 8 | 16) {
+            return Err(SpecError::new(format!("{ctx}.samples"), "1, 2, 4, 8 or 16"));
+        }
+        if targets.first().is_some_and(|f: &TargetSpec| f.samples != t.samples) {
+            return Err(SpecError::new(ctx, "every target has the sample count of target 0"));
+        }
+        targets.push(TargetSpec {
+            format,
+            width: t.width,
+            height: t.height,
+            layers: t.layers,
+            clear,
+            rest_clear,
+            samples: t.samples,
+        });
     }
     if targets.len() > 8 {
         return Err(SpecError::new("pipeline.target", "at most 8 render targets"));
@@ -827,7 +1013,26 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
         return Err(SpecError::new("pipeline.layered", "layered rendering needs targets with layers"));
     }
 
-    let expect = if rejected {
+    if !rejected && !out.one_of.is_empty() {
+        return Err(SpecError::new("one_of", "alternative outcomes need `expect = \"rejected\"`"));
+    }
+    if rejected && !out.references.is_empty() {
+        return Err(SpecError::new("reference", "a rejected pipeline draws nothing: no reference images"));
+    }
+    let mut references = Vec::new();
+    for (i, t) in out.references.iter().enumerate() {
+        references.push(parse_reference(t, &targets, &out.spec_dir, &format!("reference[{i}]"))?);
+    }
+    let expect = if rejected && !out.one_of.is_empty() {
+        if out.rule.is_some() || out.stage.is_some() || out.semantic.is_some() || out.register.is_some() {
+            return Err(SpecError::new("one_of", "with [[one_of]], each alternative names its rule"));
+        }
+        let one_of = parse_alternatives(&out.one_of)?;
+        let Some(first) = one_of.iter().find_map(|a| a.reject.clone()) else {
+            return Err(SpecError::new("one_of", "at least one alternative is a rejection"));
+        };
+        PipelineExpect::Rejected(RejectSpec { one_of, ..first })
+    } else if rejected {
         let rule = out.rule.ok_or_else(|| SpecError::new("rule", "a rejected pipeline names the rule it breaks"))?;
         PipelineExpect::Rejected(RejectSpec {
             rule: parse_rule(&rule, "rule")?,
@@ -835,6 +1040,7 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
             semantic: out.semantic,
             register: out.register,
             count: out.rejections,
+            one_of: Vec::new(),
         })
     } else {
         let mut probes = Vec::new();
@@ -859,8 +1065,11 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
             }
             captures.push(Capture { buffer, at, tol: tolerance(t, value.elem, &ctx)?, value });
         }
-        if probes.is_empty() && captures.is_empty() {
-            return Err(SpecError::new("probe", "a drawn pipeline needs [[probe]] or [[capture]] entries"));
+        if probes.is_empty() && captures.is_empty() && references.is_empty() {
+            return Err(SpecError::new(
+                "probe",
+                "a drawn pipeline needs [[probe]], [[capture]] or [[reference]] entries",
+            ));
         }
         if targets.is_empty() && depth.is_none() && stream_output.is_none() {
             return Err(SpecError::new("pipeline.target", "a drawn pipeline needs a target or stream output"));
@@ -881,12 +1090,18 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
         stream_output,
         layered: raw.layered,
         dispatch_mesh: raw.dispatch_mesh,
+        sample_mask: raw.sample_mask.unwrap_or(u32::MAX),
+        references,
         expect,
     })
 }
 
 fn parse_probe(t: &Table, targets: &[TargetSpec], depth: Option<&DepthDesc>, ctx: &str) -> Result<Probe, SpecError> {
-    let value = parse_piece(t, ctx, &["target", "x", "y", "width", "height", "layer", "abs", "ulp", "device_defect"])?;
+    let value = parse_piece(
+        t,
+        ctx,
+        &["target", "x", "y", "width", "height", "layer", "abs", "ulp", "device_defect", "dont_care"],
+    )?;
     let target = match t.get("target") {
         None => ProbeTarget::Color(0),
         Some(Value::Integer(n)) if (0..8).contains(n) => ProbeTarget::Color(*n as u32),
@@ -919,7 +1134,11 @@ fn parse_probe(t: &Table, targets: &[TargetSpec], depth: Option<&DepthDesc>, ctx
         tol: tolerance(t, value.elem, ctx)?,
         value,
         device_defect: device_defect(t, ctx)?,
+        dont_care: dont_care(t, ctx)?,
     };
+    if let Some(&c) = p.dont_care.iter().find(|&&c| c >= p.value.values.len()) {
+        return Err(SpecError::new(ctx, format!("dont_care component {c}: the value has {}", p.value.values.len())));
+    }
     if p.width == 0 || p.height == 0 || p.x + p.width > w || p.y + p.height > h || p.layer >= layers {
         return Err(SpecError::new(ctx, format!("the rectangle lies outside the {w}x{h}x{layers} target")));
     }

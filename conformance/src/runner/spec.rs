@@ -215,6 +215,12 @@ struct RawSpec {
     #[serde(default)]
     capture: Vec<Table>,
     root_signature: Option<RawRootSig>,
+    /// `[[one_of]]`: named alternative outcomes of a rejection spec.
+    #[serde(default)]
+    one_of: Vec<Table>,
+    /// `[[reference]]`: reference images of drawn pipeline specs.
+    #[serde(default)]
+    reference: Vec<Table>,
 }
 
 #[derive(Deserialize)]
@@ -309,6 +315,9 @@ impl Spec {
                     rejections: raw.rejections,
                     probes: raw.probe,
                     captures: raw.capture,
+                    one_of: raw.one_of,
+                    references: raw.reference,
+                    spec_dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
                 };
                 let p = parse_pipeline(p, out)?;
                 (p.label(), [0, 0, 0], Some(Box::new(p)))

@@ -153,6 +153,7 @@ pub fn run_graphics(ctx: &rt::Context, job: &DrawJob<'_>) -> Result<DrawOutputs,
         .map(|t| {
             let mut c = rt::ColorTarget::new(target_format(t.format), t.width, t.height);
             c.layers = t.layers;
+            c.samples = t.samples;
             c.clear = match t.clear {
                 Clear::Float(v) => rt::ClearColor::Float(v),
                 Clear::Uint(v) => rt::ClearColor::Uint(v),
@@ -162,6 +163,7 @@ pub fn run_graphics(ctx: &rt::Context, job: &DrawJob<'_>) -> Result<DrawOutputs,
         })
         .collect();
     let (w, h, layers) = job.targets.first().map(|t| (t.width, t.height, t.layers)).unwrap_or((1, 1, 1));
+    let samples = job.targets.first().map_or(1, |t| t.samples);
     let mut g = rt::GraphicsJob::new(stages, color_targets, job.draw.count);
     g.vertex_buffers = job
         .vertex_buffers
@@ -221,6 +223,7 @@ pub fn run_graphics(ctx: &rt::Context, job: &DrawJob<'_>) -> Result<DrawOutputs,
         };
         let mut t = rt::DepthStencilTarget::new(f, w, h);
         t.layers = layers;
+        t.samples = samples;
         t.clear_depth = d.clear_depth;
         t.clear_stencil = d.clear_stencil;
         t.depth_test = d.depth_test;
@@ -250,6 +253,7 @@ pub fn run_graphics(ctx: &rt::Context, job: &DrawJob<'_>) -> Result<DrawOutputs,
         })
         .collect();
     g.push_constants = job.push_constants.clone();
+    g.multisample.sample_mask = job.sample_mask;
     g.layered_render = job.layered;
     // Stream output: one capture buffer per slot (strides and offsets are in the SPIR-V); without it,
     // D3D12_SO_NO_RASTERIZED_STREAM still turns rasterization off.
