@@ -8,6 +8,7 @@
 pub mod container;
 pub mod dxil_op;
 pub mod fxhash;
+pub mod resource_kind;
 pub mod shader_kind;
 pub use shader_kind::ShaderKind;
 

@@ -24,37 +24,7 @@ type ModPath = Vec<String>;
 /// Imports the graph still has on purpose, each with why and who removes it.
 /// The test fails when one of them is gone, so the list only shrinks.
 /// (crate, importing module, imported module, why)
-const KNOWN: &[(&str, &str, &str, &str)] = &[
-    (
-        "dxjit",
-        "lower::resources",
-        "compile",
-        "HeapBinding, PushConstantRange, ResourceBinding and PlacedResource now live in `compiled`; \
-         resources.rs is being rewritten with the binding model, which switches its import to \
-         `crate::compiled::` (its `compile::` path works through the re-export)",
-    ),
-    (
-        "dxjit",
-        "lower::bindless",
-        "compile",
-        "PlacedResource now lives in `compiled`; the bindless lowering (new with the binding model, \
-         being extended) switches its import to `crate::compiled::` with resources.rs",
-    ),
-    (
-        "dxjit",
-        "lower::bindless",
-        "lower::resources",
-        "bindless.rs (new with the binding model) takes HandleVal from resources.rs, which calls \
-         into bindless.rs: the rewrite of resources.rs moves the shared handle types apart",
-    ),
-    (
-        "dxjit",
-        "binding::model",
-        "lower::meta",
-        "ResKind: one resource-kind type for the whole backend (the resource-kind unification of \
-         issue 16) belongs with the binding-model rewrite",
-    ),
-];
+const KNOWN: &[(&str, &str, &str, &str)] = &[];
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()

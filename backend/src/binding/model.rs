@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use super::{DescriptorKind, ResourceClass};
 use crate::container::rootsig::{DescriptorRangeType, RootParameterKind, RootSignature, ShaderVisibility};
-use crate::lower::meta::ResKind;
+use crate::resource_kind::ResKind;
 use crate::ShaderKind;
 
 /// What the policy and the callback are asked about: one resource range of a shader.

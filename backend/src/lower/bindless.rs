@@ -10,13 +10,25 @@
 use rspirv::spirv::{AddressingModel, Capability, Decoration, MemoryAccess, Op, StorageClass, Word};
 
 use super::meta::{ResDecl, ResKind};
-use super::resources::HandleVal;
 use super::{malformed, Fail, LResult, Lowerer, Scalar};
 use crate::binding::{
     BindingModel, CounterLocation, Placement, PushLayout, ResourceClass, ResourceLocation, ResourcePlacement,
     ResourceQuery, RootBlock,
 };
-use crate::compile::PlacedResource;
+use crate::compiled::PlacedResource;
+
+/// A lowered handle: a resource range and the index into it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HandleVal {
+    pub res: u32,
+    /// Index relative to the range's lower bound (`None`: single descriptor).
+    pub index: Option<Word>,
+    pub nonuniform: bool,
+    /// Binding model: the `u64` buffer address of a root descriptor (0: none).
+    pub base: Word,
+    /// Binding model: the `uvec2 {first, count}` of a heap buffer view (0: none).
+    pub bounds: Word,
+}
 
 /// Lowering state of the binding model (per compile).
 #[derive(Debug, Default)]

@@ -14,7 +14,7 @@ use rspirv::spirv::{Capability, Decoration, Dim, ImageFormat, Op, Scope, Storage
 use super::meta::{CompType, EntryMeta, ResDecl, ResKind};
 use super::{malformed, unsupported, Fail, LResult, Lowerer, Scalar, Val};
 use crate::binding::{self, DescriptorKind, Placement, ResourceClass, ResourceLocation};
-use crate::compile::{HeapBinding, PushConstantRange, ResourceBinding};
+use crate::compiled::{HeapBinding, PushConstantRange, ResourceBinding};
 use crate::dxil_op::DxilOp;
 use crate::ir::{ConstKind, Function, InstId, InstKind, Module, Type, Value};
 
@@ -54,18 +54,7 @@ pub(crate) struct ResInfo {
     pub rows: u32,
 }
 
-/// A lowered handle: a resource range and the index into it.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct HandleVal {
-    pub res: u32,
-    /// Index relative to the range's lower bound (`None`: single descriptor).
-    pub index: Option<Word>,
-    pub nonuniform: bool,
-    /// Binding model: the `u64` buffer address of a root descriptor (0: none).
-    pub base: Word,
-    /// Binding model: the `uvec2 {first, count}` of a heap buffer view (0: none).
-    pub bounds: Word,
-}
+pub(crate) use super::bindless::HandleVal;
 
 #[derive(Debug, Default)]
 pub(crate) struct Resources {
@@ -84,7 +73,7 @@ pub(crate) struct Resources {
     use_ops: Vec<(InstId, u8)>,
     /// Under a binding model: the root block's layout and every range's placement.
     pub push_layout: Option<crate::binding::PushLayout>,
-    pub placed: Vec<crate::compile::PlacedResource>,
+    pub placed: Vec<crate::compiled::PlacedResource>,
     pub bl: super::bindless::Bindless,
 }
 
