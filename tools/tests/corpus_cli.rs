@@ -50,8 +50,11 @@ fn corpus_job_compiles_and_validates_every_fixture() {
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{stdout}\n{}", String::from_utf8_lossy(&o.stderr));
     let (passed, failed, skipped) = closing(&stdout);
-    // Every fixture is a compute or graphics shader dxjit supports.
-    assert_eq!((passed, failed, skipped), (files.len(), 0, 0), "{stdout}");
+    // Every fixture is a shader dxjit supports; a DXIL library counts once per export, so there
+    // are at least as many shaders as files.
+    assert_eq!((failed, skipped), (0, 0), "{stdout}");
+    assert!(passed >= files.len(), "{passed} shaders from {} files: {stdout}", files.len());
+    assert!(stdout.contains(&format!("{} files, {passed} shaders", files.len())), "{stdout}");
     assert!(stdout.contains("median compile"), "no stage table: {stdout}");
     for stage in ["compute", "vertex", "pixel", "geometry", "hull", "domain"] {
         assert!(stdout.lines().any(|l| l.starts_with(stage)), "no {stage} row: {stdout}");
@@ -68,14 +71,14 @@ fn corpus_job_compiles_and_validates_every_fixture() {
     assert_eq!(v["failed"], 0);
     assert_eq!(v["validated"], validator_present());
     let shaders = v["shaders"].as_array().expect("shaders array");
-    assert_eq!(shaders.len(), files.len());
+    assert_eq!(shaders.len(), passed);
     for s in shaders {
         assert_eq!(s["status"], "passed", "{s}");
         assert!(s["spirv_words"].as_u64().is_some_and(|w| w > 5), "{s}");
         assert!(s["compile_us"].as_f64().is_some_and(|t| t > 0.0), "{s}");
     }
     let stage_total: u64 = v["stages"].as_array().expect("stages").iter().filter_map(|r| r["shaders"].as_u64()).sum();
-    assert_eq!(stage_total as usize, files.len());
+    assert_eq!(stage_total as usize, passed);
 }
 
 #[test]
