@@ -203,6 +203,17 @@ pub fn heap_binding(descriptor: DescriptorKind) -> Option<u32> {
     })
 }
 
+/// The binding of the UAV-counter array of the CBV/SRV/UAV heap (in the resource-heap set): a
+/// runtime array of `struct { uint counter; }` storage buffers, element `i` the counter of the
+/// UAV at heap index `i`.
+pub const HEAP_COUNTER_BINDING: u32 = 7;
+
+/// Where the counters of SM 6.6 heap UAVs live under an optional user map.
+pub fn heap_counter_binding(map: Option<&BindingMap>) -> Option<(u32, u32)> {
+    let layout = map.and_then(|m| m.heap).unwrap_or_default();
+    Some((layout.resource_set, HEAP_COUNTER_BINDING))
+}
+
 /// Placement of heap descriptors of type `descriptor` under an optional user map.
 pub fn place_heap(map: Option<&BindingMap>, descriptor: DescriptorKind) -> Option<Placement> {
     let layout = map.and_then(|m| m.heap).unwrap_or_default();

@@ -247,8 +247,14 @@ pub(super) fn scan(l: &mut Lowerer<'_>) -> LResult<()> {
             }
             push_seen = true;
         }
-        let counter = if d.has_counter && !d.heap { binding::place_counter(map, d.space, d.lower) } else { None };
-        l.res.info.push(ResInfo { placement, counter, ..Default::default() });
+        // Counters of SM 6.6 heap UAVs: a runtime array of counters beside the heap's arrays,
+        // indexed by the same heap index.
+        let (counter, counter_kind) = match (d.has_counter, d.heap) {
+            (false, _) => (None, super::bindless::CounterKind::Descriptor),
+            (true, false) => (binding::place_counter(map, d.space, d.lower), super::bindless::CounterKind::Descriptor),
+            (true, true) => (binding::heap_counter_binding(map), super::bindless::CounterKind::Heap),
+        };
+        l.res.info.push(ResInfo { placement, counter, counter_kind, ..Default::default() });
     }
     scan_function(l)
 }
