@@ -27,7 +27,7 @@ pub use signature::{mask_string, ComponentType, InterpolationMode, SemanticKind,
 
 use crate::ir::{FuncId, MdId, Module};
 use crate::ShaderKind;
-use reader::{arity, Reader};
+use reader::{arity, Op, Reader};
 use serde::Serialize;
 use std::fmt::Display;
 
@@ -91,7 +91,8 @@ pub fn decode(m: &Module) -> Result<DxilModuleInfo> {
     let shader_model = decode_shader_model(&r)?;
     let dxil_version = version(&r, "dx.version")?.ok_or(DxilError::MissingNamed { name: "dx.version" })?;
     let validator_version = version(&r, "dx.valver")?;
-    let resources = match single(&r, "dx.resources")? {
+    let resources_id = single(&r, "dx.resources")?;
+    let resources = match resources_id {
         Some(id) => resources::decode_resources(&r, Some(id), &"dx.resources")?,
         None => Resources::default(),
     };
@@ -103,7 +104,7 @@ pub fn decode(m: &Module) -> Result<DxilModuleInfo> {
         .ops
         .iter()
         .enumerate()
-        .map(|(i, id)| decode_entry(&r, *id, &format_args!("dx.entryPoints[{i}]"), true))
+        .map(|(i, id)| decode_entry(&r, *id, &format_args!("dx.entryPoints[{i}]"), Some((resources_id, &resources))))
         .collect::<Result<Vec<_>>>()?;
     Ok(DxilModuleInfo { shader_model, dxil_version, validator_version, entry_points, resources })
 }
@@ -146,10 +147,19 @@ fn decode_shader_model(r: &Reader<'_>) -> Result<ShaderModel> {
 /// compile reads resources through [`crate::lower::meta`]). The checks and
 /// errors are those of [`decode`] for that record.
 pub(crate) fn decode_entry_io(m: &Module, id: MdId, index: usize) -> Result<EntryPoint> {
-    decode_entry(&Reader::new(m), id, &format_args!("dx.entryPoints[{index}]"), false)
+    decode_entry(&Reader::new(m), id, &format_args!("dx.entryPoints[{index}]"), None)
 }
 
-fn decode_entry(r: &Reader<'_>, id: MdId, what: &dyn Display, with_resources: bool) -> Result<EntryPoint> {
+/// `with_resources`: decode the record's resource list (`None`: skip it),
+/// given the module's `!dx.resources` node and its decoded lists: an entry
+/// record naming that same node (the usual layout) gets a copy instead of
+/// a second decode.
+fn decode_entry(
+    r: &Reader<'_>,
+    id: MdId,
+    what: &dyn Display,
+    with_resources: Option<(Op, &Resources)>,
+) -> Result<EntryPoint> {
     let f = r.node(Some(id), what)?;
     arity(f, 5, what)?;
     let sig_what = format_args!("{what}.signatures");
@@ -166,8 +176,11 @@ fn decode_entry(r: &Reader<'_>, id: MdId, what: &dyn Display, with_resources: bo
     };
     let resources = match f[3] {
         None => None,
-        _ if !with_resources => None,
-        op => Some(resources::decode_resources(r, op, &format_args!("{what}.resources"))?),
+        op => match with_resources {
+            None => None,
+            Some((shared_op, shared)) if shared_op == op => Some(shared.clone()),
+            Some(_) => Some(resources::decode_resources(r, op, &format_args!("{what}.resources"))?),
+        },
     };
     Ok(EntryPoint {
         function: r.function(f[0], &format_args!("{what}.function"))?,

@@ -36,9 +36,7 @@ pub(crate) fn verify_function(m: &Module, f: &Function, dxil: &DxilModuleInfo) -
                     ),
                 ));
             }
-            let scalar_param = !matches!(m.types.list.get(t.0 as usize), Some(Type::Struct { .. }));
-            let constant = if scalar_param { is_int_const(m, *a) } else { matches!(a, Value::Const(_)) };
-            if (p.is_const || must_be_const(*op, k)) && !constant {
+            if (p.is_const || must_be_const(*op, k)) && !is_constant(m, t, *a) {
                 return Err(err(
                     "dxop.constant-operand",
                     inst_place(f, id),
@@ -333,6 +331,16 @@ fn must_be_const(op: DxilOp, k: usize) -> bool {
     }
 }
 
+/// Whether operand `a` (of type `t`) is a constant: an integer constant,
+/// or any constant of a struct type.
+fn is_constant(m: &Module, t: TypeId, a: Value) -> bool {
+    if matches!(m.types.list.get(t.0 as usize), Some(Type::Struct { .. })) {
+        matches!(a, Value::Const(_))
+    } else {
+        is_int_const(m, a)
+    }
+}
+
 fn is_int_const(m: &Module, v: Value) -> bool {
     match v {
         Value::Const(c) => {
@@ -344,16 +352,18 @@ fn is_int_const(m: &Module, v: Value) -> bool {
     }
 }
 
-fn scalar(o: Overload) -> Option<Type> {
+/// Whether `ty` is the scalar type of overload `o` (`None`: the overload
+/// names no scalar type), compared without building a [`Type`].
+fn is_scalar(o: Overload, ty: &Type) -> Option<bool> {
     Some(match o {
-        Overload::Half => Type::Half,
-        Overload::Float => Type::Float,
-        Overload::Double => Type::Double,
-        Overload::I1 => Type::Int(1),
-        Overload::I8 => Type::Int(8),
-        Overload::I16 => Type::Int(16),
-        Overload::I32 => Type::Int(32),
-        Overload::I64 => Type::Int(64),
+        Overload::Half => matches!(ty, Type::Half),
+        Overload::Float => matches!(ty, Type::Float),
+        Overload::Double => matches!(ty, Type::Double),
+        Overload::I1 => matches!(ty, Type::Int(1)),
+        Overload::I8 => matches!(ty, Type::Int(8)),
+        Overload::I16 => matches!(ty, Type::Int(16)),
+        Overload::I32 => matches!(ty, Type::Int(32)),
+        Overload::I64 => matches!(ty, Type::Int(64)),
         Overload::Void | Overload::Udt | Overload::Obj => return None,
     })
 }
@@ -371,18 +381,15 @@ fn fits(m: &Module, t: TypeId, p: ParamType, overload: Overload) -> bool {
     let Some(ty) = m.types.list.get(t.0 as usize) else { return false };
     match p {
         ParamType::Void => matches!(ty, Type::Void),
-        ParamType::Overload => match scalar(overload) {
-            Some(s) => *ty == s,
-            None => !matches!(ty, Type::Void),
-        },
-        ParamType::I1 => *ty == Type::Int(1),
-        ParamType::I8 => *ty == Type::Int(8),
-        ParamType::I16 => *ty == Type::Int(16),
-        ParamType::I32 => *ty == Type::Int(32),
-        ParamType::I64 => *ty == Type::Int(64),
-        ParamType::F16 => *ty == Type::Half,
-        ParamType::F32 => *ty == Type::Float,
-        ParamType::F64 => *ty == Type::Double,
+        ParamType::Overload => is_scalar(overload, ty).unwrap_or(!matches!(ty, Type::Void)),
+        ParamType::I1 => matches!(ty, Type::Int(1)),
+        ParamType::I8 => matches!(ty, Type::Int(8)),
+        ParamType::I16 => matches!(ty, Type::Int(16)),
+        ParamType::I32 => matches!(ty, Type::Int(32)),
+        ParamType::I64 => matches!(ty, Type::Int(64)),
+        ParamType::F16 => matches!(ty, Type::Half),
+        ParamType::F32 => matches!(ty, Type::Float),
+        ParamType::F64 => matches!(ty, Type::Double),
         ParamType::F32Ptr | ParamType::GroupSharedPtr | ParamType::WaveMatrixPtr => {
             matches!(ty, Type::Pointer { .. })
         }

@@ -7,9 +7,60 @@ use crate::ir::{BlockId, Function, InstId, InstKind, Module, Type, Value};
 
 pub(crate) fn verify_function(m: &Module, f: &Function) -> Result<()> {
     structure(m, f)?;
+    if f.blocks.len() == 1 {
+        // Most DXIL functions are one block: no CFG or dominator tree needed.
+        return single_block(m, f);
+    }
     let cfg = Cfg::of_function(f).map_err(|e| err("cfg", format!("function `{}`", f.name), e.to_string()))?;
     let dom = DomTree::compute(&cfg);
     dominance(m, f, &cfg, &dom)
+}
+
+/// [`dominance`] for a function of one block (after [`structure`], which
+/// rejects branches to the entry block): the block has no predecessors, so
+/// a PHI with an incoming value names a non-predecessor, and a use is
+/// dominated exactly when its definition comes earlier in the block.
+fn single_block(m: &Module, f: &Function) -> Result<()> {
+    for (i, inst) in f.insts.iter().enumerate() {
+        let id = InstId(i as u32);
+        if let InstKind::Phi { incoming } = &inst.kind {
+            if let Some(&(_, from)) = f.phis(*incoming).first() {
+                return Err(err(
+                    "phi.incoming",
+                    inst_place(f, id),
+                    format!("incoming block {} is not a predecessor", from.0),
+                ));
+            }
+            continue;
+        }
+        let mut bad: Option<(InstId, &'static str)> = None;
+        f.for_each_operand(id, |v| {
+            let Value::Inst(d) = v else { return };
+            if bad.is_some() {
+                return;
+            }
+            if d == id {
+                bad = Some((d, "ssa.self-reference"));
+            } else if is_void(m, f.inst(d).ty) {
+                bad = Some((d, "ssa.void-use"));
+            } else if d.0 > id.0 {
+                bad = Some((d, "ssa.dominance"));
+            }
+        });
+        if let Some((d, rule)) = bad {
+            return Err(use_error(f, id, d, rule));
+        }
+    }
+    Ok(())
+}
+
+fn use_error(f: &Function, id: InstId, d: InstId, rule: &'static str) -> super::VerifyError {
+    let detail = match rule {
+        "ssa.self-reference" => format!("%{} uses its own result", d.0),
+        "ssa.void-use" => format!("uses %{}, which has no value", d.0),
+        _ => format!("uses %{}, whose definition does not dominate the use", d.0),
+    };
+    err(rule, inst_place(f, id), detail)
 }
 
 /// Blocks are contiguous runs of instructions ending in their only
@@ -195,12 +246,7 @@ fn dominance(m: &Module, f: &Function, cfg: &Cfg, dom: &DomTree) -> Result<()> {
                 }
             });
             if let Some((d, rule)) = bad {
-                let detail = match rule {
-                    "ssa.self-reference" => format!("%{} uses its own result", d.0),
-                    "ssa.void-use" => format!("uses %{}, which has no value", d.0),
-                    _ => format!("uses %{}, whose definition does not dominate the use", d.0),
-                };
-                return Err(err(rule, inst_place(f, id), detail));
+                return Err(use_error(f, id, d, rule));
             }
         }
     }
