@@ -248,7 +248,7 @@ impl Lowerer<'_> {
 
     /// Element `index` of a `uvec2[]` storage buffer at (set, binding): the `{first, count}` of a
     /// heap view from the bounds buffer, or a counter's address from an address table.
-    pub(crate) fn view_bounds(&mut self, set: u32, binding: u32, index: Word, nonuniform: bool) -> LResult<Word> {
+    pub(crate) fn view_bounds(&mut self, set: u32, binding: u32, index: Word) -> LResult<Word> {
         let var = match self.res.bl.bounds_vars.iter().find(|(k, _)| *k == (set, binding)) {
             Some(&(_, v)) => v,
             None => {
@@ -273,13 +273,12 @@ impl Lowerer<'_> {
         let pt = self.pointer(StorageClass::StorageBuffer, u2);
         let zero = self.const_u32(0);
         let p = self.access_chain(pt, var, &[zero, index])?;
-        let _ = nonuniform;
         self.load(u2, p)
     }
 
     /// The 64-bit address of a UAV counter: element `index` of the address table at (set, binding).
     pub(crate) fn counter_address(&mut self, set: u32, binding: u32, index: Word) -> LResult<Word> {
-        let pair = self.view_bounds(set, binding, index, false)?;
+        let pair = self.view_bounds(set, binding, index)?;
         self.cap(Capability::Int64);
         let u64t = self.scalar(Scalar::U64);
         self.op(Op::Bitcast, u64t, &[pair])
@@ -334,7 +333,7 @@ impl Lowerer<'_> {
                 h.index = Some(idx);
                 h.nonuniform = nonuniform;
                 if let Some((set, binding)) = bounds {
-                    h.bounds = self.view_bounds(set, binding, idx, nonuniform)?;
+                    h.bounds = self.view_bounds(set, binding, idx)?;
                 }
             }
             ResourceLocation::Address { word } => {

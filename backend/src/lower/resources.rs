@@ -442,7 +442,6 @@ impl<'m> Lowerer<'m> {
                 }
                 ResourceLocation::Address { .. } => {
                     // No variable: every access converts the root descriptor's address.
-                    let u = self.u32();
                     if d.kind == ResKind::RTAccelerationStructure {
                         self.accel_type();
                     } else if d.kind == ResKind::CBuffer {
@@ -460,7 +459,6 @@ impl<'m> Lowerer<'m> {
                             self.res.info[ri].blocks[2] = self.ssbo_struct(Scalar::U64);
                         }
                     }
-                    let _ = u;
                     self.res.info[ri].var = self.root_var_id()?;
                     return Ok(());
                 }
