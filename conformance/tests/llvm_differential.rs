@@ -197,6 +197,11 @@ struct Mutation {
     apply: fn(&mut Module) -> bool,
 }
 
+/// The first instruction of the module whose kind satisfies `pred`.
+fn first_inst(m: &mut Module, pred: impl Fn(&InstKind) -> bool) -> Option<&mut InstKind> {
+    m.functions.iter_mut().flat_map(|f| &mut f.insts).map(|i| &mut i.kind).find(|k| pred(k))
+}
+
 fn binary_with_float_const(m: &Module) -> Option<dxjit::ir::ConstId> {
     m.functions.iter().flat_map(|f| &f.insts).find_map(|i| match i.kind {
         InstKind::Binary { rhs: Value::Const(c), .. } | InstKind::Binary { lhs: Value::Const(c), .. }
@@ -212,22 +217,18 @@ const MUTATIONS: &[Mutation] = &[
     Mutation {
         what: "fast-math flags (C API, printed instruction)",
         apply: |m| {
-            let fast = |i: &dxjit::ir::Inst| matches!(i.kind, InstKind::Binary { op, flags, .. } if op.is_float() && flags != 0);
-            let Some(i) = m.functions.iter_mut().flat_map(|f| &mut f.insts).find(|i| fast(i)) else { return false };
-            if let InstKind::Binary { flags, .. } = &mut i.kind {
-                *flags = 0;
-            }
+            let fast = |k: &InstKind| matches!(k, InstKind::Binary { op, flags, .. } if op.is_float() && *flags != 0);
+            let Some(InstKind::Binary { flags, .. }) = first_inst(m, fast) else { return false };
+            *flags = 0;
             true
         },
     },
     Mutation {
         what: "nuw/nsw flags (C API, printed instruction)",
         apply: |m| {
-            let wrap = |i: &dxjit::ir::Inst| matches!(i.kind, InstKind::Binary { op, flags, .. } if !op.is_float() && flags != 0);
-            let Some(i) = m.functions.iter_mut().flat_map(|f| &mut f.insts).find(|i| wrap(i)) else { return false };
-            if let InstKind::Binary { flags, .. } = &mut i.kind {
-                *flags ^= dxjit::ir::flags::NSW;
-            }
+            let wrap = |k: &InstKind| matches!(k, InstKind::Binary { op, flags, .. } if !op.is_float() && *flags != 0);
+            let Some(InstKind::Binary { flags, .. }) = first_inst(m, wrap) else { return false };
+            *flags ^= dxjit::ir::flags::NSW;
             true
         },
     },
@@ -260,22 +261,20 @@ const MUTATIONS: &[Mutation] = &[
     Mutation {
         what: "GEP inbounds (llvm-ir)",
         apply: |m| {
-            let gep = |i: &dxjit::ir::Inst| matches!(i.kind, InstKind::Gep { .. });
-            let Some(i) = m.functions.iter_mut().flat_map(|f| &mut f.insts).find(|i| gep(i)) else { return false };
-            if let InstKind::Gep { inbounds, .. } = &mut i.kind {
-                *inbounds = !*inbounds;
-            }
+            let Some(InstKind::Gep { inbounds, .. }) = first_inst(m, |k| matches!(k, InstKind::Gep { .. })) else {
+                return false;
+            };
+            *inbounds = !*inbounds;
             true
         },
     },
     Mutation {
         what: "load alignment (llvm-ir)",
         apply: |m| {
-            let load = |i: &dxjit::ir::Inst| matches!(i.kind, InstKind::Load { .. });
-            let Some(i) = m.functions.iter_mut().flat_map(|f| &mut f.insts).find(|i| load(i)) else { return false };
-            if let InstKind::Load { align, .. } = &mut i.kind {
-                *align *= 2;
-            }
+            let Some(InstKind::Load { align, .. }) = first_inst(m, |k| matches!(k, InstKind::Load { .. })) else {
+                return false;
+            };
+            *align *= 2;
             true
         },
     },
