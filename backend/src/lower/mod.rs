@@ -19,6 +19,7 @@ mod bindless;
 mod compute;
 pub(crate) mod emit;
 mod entry;
+mod feedback;
 mod geometry;
 pub(crate) mod io;
 mod llvm;
@@ -1605,6 +1606,9 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | Texture2DMSGetSamplePosition
         | TextureStoreSample
         | TextureGatherRaw => sampling::lower,
+        WriteSamplerFeedback | WriteSamplerFeedbackBias | WriteSamplerFeedbackLevel | WriteSamplerFeedbackGrad => {
+            feedback::lower
+        }
         AtomicBinOp | AtomicCompareExchange => atomics::lower,
         WaveIsFirstLane
         | WaveGetLaneIndex

@@ -189,7 +189,7 @@ fn set_texel_parts(l: &mut Lowerer<'_>, i: InstId, h: HandleVal, texel: Word) ->
     Ok(())
 }
 
-fn sampled_image(l: &mut Lowerer<'_>, h: HandleVal, sampler: Value) -> LResult<(Word, Word)> {
+pub(super) fn sampled_image(l: &mut Lowerer<'_>, h: HandleVal, sampler: Value) -> LResult<(Word, Word)> {
     let (img, info) = l.load_image(h)?;
     let sh = l.handle(sampler)?;
     l.ensure_var(sh.res)?;
@@ -527,7 +527,7 @@ fn gather_offset(l: &mut Lowerer<'_>, vals: &[Value]) -> LResult<Option<(ImageOp
 }
 
 /// A float operand as f32 (half operands are widened).
-fn float_operand(l: &mut Lowerer<'_>, v: Value) -> LResult<Word> {
+pub(super) fn float_operand(l: &mut Lowerer<'_>, v: Value) -> LResult<Word> {
     let x = l.value(v)?;
     let t = l.m.value_type(l.f, v);
     match l.scalar_of(t) {
