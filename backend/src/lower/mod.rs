@@ -164,6 +164,8 @@ pub(crate) struct Lowerer<'m> {
     rq: rayquery::RayQueries,
     /// Ray-tracing exports: parameters, builtins, library resource globals.
     rt: raytracing::RayTracing,
+    /// The rasterizer-sample-count specialization constant (0: not declared).
+    sample_count_spec: Word,
 }
 
 /// Lowers the entry point described by `meta`; graphics stages take their
@@ -334,6 +336,7 @@ impl<'m> Lowerer<'m> {
             mesh: None,
             rq: s.rq,
             rt: s.rt,
+            sample_count_spec: 0,
         }
     }
 
@@ -1369,6 +1372,7 @@ impl<'m> Lowerer<'m> {
                 .as_ref()
                 .and_then(|t| t.patch_location_offset(self.opts.patch_location_offset)),
             placements: std::mem::take(&mut self.res.placed),
+            sample_count_spec_id: (self.sample_count_spec != 0).then_some(crate::compiled::SPEC_ID_SAMPLE_COUNT),
             capabilities: self
                 .caps
                 .iter()

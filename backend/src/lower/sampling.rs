@@ -462,6 +462,15 @@ fn sample_position(l: &mut Lowerer<'_>, i: InstId, h: HandleVal, args: &[Value])
     let Some(&index) = args.get(1) else { return malformed("GetSamplePosition without index") };
     let (img, _) = l.load_image(h)?;
     l.cap(Capability::ImageQuery);
+    let u = l.u32();
+    let count = l.op(Op::ImageQuerySamples, u, &[img])?;
+    let idx = l.value(index)?;
+    standard_sample_position(l, i, count, idx)
+}
+
+/// The position of sample `idx` in D3D's standard pattern of `count` samples ((0, 0) for an index
+/// out of range or a count past 16), as the two parts of `i`.
+pub(super) fn standard_sample_position(l: &mut Lowerer<'_>, i: InstId, count: Word, idx: Word) -> LResult<()> {
     let f = l.f32();
     let u = l.u32();
     let bt = l.bool();
@@ -477,8 +486,6 @@ fn sample_position(l: &mut Lowerer<'_>, i: InstId, h: HandleVal, args: &[Value])
     let table = l.const_composite(arr, &elems);
     let pt = l.pointer(StorageClass::Private, arr);
     let var = l.global_var(pt, StorageClass::Private, Some(table));
-    let count = l.op(Op::ImageQuerySamples, u, &[img])?;
-    let idx = l.value(index)?;
     let in_range = l.op(Op::ULessThan, bt, &[idx, count])?;
     let c16 = l.const_u32(16);
     let small = l.op(Op::ULessThanEqual, bt, &[count, c16])?;

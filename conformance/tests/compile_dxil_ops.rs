@@ -1,0 +1,140 @@
+//! DXIL operations that need more than the corpus run shows: sampler feedback's bindings, the
+//! rasterizer sample count as a specialization constant, 64-bit raw gathers, and operations no
+//! corpus shader uses, built by editing a corpus module in memory (`dxjit::compile::compile_module`).
+//! Each one is compiled and its SPIR-V validated, or must be refused as `Unsupported` naming what it
+//! needs (a device extension, work graphs). SKIPs without the corpus.
+
+use dxjit::compile::compile_module;
+use dxjit::dxil_op::DxilOp;
+use dxjit::ir::{InstKind, List, Module};
+use dxjit::{compile, CompileError, CompileOptions, CompiledShader, DescriptorKind};
+use dxjit_conformance::corpus::Corpus;
+use dxjit_conformance::spirv_val;
+
+fn bytes(c: &Corpus, rel: &str) -> Vec<u8> {
+    let path = c.root.join(rel);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn build(c: &Corpus, rel: &str, opts: &CompileOptions) -> CompiledShader {
+    let cs = compile(&bytes(c, rel), opts).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    spirv_val::validate(&cs.spirv).unwrap_or_else(|e| panic!("{rel}: spirv-val: {e}"));
+    cs
+}
+
+fn module(c: &Corpus, rel: &str) -> Module {
+    let b = bytes(c, rel);
+    let container = dxjit::container::Container::parse(&b).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let program = container.dxil_program().unwrap_or_else(|e| panic!("{rel}: {e}"));
+    dxjit::bitcode::read_module(program.bitcode).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// Replaces every call of `from` by `to`, dropping the first `drop` arguments; returns how many.
+fn retarget(m: &mut Module, from: DxilOp, to: DxilOp, drop: u32) -> usize {
+    let mut n = 0;
+    for f in &mut m.functions {
+        for i in &mut f.insts {
+            if let InstKind::DxOp { op, args, .. } = &mut i.kind {
+                if *op == from {
+                    *op = to;
+                    *args = List { start: args.start + drop, len: args.len - drop };
+                    n += 1;
+                }
+            }
+        }
+    }
+    n
+}
+
+fn compile_valid(m: &Module, opts: &CompileOptions, what: &str) -> CompiledShader {
+    let cs = compile_module(m, opts).unwrap_or_else(|e| panic!("{what}: {e}"));
+    spirv_val::validate(&cs.spirv).unwrap_or_else(|e| panic!("{what}: spirv-val: {e}"));
+    cs
+}
+
+#[allow(dead_code)]
+fn unsupported(m: &Module, opts: &CompileOptions) -> String {
+    match compile_module(m, opts) {
+        Err(CompileError::Unsupported { feature, .. }) => feature,
+        other => panic!("expected Unsupported, got {:?}", other.map(|c| c.spirv.len())),
+    }
+}
+
+/// SPIR-V words of `OpDecorate %id SpecId n` for some id.
+fn spec_id_decorations(spirv: &[u32]) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut k = 5;
+    while k < spirv.len() {
+        let (len, op) = ((spirv[k] >> 16) as usize, spirv[k] & 0xffff);
+        if len == 0 {
+            break;
+        }
+        // OpDecorate = 71, Decoration SpecId = 1.
+        if op == 71 && len == 4 && spirv[k + 2] == 1 {
+            out.push(spirv[k + 3]);
+        }
+        k += len;
+    }
+    out
+}
+
+const SAMPLE_COUNT_PS: &str =
+    "vkd3d-proton/inline_d3d12_shaders/test_shader_get_render_target_sample_count__ps_code_dxil.dxil";
+
+#[test]
+fn render_target_sample_count_is_a_specialization_constant_without_the_option() {
+    let Some(c) = Corpus::for_test("compile_dxil_ops") else { return };
+    let cs = build(&c, SAMPLE_COUNT_PS, &CompileOptions::default());
+    assert_eq!(cs.sample_count_spec_id, Some(dxjit::SPEC_ID_SAMPLE_COUNT));
+    assert_eq!(spec_id_decorations(&cs.spirv), vec![dxjit::SPEC_ID_SAMPLE_COUNT]);
+
+    let mut opts = CompileOptions::default();
+    opts.state.rasterizer_sample_count = Some(4);
+    let cs = build(&c, SAMPLE_COUNT_PS, &opts);
+    assert_eq!(cs.sample_count_spec_id, None, "the option gives a plain constant");
+    assert!(spec_id_decorations(&cs.spirv).is_empty());
+}
+
+#[test]
+fn render_target_sample_position_uses_the_standard_pattern_of_the_sample_count() {
+    let Some(c) = Corpus::for_test("compile_dxil_ops") else { return };
+    // t.GetSamplePosition(index) turned into GetRenderTargetSamplePosition(index).
+    let mut m = module(&c, "vkd3d-proton/inline_d3d12_shaders/test_shader_sample_position__ps_code_dxil.dxil");
+    assert_eq!(retarget(&mut m, DxilOp::Texture2DMSGetSamplePosition, DxilOp::RenderTargetGetSamplePosition, 1), 1);
+    let cs = compile_valid(&m, &CompileOptions::default(), "RenderTargetGetSamplePosition");
+    assert_eq!(cs.sample_count_spec_id, Some(dxjit::SPEC_ID_SAMPLE_COUNT));
+    let mut opts = CompileOptions::default();
+    opts.state.rasterizer_sample_count = Some(8);
+    let cs = compile_valid(&m, &opts, "RenderTargetGetSamplePosition, 8 samples");
+    assert_eq!(cs.sample_count_spec_id, None);
+}
+
+#[test]
+fn sampler_feedback_maps_are_r32ui_storage_images() {
+    let Some(c) = Corpus::for_test("compile_dxil_ops") else { return };
+    for (rel, kinds) in [
+        (
+            "vkd3d-proton/inline_d3d12_sampler_feedback/test_sampler_feedback_grad__cs_code.dxil",
+            &["FeedbackTexture2D", "FeedbackTexture2D"][..],
+        ),
+        ("vkd3d-proton/inline_d3d12_sampler_feedback/cs_code_min_mip_level_array.dxil", &["FeedbackTexture2DArray"]),
+        (
+            "vkd3d-proton/inline_d3d12_sampler_feedback/test_sampler_feedback_implicit_lod_inner__ps_code_bias.dxil",
+            &["FeedbackTexture2D"],
+        ),
+        (
+            "dxil-spirv/sampler-feedback/sampler-feedback.frag.dxil",
+            &["FeedbackTexture2D", "FeedbackTexture2D", "FeedbackTexture2DArray", "FeedbackTexture2DArray"],
+        ),
+    ] {
+        let cs = build(&c, rel, &CompileOptions::default());
+        let fb: Vec<_> = cs.bindings.iter().filter(|b| b.kind.starts_with("Feedback")).collect();
+        let mut got: Vec<_> = fb.iter().map(|b| b.kind.as_str()).collect();
+        got.sort_unstable();
+        assert_eq!(got, kinds, "{rel}");
+        for b in fb {
+            assert_eq!(b.descriptor, DescriptorKind::StorageImage, "{rel}");
+            assert_eq!(b.format_hint.as_deref(), Some("R32ui"), "{rel}");
+        }
+    }
+}
