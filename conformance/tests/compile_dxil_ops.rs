@@ -138,3 +138,12 @@ fn sampler_feedback_maps_are_r32ui_storage_images() {
         }
     }
 }
+
+#[test]
+fn gather_raw_of_64bit_texels_is_two_32bit_gathers() {
+    let Some(c) = Corpus::for_test("compile_dxil_ops") else { return };
+    let cs = build(&c, "dxil-spirv/dxil-builtin/raw-gather.sm67.ssbo.comp.dxil", &CompileOptions::default());
+    // The R32G32_UINT view is gathered per channel: no 64-bit image support needed.
+    assert!(!cs.capabilities.iter().any(|c| c == "Int64ImageEXT"), "{:?}", cs.capabilities);
+    assert!(cs.capabilities.iter().any(|c| c == "Int64"), "{:?}", cs.capabilities);
+}
