@@ -147,3 +147,49 @@ fn gather_raw_of_64bit_texels_is_two_32bit_gathers() {
     assert!(!cs.capabilities.iter().any(|c| c == "Int64ImageEXT"), "{:?}", cs.capabilities);
     assert!(cs.capabilities.iter().any(|c| c == "Int64"), "{:?}", cs.capabilities);
 }
+
+fn refusal(c: &Corpus, rel: &str, opts: &CompileOptions) -> String {
+    match compile(&bytes(c, rel), opts) {
+        Err(CompileError::Unsupported { feature, .. }) => feature,
+        other => panic!("{rel}: expected Unsupported, got {:?}", other.map(|c| c.spirv.len())),
+    }
+}
+
+#[test]
+fn barycentrics_and_shading_rate_name_their_extensions_and_compile_with_them() {
+    let Some(c) = Corpus::for_test("compile_dxil_ops") else { return };
+    let bary = [
+        "dxil-spirv/dxil-builtin/barycentrics.frag.dxil",
+        "dxil-spirv/dxil-builtin/barycentrics-2.frag.dxil",
+        "vkd3d-proton/sm_advanced/ps_barycentrics.dxil",
+        "vkd3d-proton/pso/ps_mismatch_sv_1.dxil",
+        "vkd3d-proton/pso/ps_mismatch_sv_2.dxil",
+    ];
+    let vrs = [
+        ("dxil-spirv/semantics/sv-shading-rate.noglsl.frag.dxil", "ShadingRateKHR"),
+        ("dxil-spirv/semantics/sv-shading-rate.noglsl.vert.dxil", "PrimitiveShadingRateKHR"),
+        ("vkd3d-proton/vrs/vrs_ps.dxil", "ShadingRateKHR"),
+        ("vkd3d-proton/vrs/vrs_vs.dxil", "PrimitiveShadingRateKHR"),
+    ];
+    let off = CompileOptions::default();
+    for rel in bary {
+        let f = refusal(&c, rel, &off);
+        assert!(f.contains("VK_KHR_fragment_shader_barycentric"), "{rel}: {f}");
+    }
+    for (rel, _) in vrs {
+        let f = refusal(&c, rel, &off);
+        assert!(f.contains("VK_KHR_fragment_shading_rate"), "{rel}: {f}");
+    }
+    let on = CompileOptions { fragment_barycentrics: true, fragment_shading_rate: true, ..CompileOptions::default() };
+    for rel in bary {
+        let cs = build(&c, rel, &on);
+        assert!(cs.capabilities.iter().any(|c| c == "FragmentBarycentricKHR"), "{rel}: {:?}", cs.capabilities);
+    }
+    for (rel, builtin) in vrs {
+        let cs = build(&c, rel, &on);
+        assert!(cs.capabilities.iter().any(|c| c == "FragmentShadingRateKHR"), "{rel}: {:?}", cs.capabilities);
+        // BuiltIn ShadingRateKHR = 4444, PrimitiveShadingRateKHR = 4432 (OpDecorate %v BuiltIn n).
+        let n = if builtin == "ShadingRateKHR" { 4444 } else { 4432 };
+        assert!(cs.spirv.windows(2).any(|w| w == [11, n]), "{rel}: no BuiltIn {builtin}");
+    }
+}

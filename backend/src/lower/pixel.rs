@@ -109,7 +109,18 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             super::sampling::standard_sample_position(l, i, count, idx)
         }
         DxilOp::AttributeAtVertex => {
-            unsupported("AttributeAtVertex (needs SPV_KHR_fragment_shader_barycentric per-vertex inputs)")
+            l.require_pixel(op)?;
+            if !l.opts.fragment_barycentrics {
+                return unsupported(
+                    "AttributeAtVertex (needs VK_KHR_fragment_shader_barycentric: CompileOptions::fragment_barycentrics)",
+                );
+            }
+            let Some(id) = l.m.const_uint(args[0]) else { return malformed("signature element id is not a constant") };
+            let t = l.f.inst(i).ty;
+            let Some(to) = l.scalar_of(t) else { return malformed("AttributeAtVertex of non-scalar type") };
+            let r = l.load_input(id as u32, args[1], args[2], Some(args[3]), to)?;
+            l.set_id(i, r);
+            Ok(())
         }
         _ => Err(Fail::Internal(format!("pixel::lower got {}", op.name()))),
     }
