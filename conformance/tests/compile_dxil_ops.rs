@@ -52,7 +52,6 @@ fn compile_valid(m: &Module, opts: &CompileOptions, what: &str) -> CompiledShade
     cs
 }
 
-#[allow(dead_code)]
 fn unsupported(m: &Module, opts: &CompileOptions) -> String {
     match compile_module(m, opts) {
         Err(CompileError::Unsupported { feature, .. }) => feature,
@@ -191,5 +190,126 @@ fn barycentrics_and_shading_rate_name_their_extensions_and_compile_with_them() {
         // BuiltIn ShadingRateKHR = 4444, PrimitiveShadingRateKHR = 4432 (OpDecorate %v BuiltIn n).
         let n = if builtin == "ShadingRateKHR" { 4444 } else { 4432 };
         assert!(cs.spirv.windows(2).any(|w| w == [11, n]), "{rel}: no BuiltIn {builtin}");
+    }
+}
+
+/// Appends i32 constants `vals` to `m` and returns them as values (type of the existing i32 `like`).
+fn i32_consts(m: &mut Module, like: dxjit::ir::Value, vals: &[u64]) -> Vec<dxjit::ir::Value> {
+    let dxjit::ir::Value::Const(c) = like else { panic!("not a constant") };
+    let ty = m.consts[c.index()].ty;
+    vals.iter()
+        .map(|&v| {
+            m.consts.push(dxjit::ir::Const { ty, kind: dxjit::ir::ConstKind::Int(v) });
+            dxjit::ir::Value::Const(dxjit::ir::ConstId(m.consts.len() as u32 - 1))
+        })
+        .collect()
+}
+
+/// Rewrites the first call of `from` into `to(args)`.
+fn rewrite_first(
+    m: &mut Module,
+    from: DxilOp,
+    to: DxilOp,
+    make_args: impl Fn(&mut Module, &[dxjit::ir::Value]) -> Vec<dxjit::ir::Value>,
+) {
+    let (fi, ii, old) = m
+        .functions
+        .iter()
+        .enumerate()
+        .find_map(|(fi, f)| {
+            f.insts.iter().enumerate().find_map(|(ii, inst)| match &inst.kind {
+                InstKind::DxOp { op, args, .. } if *op == from => Some((fi, ii, f.values(*args).to_vec())),
+                _ => None,
+            })
+        })
+        .unwrap_or_else(|| panic!("no {}", from.name()));
+    let new_args = make_args(m, &old);
+    let f = &mut m.functions[fi];
+    let start = f.value_pool.len() as u32;
+    f.value_pool.extend(new_args.iter().copied());
+    if let InstKind::DxOp { op, args, .. } = &mut f.insts[ii].kind {
+        *op = to;
+        *args = List { start, len: new_args.len() as u32 };
+    }
+}
+
+const BARRIER_CS: &str = "vkd3d-proton/sm_advanced/cs_wmma_lds_transpose.dxil";
+
+#[test]
+fn sm68_barriers_by_memory_type_and_handle() {
+    let Some(c) = Corpus::for_test("compile_dxil_ops") else { return };
+    // Barrier(9) (GroupMemoryBarrierWithGroupSync) replaced by SM 6.8 Barrier(types, semantics).
+    for (types, semantics) in [(2, 3), (1, 5), (3, 7), (1, 4), (0xF, 1)] {
+        let mut m = module(&c, BARRIER_CS);
+        rewrite_first(&mut m, DxilOp::Barrier, DxilOp::BarrierByMemoryType, |m, old| {
+            i32_consts(m, old[0], &[types, semantics])
+        });
+        compile_valid(&m, &CompileOptions::default(), &format!("Barrier({types:#x}, {semantics:#x})"));
+    }
+    // Barrier(RWByteAddressBuffer, DEVICE_SCOPE | GROUP_SYNC): the handle of the shader's first buffer store.
+    let mut m = module(&c, BARRIER_CS);
+    let handle =
+        m.functions
+            .iter()
+            .find_map(|f| {
+                f.insts.iter().find_map(|i| match &i.kind {
+                    InstKind::DxOp {
+                        op:
+                            DxilOp::RawBufferStore
+                            | DxilOp::BufferStore
+                            | DxilOp::AtomicCompareExchange
+                            | DxilOp::AtomicBinOp,
+                        args,
+                        ..
+                    } => Some(f.values(*args)[0]),
+                    _ => None,
+                })
+            })
+            .expect("a UAV access");
+    rewrite_first(&mut m, DxilOp::Barrier, DxilOp::BarrierByMemoryHandle, |m, old| {
+        let s = i32_consts(m, old[0], &[5]);
+        vec![handle, s[0]]
+    });
+    compile_valid(&m, &CompileOptions::default(), "Barrier(uav, DEVICE_SCOPE | GROUP_SYNC)");
+}
+
+#[test]
+fn imul_and_umul_give_high_and_low_words() {
+    let Some(c) = Corpus::for_test("compile_dxil_ops") else { return };
+    // asuint(double) (SplitDouble: two i32 results) replaced by IMul/UMul of two constants.
+    for op in [DxilOp::IMul, DxilOp::UMul] {
+        let mut m = module(&c, "dxil-spirv/dxil-builtin/split-double.frag.dxil");
+        let like = {
+            let f = m.functions.iter().find(|f| !f.insts.is_empty()).expect("a function");
+            f.insts
+                .iter()
+                .find_map(|i| match &i.kind {
+                    InstKind::DxOp { op: DxilOp::LoadInput, args, .. } => Some(f.values(*args)[0]),
+                    _ => None,
+                })
+                .expect("loadInput")
+        };
+        rewrite_first(&mut m, DxilOp::SplitDouble, op, |m, _| i32_consts(m, like, &[0xFFFF_FFF0, 7]));
+        let cs = compile_valid(&m, &CompileOptions::default(), op.name());
+        // OpSMulExtended = 152, OpUMulExtended = 151.
+        let want = if op == DxilOp::IMul { 152 } else { 151 };
+        assert!(cs.spirv.iter().any(|&w| w & 0xffff == want && w >> 16 == 5), "{}: no OpXMulExtended", op.name());
+    }
+}
+
+#[test]
+fn refused_ops_name_what_they_need() {
+    let Some(c) = Corpus::for_test("compile_dxil_ops") else { return };
+    for (op, needs) in [
+        (DxilOp::CycleCounterLegacy, "VK_KHR_shader_clock"),
+        (DxilOp::WaveMatrix_Multiply, "VK_KHR_cooperative_matrix"),
+        (DxilOp::GetRemainingRecursionLevels, "work graphs"),
+        (DxilOp::BarrierByNodeRecordHandle, "work graphs"),
+        (DxilOp::TempRegLoad, "DXBC-converter"),
+    ] {
+        let mut m = module(&c, BARRIER_CS);
+        assert_eq!(retarget(&mut m, DxilOp::Barrier, op, 0), 1);
+        let f = unsupported(&m, &CompileOptions::default());
+        assert!(f.contains(op.name()) && f.contains(needs), "{}: {f}", op.name());
     }
 }
