@@ -248,11 +248,11 @@ fn sm68_barriers_by_memory_type_and_handle() {
     }
     // Barrier(RWByteAddressBuffer, DEVICE_SCOPE | GROUP_SYNC): the handle of the shader's first buffer store.
     let mut m = module(&c, BARRIER_CS);
-    let handle =
-        m.functions
-            .iter()
-            .find_map(|f| {
-                f.insts.iter().find_map(|i| match &i.kind {
+    let handle = m
+        .functions
+        .iter()
+        .find_map(|f| {
+            f.insts.iter().find_map(|i| match &i.kind {
                     InstKind::DxOp {
                         op:
                             DxilOp::RawBufferStore
@@ -264,8 +264,8 @@ fn sm68_barriers_by_memory_type_and_handle() {
                     } => Some(f.values(*args)[0]),
                     _ => None,
                 })
-            })
-            .expect("a UAV access");
+        })
+        .expect("a UAV access");
     rewrite_first(&mut m, DxilOp::Barrier, DxilOp::BarrierByMemoryHandle, |m, old| {
         let s = i32_consts(m, old[0], &[5]);
         vec![handle, s[0]]
