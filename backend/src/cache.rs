@@ -31,7 +31,7 @@ use crate::link::LinkPlan;
 use crate::ShaderKind;
 
 /// Version of the key derivation and of the on-disk format; bump on any change to either.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 const MAGIC: &[u8; 4] = b"DXJC";
 const SHARDS: usize = 16;
@@ -340,6 +340,8 @@ fn encode_payload(s: &CompiledShader, out: &mut Vec<u8>) {
     }
     // The patch-constant Location of hull/domain shaders (u32::MAX: none).
     put_u32(out, s.patch_location_offset.unwrap_or(u32::MAX));
+    // The sample-count specialization constant's id (u32::MAX: none).
+    put_u32(out, s.sample_count_spec_id.unwrap_or(u32::MAX));
 }
 
 fn encode_file(s: &CompiledShader, key: CacheKey, version: &str) -> Vec<u8> {
@@ -456,6 +458,7 @@ fn decode_payload(r: &mut Reader<'_>) -> Option<CompiledShader> {
         heap_bindings.push(crate::compile::HeapBinding { sampler_heap, set, binding, descriptor });
     }
     let patch_location_offset = Some(r.u32()?).filter(|&o| o != u32::MAX);
+    let sample_count_spec_id = Some(r.u32()?).filter(|&o| o != u32::MAX);
     Some(CompiledShader {
         spirv,
         entry_point,
@@ -468,6 +471,7 @@ fn decode_payload(r: &mut Reader<'_>) -> Option<CompiledShader> {
         push_layout: None,
         placements: Vec::new(),
         patch_location_offset,
+        sample_count_spec_id,
     })
 }
 

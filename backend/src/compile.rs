@@ -7,7 +7,9 @@ use crate::ShaderKind;
 
 // The types of the API live in their own modules (so lowering needs nothing from this driver);
 // their `compile::` paths stay valid.
-pub use crate::compiled::{CompiledShader, HeapBinding, PlacedResource, PushConstantRange, ResourceBinding};
+pub use crate::compiled::{
+    CompiledShader, HeapBinding, PlacedResource, PushConstantRange, ResourceBinding, SPEC_ID_SAMPLE_COUNT,
+};
 pub use crate::error::CompileError;
 pub use crate::options::{CompileOptions, PatchConstantInvocations, PipelineStateOptions, Robustness};
 pub use crate::phase::{Phase, PhaseTimes};

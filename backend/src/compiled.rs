@@ -42,6 +42,12 @@ pub struct HeapBinding {
     pub descriptor: DescriptorKind,
 }
 
+/// The `SpecId` of the rasterizer sample count (`u32`, default 1) a shader declares when it calls
+/// `RenderTargetGetSampleCount` or `RenderTargetGetSamplePosition` without
+/// `PipelineStateOptions::rasterizer_sample_count`: the layer sets it at pipeline creation
+/// (`VkSpecializationInfo`) to the PSO's `SampleDesc.Count`.
+pub const SPEC_ID_SAMPLE_COUNT: u32 = 0;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompiledShader {
     pub spirv: Vec<u32>,
@@ -62,6 +68,9 @@ pub struct CompiledShader {
     /// Hull and domain shaders: the Location their patch constants start at (single-stage
     /// compiles: pass the hull's to the domain compile as `CompileOptions::patch_location_offset`).
     pub patch_location_offset: Option<u32>,
+    /// `Some(SPEC_ID_SAMPLE_COUNT)` when the module declares the rasterizer-sample-count
+    /// specialization constant ([`SPEC_ID_SAMPLE_COUNT`]), which the pipeline must set.
+    pub sample_count_spec_id: Option<u32>,
 }
 
 /// One resource range and where the binding model placed it.

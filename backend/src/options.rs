@@ -34,6 +34,10 @@ pub struct CompileOptions {
     /// The device has `VK_KHR_fragment_shader_barycentric`: `SV_Barycentrics` is lowered
     /// (otherwise it is reported unsupported).
     pub fragment_barycentrics: bool,
+    /// The device has `VK_KHR_fragment_shading_rate` (`primitiveFragmentShadingRate` for VS/GS
+    /// outputs): `SV_ShadingRate` is lowered to `ShadingRateKHR` / `PrimitiveShadingRateKHR`
+    /// (otherwise it is reported unsupported).
+    pub fragment_shading_rate: bool,
     /// Hull shaders: which tessellation-control invocations run the patch-constant function.
     pub hull_patch_constants: PatchConstantInvocations,
     /// The binding model a D3D12 layer supplies (root signature, policy, callback; see
@@ -90,6 +94,7 @@ impl Default for CompileOptions {
             spirv_version: (1, 3),
             demote_to_helper: true,
             fragment_barycentrics: false,
+            fragment_shading_rate: false,
             hull_patch_constants: PatchConstantInvocations::First,
             bindings: None,
             state: PipelineStateOptions::default(),

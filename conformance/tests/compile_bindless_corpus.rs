@@ -230,8 +230,8 @@ fn compile_bindless_corpus() {
 
 /// Every corpus shader that compiles under the default options also compiles, spirv-val clean,
 /// with every code-changing pipeline-state option on (typed UAV loads without format, invariant
-/// position, dual-source blending, a rasterizer sample count, output swizzles on all targets);
-/// shaders that only failed for want of the sample count compile now.
+/// position, dual-source blending, a rasterizer sample count, output swizzles on all targets).
+/// (None needs them to compile any more: without the sample count it is a specialization constant.)
 #[test]
 fn compile_corpus_with_pipeline_state() {
     let Some(corpus) = Corpus::for_test("compile_corpus_with_pipeline_state") else { return };
@@ -271,5 +271,5 @@ fn compile_corpus_with_pipeline_state() {
         eprintln!("  {f}");
     }
     assert!(failures.is_empty(), "{} failures", failures.len());
-    assert!(total >= 593 && gained >= 1, "total {total}, gained {gained}");
+    assert!(total >= 593, "total {total}, gained {gained}");
 }

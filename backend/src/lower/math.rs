@@ -217,6 +217,20 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             l.set_parts(i, &[q, r]);
             return Ok(());
         }
+        IMul | UMul => {
+            // Full 64-bit product of two 32-bit operands; DXIL's two results follow DXBC's
+            // `imul`/`umul` destinations: (high word, low word).
+            let u = l.u32();
+            let a = l.value(args[0])?;
+            let b = l.value(args[1])?;
+            let st = l.new_type(Op::TypeStruct, &[u, u]);
+            let sop = if op == IMul { Op::SMulExtended } else { Op::UMulExtended };
+            let r = l.op(sop, st, &[a, b])?;
+            let lo = l.op(Op::CompositeExtract, u, &[r, 0])?;
+            let hi = l.op(Op::CompositeExtract, u, &[r, 1])?;
+            l.set_parts(i, &[hi, lo]);
+            return Ok(());
+        }
         UAddc | USubb => {
             let u = l.u32();
             let a = l.value(args[0])?;

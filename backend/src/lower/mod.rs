@@ -19,6 +19,7 @@ mod bindless;
 mod compute;
 pub(crate) mod emit;
 mod entry;
+mod feedback;
 mod geometry;
 pub(crate) mod io;
 mod llvm;
@@ -28,6 +29,7 @@ mod pixel;
 mod quad;
 mod rayquery;
 mod raytracing;
+mod refused;
 mod resources;
 mod sampling;
 mod tessellation;
@@ -163,6 +165,8 @@ pub(crate) struct Lowerer<'m> {
     rq: rayquery::RayQueries,
     /// Ray-tracing exports: parameters, builtins, library resource globals.
     rt: raytracing::RayTracing,
+    /// The rasterizer-sample-count specialization constant (0: not declared).
+    sample_count_spec: Word,
 }
 
 /// Lowers the entry point described by `meta`; graphics stages take their
@@ -333,6 +337,7 @@ impl<'m> Lowerer<'m> {
             mesh: None,
             rq: s.rq,
             rt: s.rt,
+            sample_count_spec: 0,
         }
     }
 
@@ -1368,6 +1373,7 @@ impl<'m> Lowerer<'m> {
                 .as_ref()
                 .and_then(|t| t.patch_location_offset(self.opts.patch_location_offset)),
             placements: std::mem::take(&mut self.res.placed),
+            sample_count_spec_id: (self.sample_count_spec != 0).then_some(crate::compiled::SPEC_ID_SAMPLE_COUNT),
             capabilities: self
                 .caps
                 .iter()
@@ -1567,14 +1573,20 @@ pub(crate) type Handler = fn(&mut Lowerer<'_>, InstId, DxilOp, &[Value]) -> LRes
 pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
     use DxilOp::*;
     Some(match op {
-        ThreadId | GroupId | ThreadIdInGroup | FlattenedThreadIdInGroup | Barrier => compute::lower,
+        ThreadId
+        | GroupId
+        | ThreadIdInGroup
+        | FlattenedThreadIdInGroup
+        | Barrier
+        | BarrierByMemoryType
+        | BarrierByMemoryHandle => compute::lower,
         FAbs | Saturate | IsNaN | IsInf | IsFinite | IsNormal | Cos | Sin | Tan | Acos | Asin | Atan | Hcos | Hsin
         | Htan | Exp | Frc | Log | Sqrt | Rsqrt | Round_ne | Round_ni | Round_pi | Round_z | Bfrev | Countbits
         | FirstbitLo | FirstbitHi | FirstbitSHi | FMax | FMin | IMax | IMin | UMax | UMin | UDiv | UAddc | USubb
         | FMad | Fma | IMad | UMad | Ibfe | Ubfe | Msad | Bfi | Dot2 | Dot3 | Dot4 | MakeDouble | SplitDouble
         | BitcastI16toF16 | BitcastF16toI16 | BitcastI32toF32 | BitcastF32toI32 | BitcastI64toF64 | BitcastF64toI64
         | LegacyF32ToF16 | LegacyF16ToF32 | LegacyDoubleToFloat | LegacyDoubleToSInt32 | LegacyDoubleToUInt32
-        | Dot2AddHalf | Dot4AddI8Packed | Dot4AddU8Packed | Pack4x8 | Unpack4x8 => math::lower,
+        | Dot2AddHalf | Dot4AddI8Packed | Dot4AddU8Packed | Pack4x8 | Unpack4x8 | IMul | UMul => math::lower,
         CreateHandle
         | CreateHandleFromBinding
         | AnnotateHandle
@@ -1605,6 +1617,9 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | Texture2DMSGetSamplePosition
         | TextureStoreSample
         | TextureGatherRaw => sampling::lower,
+        WriteSamplerFeedback | WriteSamplerFeedbackBias | WriteSamplerFeedbackLevel | WriteSamplerFeedbackGrad => {
+            feedback::lower
+        }
         AtomicBinOp | AtomicCompareExchange => atomics::lower,
         WaveIsFirstLane
         | WaveGetLaneIndex
@@ -1711,7 +1726,37 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | HitKind
         | ObjectToWorld
         | WorldToObject => raytracing::lower,
-        _ => return None,
+        TempRegLoad
+        | TempRegStore
+        | MinPrecXRegLoad
+        | MinPrecXRegStore
+        | CycleCounterLegacy
+        | WaveMatrix_Annotate
+        | WaveMatrix_Depth
+        | WaveMatrix_Fill
+        | WaveMatrix_LoadRawBuf
+        | WaveMatrix_LoadGroupShared
+        | WaveMatrix_StoreRawBuf
+        | WaveMatrix_StoreGroupShared
+        | WaveMatrix_Multiply
+        | WaveMatrix_MultiplyAccumulate
+        | WaveMatrix_ScalarOp
+        | WaveMatrix_SumAccumulate
+        | WaveMatrix_Add
+        | AllocateNodeOutputRecords
+        | GetNodeRecordPtr
+        | IncrementOutputCount
+        | OutputComplete
+        | GetInputRecordCount
+        | FinishedCrossGroupSharing
+        | BarrierByNodeRecordHandle
+        | CreateNodeOutputHandle
+        | IndexNodeHandle
+        | AnnotateNodeHandle
+        | CreateNodeInputRecordHandle
+        | AnnotateNodeRecordHandle
+        | NodeOutputIsValid
+        | GetRemainingRecursionLevels => refused::lower,
     })
 }
 

@@ -296,7 +296,12 @@ pub(super) fn scan_function(l: &mut Lowerer<'_>) -> LResult<()> {
                     | DxilOp::TextureStore
                     | DxilOp::TextureStoreSample
                     | DxilOp::RawBufferStore => USE_WRITE,
-                    DxilOp::AtomicBinOp | DxilOp::AtomicCompareExchange => USE_ATOMIC,
+                    DxilOp::AtomicBinOp
+                    | DxilOp::AtomicCompareExchange
+                    | DxilOp::WriteSamplerFeedback
+                    | DxilOp::WriteSamplerFeedbackBias
+                    | DxilOp::WriteSamplerFeedbackLevel
+                    | DxilOp::WriteSamplerFeedbackGrad => USE_ATOMIC,
                     DxilOp::BufferUpdateCounter => USE_COUNTER,
                     _ => continue,
                 };
@@ -505,7 +510,10 @@ impl<'m> Lowerer<'m> {
                 }
                 (self.res.sampler_ty, StorageClass::UniformConstant)
             }
-            k if k == ResKind::TypedBuffer || k.is_texture() => {
+            k if k == ResKind::TypedBuffer
+                || k.is_texture()
+                || matches!(k, ResKind::FeedbackTexture2D | ResKind::FeedbackTexture2DArray) =>
+            {
                 let img = self.image_type(r, d)?;
                 (img, StorageClass::UniformConstant)
             }
@@ -641,7 +649,10 @@ impl<'m> Lowerer<'m> {
         let ri = r as usize;
         let uses = self.res.info[ri].uses;
         let wide = uses & USE_U64 != 0;
+        let feedback = matches!(d.kind, ResKind::FeedbackTexture2D | ResKind::FeedbackTexture2DArray);
         let sampled_s = match d.comp {
+            // Sampler feedback maps: R32_UINT storage images of mip-level masks (`lower::feedback`).
+            _ if feedback => Scalar::U32,
             // 64-bit atomics on a typed UAV: D3D12 makes it an R32G32_UINT resource (component type
             // u32); Vulkan sees it as R64_UINT.
             CompType::UInt | CompType::SInt if wide => {
@@ -674,6 +685,8 @@ impl<'m> Lowerer<'m> {
             ResKind::Texture3D => (Dim::Dim3D, 0, 0),
             ResKind::TextureCube => (Dim::DimCube, 0, 0),
             ResKind::TextureCubeArray => (Dim::DimCube, 1, 0),
+            ResKind::FeedbackTexture2D => (Dim::Dim2D, 0, 0),
+            ResKind::FeedbackTexture2DArray => (Dim::Dim2D, 1, 0),
             k => return unsupported(format!("{} resources", k.name())),
         };
         match (dim, uav) {
@@ -695,6 +708,7 @@ impl<'m> Lowerer<'m> {
         let format = if !uav {
             ImageFormat::Unknown
         } else if wide
+            || feedback
             || uses & USE_ATOMIC != 0
             || (uses & USE_READ != 0 && self.meta.flags & 0x2000 == 0 && !self.opts.state.typed_uav_load_without_format)
         {

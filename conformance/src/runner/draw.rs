@@ -247,8 +247,13 @@ pub fn run_pipeline(
         Some(b) => (b.bound.clone(), b.push.clone()),
         None => pipeline_resources(spec, &compiled.shaders).or_else(fail)?,
     };
+    let samples = p.targets.first().map_or(1, |t| t.samples);
+    let mut specialization: Vec<(u32, u32)> =
+        compiled.shaders.iter().filter_map(|(_, c)| c.sample_count_spec_id.map(|id| (id, samples))).collect();
+    specialization.dedup();
     let job = DrawJob {
         stages: compiled.shaders.iter().map(|(s, c)| (*s, c.spirv.as_slice(), c.entry_point.as_str())).collect(),
+        specialization,
         vertex_buffers: p.vertex_buffers.clone(),
         vertex_attributes: compiled.vertex_input.clone(),
         indices: p.indices.clone(),

@@ -318,6 +318,9 @@ pub struct StreamOutput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct DrawJob<'a> {
     pub stages: Vec<(StageSlot, &'a [u32], &'a str)>,
+    /// Specialization constants `(SpecId, value)` the pipeline sets (the sample count a stage's
+    /// `RenderTargetGetSampleCount` reads, as a layer sets it from the PSO).
+    pub specialization: Vec<(u32, u32)>,
     pub vertex_buffers: Vec<VertexBufferData>,
     pub vertex_attributes: Vec<VertexInput>,
     pub indices: Option<Indices>,

@@ -80,6 +80,9 @@ pub struct Compiled {
     pub push_constant_size: Option<u32>,
     /// The shader indexes SM 6.6 descriptor heaps (`heap_bindings`), which specs cannot describe.
     pub uses_descriptor_heaps: bool,
+    /// The SpecId of the rasterizer-sample-count specialization constant the module declares
+    /// (`CompiledShader::sample_count_spec_id`): set to the pipeline's sample count at draw time.
+    pub sample_count_spec_id: Option<u32>,
 }
 
 /// Why a compile failed; `Unsupported` is the only kind a spec may expect.

@@ -42,6 +42,7 @@ fn compiled(bindings: Vec<Binding>) -> Compiled {
         bindings,
         push_constant_size: None,
         uses_descriptor_heaps: false,
+        sample_count_spec_id: None,
     }
 }
 
