@@ -244,10 +244,7 @@ impl Types {
                 self.write(*elem, s, depth + 1);
                 s.push('>');
             }
-            Type::Struct { name: Some(n), .. } => {
-                s.push('%');
-                s.push_str(n);
-            }
+            Type::Struct { name: Some(n), .. } => super::print::write_ident('%', n, false, s),
             Type::Struct { name: None, packed, elems, .. } => {
                 if elems.is_empty() {
                     s.push_str(if *packed { "<{}>" } else { "{}" });
