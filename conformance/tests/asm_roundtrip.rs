@@ -54,3 +54,34 @@ fn printed_text_parses_back_equal() {
     eprintln!("asm round trip: {} of {n} modules", n - failures.len());
     assert!(failures.is_empty(), "{} of {n} modules do not round-trip", failures.len());
 }
+
+#[test]
+fn written_bitcode_reads_back_equal() {
+    let mut n = 0;
+    let mut failures = Vec::new();
+    for p in inputs() {
+        let Some(m) = read(&p) else { continue };
+        n += 1;
+        let bc = match dxjit::bitcode::write_module(&m) {
+            Ok(b) => b,
+            Err(e) => {
+                failures.push(format!("{}: write: {e}", p.display()));
+                continue;
+            }
+        };
+        match dxjit::bitcode::read_module(&bc) {
+            Err(e) => failures.push(format!("{}: read back: {e}", p.display())),
+            Ok(m2) => {
+                let d = dxjit::ir::diff::diff_modules(&m, &m2, 5);
+                if !d.is_empty() {
+                    failures.push(format!("{}: {}", p.display(), d.join("\n    ")));
+                }
+            }
+        }
+    }
+    for f in failures.iter().take(15) {
+        eprintln!("{f}");
+    }
+    eprintln!("bitcode round trip: {} of {n} modules", n - failures.len());
+    assert!(failures.is_empty(), "{} of {n} modules do not round-trip", failures.len());
+}
