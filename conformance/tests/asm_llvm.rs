@@ -1,8 +1,9 @@
 //! The bitcode writer against LLVM 14: every corpus module and fixture,
-//! read by dxjit and written back (`bitcode::write_module`), is read by
-//! LLVM 14 and passes its verifier exactly when the DXC original does, and
-//! LLVM sees the same module in both (functions, instructions, constants,
-//! flags, attachments and named metadata: `refmodel`).
+//! read by dxjit and written back (`bitcode::write_module`), and also
+//! printed, assembled and written, is read by LLVM 14 and passes its
+//! verifier exactly when the DXC original does, and LLVM sees the same
+//! module in all three (functions, instructions, constants, flags,
+//! attachments and named metadata: `refmodel`).
 
 mod llvm_ref;
 

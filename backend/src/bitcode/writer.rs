@@ -102,7 +102,8 @@ fn rmw_code(o: RmwOp) -> u64 {
 
 /// Writes `m` as LLVM 3.7 bitcode (the bytes start with `BC C0 DE`).
 pub fn write_module(m: &Module) -> Result<Vec<u8>> {
-    let mut w = Writer { m, out: BitWriter::new(), module_consts: HashMap::new(), n_module_values: 0 };
+    let mut w =
+        Writer { m, out: BitWriter::new(), type_ids: Vec::new(), module_consts: HashMap::new(), n_module_values: 0 };
     w.module()?;
     Ok(w.out.finish())
 }
@@ -110,6 +111,8 @@ pub fn write_module(m: &Module) -> Result<Vec<u8>> {
 struct Writer<'m> {
     m: &'m Module,
     out: BitWriter,
+    /// Type ids in the bitcode's type table, by module type id.
+    type_ids: Vec<u64>,
     /// Module-level constants → absolute value id.
     module_consts: HashMap<ConstId, u64>,
     n_module_values: u64,
@@ -124,11 +127,10 @@ struct FnIds {
 
 impl<'m> Writer<'m> {
     fn ty_id(&self, t: TypeId) -> Result<u64> {
-        if (t.0 as usize) < self.m.types.len() {
-            Ok(u64::from(t.0))
-        } else {
-            Err(WriteError::Invalid(format!("type id {} outside the type table", t.0)))
-        }
+        self.type_ids
+            .get(t.0 as usize)
+            .copied()
+            .ok_or_else(|| WriteError::Invalid(format!("type id {} outside the type table", t.0)))
     }
 
     fn konst(&self, c: ConstId) -> Result<&'m Const> {
@@ -338,75 +340,113 @@ impl<'m> Writer<'m> {
         Ok(())
     }
 
+    /// The order the type table is written in: the module's, except that a
+    /// type only refers to earlier ones or to named structs (the one forward
+    /// reference bitcode allows), so each type's parts go first. A module the
+    /// reader made is already in such an order and keeps it.
+    fn type_order(&mut self) -> Result<Vec<TypeId>> {
+        let m = self.m;
+        let n = m.types.len();
+        let named = |t: TypeId| matches!(m.types.list.get(t.0 as usize), Some(Type::Struct { name: Some(_), .. }));
+        let children = |t: &Type| -> Vec<TypeId> {
+            match t {
+                Type::Pointer { pointee, .. } => vec![*pointee],
+                Type::Array { elem, .. } | Type::Vector { elem, .. } => vec![*elem],
+                Type::Function { ret, params, .. } => std::iter::once(*ret).chain(params.iter().copied()).collect(),
+                Type::Struct { elems, .. } => elems.clone(),
+                _ => Vec::new(),
+            }
+        };
+        let mut done = vec![false; n];
+        let mut order = Vec::with_capacity(n);
+        for root in 0..n {
+            // Iterative post-order: (type, children pushed?).
+            let mut stack = vec![(TypeId(root as u32), false)];
+            while let Some((t, expanded)) = stack.pop() {
+                let i = t.0 as usize;
+                if i >= n {
+                    return Err(WriteError::Invalid(format!("type id {i} outside the type table")));
+                }
+                if done[i] {
+                    continue;
+                }
+                if expanded {
+                    done[i] = true;
+                    order.push(t);
+                    continue;
+                }
+                if stack.len() > n + 1 {
+                    return Err(WriteError::Invalid(
+                        "a type that contains itself other than through a named struct".into(),
+                    ));
+                }
+                stack.push((t, true));
+                for c in children(m.types.get(t)).into_iter().rev() {
+                    if !named(c) && !done.get(c.0 as usize).copied().unwrap_or(true) {
+                        stack.push((c, false));
+                    }
+                }
+            }
+        }
+        self.type_ids = vec![0; n];
+        for (k, t) in order.iter().enumerate() {
+            self.type_ids[t.0 as usize] = k as u64;
+        }
+        Ok(order)
+    }
+
     fn types(&mut self) -> Result<()> {
         let m = self.m;
+        let order = self.type_order()?;
         self.out.enter_block(block::TYPE);
         self.out.record(1, &[m.types.len() as u64]);
-        for (id, t) in m.types.iter() {
-            let n_types = m.types.len();
-            let earlier = |x: &TypeId| -> Result<u64> {
-                if (x.0 as usize) >= n_types {
-                    Err(WriteError::Invalid(format!("type id {} outside the type table", x.0)))
-                } else if x.0 < id.0
-                    || matches!(m.types.list.get(x.0 as usize), Some(Type::Struct { name: Some(_), .. }))
-                {
-                    Ok(u64::from(x.0))
-                } else {
-                    Err(WriteError::Invalid(format!(
-                        "type {} refers to a later type that is not a named struct",
-                        m.types.display(id)
-                    )))
-                }
+        for id in order {
+            let t = m.types.get(id);
+            let ids = &self.type_ids;
+            let ty = |x: &TypeId| {
+                ids.get(x.0 as usize)
+                    .copied()
+                    .ok_or_else(|| WriteError::Invalid(format!("type id {} outside the type table", x.0)))
             };
-            match t {
-                Type::Void => self.out.record(2, &[]),
-                Type::Float => self.out.record(3, &[]),
-                Type::Double => self.out.record(4, &[]),
-                Type::Label => self.out.record(5, &[]),
-                Type::Half => self.out.record(10, &[]),
-                Type::Metadata => self.out.record(16, &[]),
-                Type::Int(w) => self.out.record(7, &[u64::from(*w)]),
-                Type::Pointer { pointee, addr_space } => {
-                    let p = earlier(pointee)?;
-                    self.out.record(8, &[p, u64::from(*addr_space)])
-                }
-                Type::Array { len, elem } => {
-                    let e = earlier(elem)?;
-                    self.out.record(11, &[*len, e])
-                }
-                Type::Vector { len, elem } => {
-                    let e = earlier(elem)?;
-                    self.out.record(12, &[u64::from(*len), e])
-                }
+            let mut name_record = None;
+            let (code, ops): (u32, Vec<u64>) = match t {
+                Type::Void => (2, vec![]),
+                Type::Float => (3, vec![]),
+                Type::Double => (4, vec![]),
+                Type::Label => (5, vec![]),
+                Type::Half => (10, vec![]),
+                Type::Metadata => (16, vec![]),
+                Type::Int(w) => (7, vec![u64::from(*w)]),
+                Type::Pointer { pointee, addr_space } => (8, vec![ty(pointee)?, u64::from(*addr_space)]),
+                Type::Array { len, elem } => (11, vec![*len, ty(elem)?]),
+                Type::Vector { len, elem } => (12, vec![u64::from(*len), ty(elem)?]),
                 Type::Function { ret, params, vararg } => {
-                    let mut ops = vec![u64::from(*vararg), earlier(ret)?];
+                    let mut ops = vec![u64::from(*vararg), ty(ret)?];
                     for p in params {
-                        ops.push(earlier(p)?);
+                        ops.push(ty(p)?);
                     }
-                    self.out.record(21, &ops)
+                    (21, ops)
                 }
                 Type::Struct { name, packed, opaque, elems } => {
-                    if let Some(n) = name {
-                        self.out.record(19, &chars(n));
-                    }
+                    name_record = name.as_ref().map(|n| chars(n));
                     if *opaque {
                         if name.is_none() {
                             return Err(WriteError::Invalid("an opaque struct without a name".into()));
                         }
-                        self.out.record(6, &[0]);
+                        (6, vec![0])
                     } else {
                         let mut ops = vec![u64::from(*packed)];
                         for e in elems {
-                            ops.push(if name.is_some() && (e.0 as usize) < n_types {
-                                u64::from(e.0)
-                            } else {
-                                earlier(e)?
-                            });
+                            ops.push(ty(e)?);
                         }
-                        self.out.record(if name.is_some() { 20 } else { 18 }, &ops);
+                        (if name.is_some() { 20 } else { 18 }, ops)
                     }
                 }
+            };
+            if let Some(n) = name_record {
+                self.out.record(19, &n);
             }
+            self.out.record(code, &ops);
         }
         self.out.end_block();
         Ok(())
