@@ -7,36 +7,13 @@
 use super::consts::{bin_op, cast_op, cmp_pred};
 use super::error::Result;
 use super::lexer::Tok;
-use super::parser::Parser;
+use super::state::{FnState, Parser};
 use crate::dxil_op::{split_function_name, DxilOp};
 use crate::ir::print::is_synthetic_local;
 use crate::ir::*;
 use std::collections::HashMap;
 
-/// Forward references are `Value::Inst(InstId(FWD_BASE + k))` until the body ends.
-const FWD_BASE: u32 = 0xF000_0000;
-
-pub(super) struct FnState {
-    pub func: Function,
-    /// Local keys (`n:name` for names, `u:17` for the unnamed forms) → value.
-    locals: HashMap<String, Value>,
-    blocks: HashMap<String, BlockId>,
-    /// Forward references: key, the type the use expects, token index.
-    fwd: Vec<(String, TypeId, usize)>,
-}
-
-impl FnState {
-    pub fn local_ty(&self, v: Value) -> TypeId {
-        match v {
-            Value::Arg(i) => self.func.param_tys.get(i as usize).copied().unwrap_or_default(),
-            Value::Inst(InstId(i)) if i >= FWD_BASE => {
-                self.fwd.get((i - FWD_BASE) as usize).map(|f| f.1).unwrap_or_default()
-            }
-            Value::Inst(i) => self.func.insts.get(i.index()).map(|x| x.ty).unwrap_or_default(),
-            _ => TypeId(0),
-        }
-    }
-}
+use super::state::FWD_BASE;
 
 /// The key of a local name: unquoted synthetic forms are not names.
 fn key(name: &str, quoted: bool) -> String {

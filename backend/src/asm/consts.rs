@@ -9,7 +9,7 @@
 
 use super::error::Result;
 use super::lexer::Tok;
-use super::parser::Parser;
+use super::state::Parser;
 use crate::ir::*;
 
 pub(super) fn bin_op(w: &str) -> Option<BinOp> {

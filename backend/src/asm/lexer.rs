@@ -114,10 +114,11 @@ impl<'a> Lexer<'a> {
                 }
                 b'/' if self.peek(1) == b'*' => {
                     let start = self.i;
+                    let (line, col) = (self.line, self.col(start));
                     self.i += 2;
                     loop {
                         if self.i >= self.b.len() {
-                            return Err(self.err(start, "unterminated /* comment"));
+                            return Err(AsmError::new(line, col, "token", "unterminated /* comment"));
                         }
                         if self.b[self.i] == b'*' && self.peek(1) == b'/' {
                             self.i += 2;

@@ -13,6 +13,7 @@ pub mod container;
 pub mod error;
 mod lexer;
 mod parser;
+mod state;
 
 pub use container::{build_container, ContainerOptions};
 pub use error::AsmError;
@@ -24,7 +25,7 @@ use crate::ir::Module;
 /// Parses module text into a module. Errors name the line, column and rule.
 pub fn parse_module(text: &str) -> Result<Module, AsmError> {
     let toks = lexer::tokenize(text)?;
-    let mut p = parser::Parser::new(toks);
+    let mut p = state::Parser::new(toks);
     p.run()?;
     Ok(p.m)
 }
@@ -51,3 +52,6 @@ pub fn container_of(m: &Module, opts: &ContainerOptions) -> Result<Vec<u8>, Asse
 pub fn assemble(text: &str, opts: &ContainerOptions) -> Result<Vec<u8>, AssembleError> {
     container_of(&parse_module(text)?, opts)
 }
+
+#[cfg(test)]
+mod tests;

@@ -9,73 +9,10 @@
 
 use super::error::{AsmError, Result};
 use super::lexer::{Tok, Token};
+use super::state::{AttrKey, Item, ItemKind, Parser};
 use crate::ir::attr;
 use crate::ir::*;
 use std::collections::HashMap;
-
-/// A top-level item and where its tokens start and end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum ItemKind {
-    Target,
-    Struct,
-    Global,
-    Function,
-    Attributes,
-    NamedMd,
-    NumberedMd,
-}
-
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Item {
-    pub kind: ItemKind,
-    pub start: usize,
-    pub end: usize,
-}
-
-/// An attribute as a hashable key (strings resolved).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub(super) enum AttrKey {
-    Enum(u32),
-    Int(u32, u64),
-    Str(String, String),
-}
-
-/// A function attachment before metadata ids are known: kind, text id, token.
-pub(super) type PendingAttachment = (u32, u64, usize);
-
-pub(super) struct Parser {
-    pub toks: Vec<Token>,
-    pub pos: usize,
-    pub rule: &'static str,
-    pub m: Module,
-    /// Every non-named type by structure.
-    pub type_ids: HashMap<Type, TypeId>,
-    /// Named structs, and where each was first used (for "never defined").
-    pub named_types: HashMap<String, (TypeId, usize)>,
-    pub named_defined: HashMap<String, usize>,
-    pub const_ids: HashMap<Const, ConstId>,
-    pub global_ids: HashMap<String, GlobalId>,
-    pub func_ids: HashMap<String, FuncId>,
-    /// Where each global's initialiser starts (token index), if it has one.
-    pub global_inits: Vec<(GlobalId, usize)>,
-    /// Where each defined function's body starts (token index of `{`) and ends.
-    pub bodies: Vec<(FuncId, usize, usize)>,
-    /// Parameter names of defined functions, from their headers.
-    pub param_names: Vec<Vec<Option<(String, bool)>>>,
-    /// Text metadata id → module metadata id.
-    pub md_ids: HashMap<u64, MdId>,
-    pub md_strings: HashMap<String, MdId>,
-    pub md_values: HashMap<(TypeId, Value), MdId>,
-    pub kind_ids: HashMap<String, u32>,
-    pub group_ids: HashMap<(u32, Vec<AttrKey>), u32>,
-    pub text_groups: HashMap<u64, u32>,
-    pub next_group: u32,
-    pub list_ids: HashMap<Vec<u32>, u32>,
-    /// Function attachments `(kind, text id, token)`, resolved with the metadata.
-    pub pending_fn_attachments: Vec<(FuncId, Vec<PendingAttachment>)>,
-    /// The function whose body is being read.
-    pub fs: Option<super::body::FnState>,
-}
 
 fn int_width(w: &str) -> Option<u32> {
     let n = w.strip_prefix('i')?;
