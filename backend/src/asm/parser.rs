@@ -341,7 +341,7 @@ impl Parser {
     }
 
     pub fn show(&self, id: TypeId) -> String {
-        self.m.types.display(id)
+        self.m.types.display_quoted(id)
     }
 
     fn struct_def(&mut self) -> Result<()> {

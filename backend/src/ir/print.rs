@@ -31,7 +31,7 @@ pub fn print_module(m: &Module) -> String {
             if *opaque {
                 s.push_str(" = type opaque\n");
             } else {
-                let body: Vec<String> = elems.iter().map(|e| m.types.display(*e)).collect();
+                let body: Vec<String> = elems.iter().map(|e| m.types.display_quoted(*e)).collect();
                 let (l, r) = match (*packed, body.is_empty()) {
                     (false, true) => ("{", "}"),
                     (true, true) => ("<{", "}>"),
@@ -65,7 +65,7 @@ pub fn print_module(m: &Module) -> String {
         if g.addr_space != 0 {
             let _ = write!(s, " addrspace({})", g.addr_space);
         }
-        let _ = write!(s, " {} {}", if g.is_const { "constant" } else { "global" }, m.types.display(g.value_ty));
+        let _ = write!(s, " {} {}", if g.is_const { "constant" } else { "global" }, m.types.display_quoted(g.value_ty));
         if let Some(init) = g.init {
             s.push(' ');
             write_value(m, None, init, false, &mut s);
@@ -242,14 +242,14 @@ fn print_function_into(m: &Module, f: &Function, s: &mut String) {
         let _ = write!(s, " cc {}", f.callconv);
     }
     write_index_attrs(m, f.attrs, 0, s);
-    let _ = write!(s, " {} ", m.types.display(f.ret_ty));
+    let _ = write!(s, " {} ", m.types.display_quoted(f.ret_ty));
     write_ident('@', &f.name, false, s);
     s.push('(');
     for (i, p) in f.param_tys.iter().enumerate() {
         if i > 0 {
             s.push_str(", ");
         }
-        s.push_str(&m.types.display(*p));
+        s.push_str(&m.types.display_quoted(*p));
         write_index_attrs(m, f.attrs, i as u32 + 1, s);
         if !f.is_declaration {
             s.push(' ');
@@ -319,7 +319,7 @@ pub fn write_value(m: &Module, f: Option<&Function>, v: Value, typed: bool, s: &
                 _ => TypeId(0),
             },
         };
-        s.push_str(&m.types.display(ty));
+        s.push_str(&m.types.display_quoted(ty));
         s.push(' ');
     }
     match v {
@@ -461,7 +461,7 @@ fn write_const_limited(m: &Module, c: ConstId, s: &mut String, depth: u32, limit
                 s.push('"');
             } else {
                 s.push(if vector { '<' } else { '[' });
-                let elem_name = m.types.display(elem_id);
+                let elem_name = m.types.display_quoted(elem_id);
                 for (i, &b) in d.iter().enumerate() {
                     if i > 0 {
                         s.push_str(", ");
@@ -495,14 +495,14 @@ fn write_const_limited(m: &Module, c: ConstId, s: &mut String, depth: u32, limit
                 ConstExpr::Cast { op, value } => {
                     let _ = write!(s, "{} (", op.name());
                     typed_const(m, depth, limit, *value, s);
-                    let _ = write!(s, " to {}", m.types.display(k.ty));
+                    let _ = write!(s, " to {}", m.types.display_quoted(k.ty));
                 }
                 ConstExpr::Gep { inbounds, source_ty, base, indices } => {
                     let _ = write!(
                         s,
                         "getelementptr {}({}, ",
                         if *inbounds { "inbounds " } else { "" },
-                        m.types.display(*source_ty)
+                        m.types.display_quoted(*source_ty)
                     );
                     typed_const(m, depth, limit, *base, s);
                     for i in indices {
@@ -557,7 +557,7 @@ fn write_const_limited(m: &Module, c: ConstId, s: &mut String, depth: u32, limit
 fn typed_const(m: &Module, depth: u32, limit: usize, v: Value, s: &mut String) {
     match v {
         Value::Const(c) => {
-            s.push_str(&m.types.display(m.konst(c).ty));
+            s.push_str(&m.types.display_quoted(m.konst(c).ty));
             s.push(' ');
             write_const_limited(m, c, s, depth + 1, limit);
         }
@@ -595,7 +595,7 @@ fn write_inst(m: &Module, f: &Function, id: InstId, s: &mut String) {
         InstKind::Cast { op, value } => {
             let _ = write!(s, "{} ", op.name());
             tv(*value, s);
-            let _ = write!(s, " to {}", m.types.display(inst.ty));
+            let _ = write!(s, " to {}", m.types.display_quoted(inst.ty));
         }
         InstKind::Cmp { pred, lhs, rhs, flags } => {
             let _ = write!(s, "{}", if pred.is_float() { "fcmp" } else { "icmp" });
@@ -614,7 +614,7 @@ fn write_inst(m: &Module, f: &Function, id: InstId, s: &mut String) {
             tv(*if_false, s);
         }
         InstKind::Phi { incoming } => {
-            let _ = write!(s, "phi {} ", m.types.display(inst.ty));
+            let _ = write!(s, "phi {} ", m.types.display_quoted(inst.ty));
             for (i, (v, b)) in f.phis(*incoming).iter().enumerate() {
                 if i > 0 {
                     s.push_str(", ");
@@ -630,9 +630,9 @@ fn write_inst(m: &Module, f: &Function, id: InstId, s: &mut String) {
             s.push_str(if *tail { "tail call" } else { "call" });
             write_index_attrs(m, *attrs, 0, s);
             if callee_type_matches(m, f, *callee, *fn_ty) {
-                let _ = write!(s, " {} ", m.types.display(inst.ty));
+                let _ = write!(s, " {} ", m.types.display_quoted(inst.ty));
             } else {
-                let _ = write!(s, " {} ", m.types.display(*fn_ty));
+                let _ = write!(s, " {} ", m.types.display_quoted(*fn_ty));
             }
             uv(*callee, s);
             s.push('(');
@@ -640,7 +640,7 @@ fn write_inst(m: &Module, f: &Function, id: InstId, s: &mut String) {
                 if i > 0 {
                     s.push_str(", ");
                 }
-                s.push_str(&m.types.display(m.value_type(f, *a)));
+                s.push_str(&m.types.display_quoted(m.value_type(f, *a)));
                 write_index_attrs(m, *attrs, i as u32 + 1, s);
                 s.push(' ');
                 uv(*a, s);
@@ -649,7 +649,7 @@ fn write_inst(m: &Module, f: &Function, id: InstId, s: &mut String) {
             write_fn_groups(m, *attrs, s);
         }
         InstKind::DxOp { op, callee, args, .. } => {
-            let _ = write!(s, "call {} ", m.types.display(inst.ty));
+            let _ = write!(s, "call {} ", m.types.display_quoted(inst.ty));
             uv(Value::Function(*callee), s);
             let _ = write!(s, "(i32 {} /* {} */", *op as u32, op.name());
             for a in f.values(*args) {
@@ -659,7 +659,7 @@ fn write_inst(m: &Module, f: &Function, id: InstId, s: &mut String) {
             s.push(')');
         }
         InstKind::Alloca { alloc_ty, count, align } => {
-            let _ = write!(s, "alloca {}", m.types.display(*alloc_ty));
+            let _ = write!(s, "alloca {}", m.types.display_quoted(*alloc_ty));
             let i32_one =
                 m.const_uint(*count) == Some(1) && matches!(m.types.get(m.value_type(f, *count)), Type::Int(32));
             if !i32_one {
@@ -669,7 +669,7 @@ fn write_inst(m: &Module, f: &Function, id: InstId, s: &mut String) {
             let _ = write!(s, ", align {align}");
         }
         InstKind::Load { ptr, align, volatile } => {
-            let _ = write!(s, "load {}{}, ", if *volatile { "volatile " } else { "" }, m.types.display(inst.ty));
+            let _ = write!(s, "load {}{}, ", if *volatile { "volatile " } else { "" }, m.types.display_quoted(inst.ty));
             tv(*ptr, s);
             let _ = write!(s, ", align {align}");
         }
@@ -685,7 +685,7 @@ fn write_inst(m: &Module, f: &Function, id: InstId, s: &mut String) {
                 s,
                 "getelementptr {}{}, ",
                 if *inbounds { "inbounds " } else { "" },
-                m.types.display(*source_ty)
+                m.types.display_quoted(*source_ty)
             );
             tv(*base, s);
             for i in f.values(*indices) {
