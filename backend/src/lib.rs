@@ -13,6 +13,7 @@ pub mod shader_kind;
 pub use shader_kind::ShaderKind;
 
 pub mod analysis;
+pub mod asm;
 pub mod bitcode;
 pub mod dxil;
 pub mod ir;

@@ -482,7 +482,17 @@ fn to_text(m: &Module, info: &DxilModuleInfo, rdat: Option<&Rdat>) -> String {
     }
     out.push_str("resources:\n");
     resources_text(&mut out, "  ", &info.resources);
-    out.push('\n');
-    out.push_str(&dxjit::ir::print::print_module(m));
-    out
+    // The account above is comments of the module text below, so that the
+    // whole output is assembler input (`dxjit asm`).
+    let mut text = String::with_capacity(out.len() * 2);
+    for line in out.lines() {
+        if !line.is_empty() {
+            text.push_str("; ");
+            text.push_str(line);
+        }
+        text.push('\n');
+    }
+    text.push('\n');
+    text.push_str(&dxjit::ir::print::print_module(m));
+    text
 }

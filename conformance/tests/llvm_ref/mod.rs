@@ -16,7 +16,7 @@
 mod sys;
 
 #[allow(unused_imports)]
-pub use sys::assemble;
+pub use sys::{assemble, verify};
 
 use dxjit_conformance::refmodel::{RBlock, RConst, RFunction, RGlobal, RInst, RModule, ROperand};
 use llvm_ir::constant::Float;

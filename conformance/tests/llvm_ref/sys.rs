@@ -533,3 +533,36 @@ pub fn assemble(ir: &str) -> Result<Vec<u8>, String> {
         r
     }
 }
+
+/// Reads `bitcode` with LLVM 14 and runs LLVM's module verifier on it.
+pub fn verify(bitcode: &[u8]) -> Result<(), String> {
+    use llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
+    unsafe {
+        let ctx = LLVMContextCreate();
+        let mut diags: Vec<(bool, String)> = Vec::new();
+        LLVMContextSetDiagnosticHandler(ctx, Some(on_diagnostic), &mut diags as *mut _ as *mut c_void);
+        let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
+            bitcode.as_ptr() as *const c_char,
+            bitcode.len(),
+            c"dxil".as_ptr(),
+        );
+        let mut module: LLVMModuleRef = std::ptr::null_mut();
+        let failed = LLVMParseBitcodeInContext2(ctx, buf, &mut module) != 0;
+        LLVMDisposeMemoryBuffer(buf);
+        let r = if failed || module.is_null() {
+            Err("LLVM 14 could not read the bitcode".to_string())
+        } else {
+            let mut msg = std::ptr::null_mut();
+            let bad = LLVMVerifyModule(module, LLVMVerifierFailureAction::LLVMReturnStatusAction, &mut msg) != 0;
+            let text = take_message(msg);
+            LLVMDisposeModule(module);
+            if bad {
+                Err(text)
+            } else {
+                Ok(())
+            }
+        };
+        LLVMContextDispose(ctx);
+        r
+    }
+}
