@@ -516,6 +516,7 @@ fn bench_device(ok: &[&Shader], opts: &CompileOptions) -> Result<Value, String> 
             push_constants: vec![0u8; c.push_constants.map_or(0, |p| p.size as usize)],
             dispatch: [1, 1, 1],
             required_subgroup_size: None,
+            scene: None,
         };
         let t = Instant::now();
         match ctx.run_compute(&job) {

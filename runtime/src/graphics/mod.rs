@@ -453,6 +453,8 @@ pub struct GraphicsJob<'a> {
     pub layered_render: bool,
     /// Collect pipeline statistics (`GraphicsResult::stats`) when the device supports the query.
     pub statistics: bool,
+    /// Acceleration structures for ray queries (see [`crate::ResourceDesc::AccelerationStructure`]).
+    pub scene: Option<crate::Scene>,
 }
 
 impl<'a> GraphicsJob<'a> {
@@ -481,6 +483,7 @@ impl<'a> GraphicsJob<'a> {
             transform_feedback: None,
             layered_render: false,
             statistics: false,
+            scene: None,
         }
     }
 }
