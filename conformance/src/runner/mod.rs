@@ -23,6 +23,7 @@ pub mod pipeline;
 pub mod report;
 pub mod rootsig;
 pub mod rt;
+pub mod rtspec;
 pub mod spec;
 #[cfg(feature = "vulkan")]
 pub mod vulkan;

@@ -37,7 +37,7 @@ pub struct Spec {
     pub scene: Option<super::job::Scene>,
     /// Ray-tracing specs (`[raytracing]`): libraries, shader tables, the launch size. `shader`
     /// then names the libraries.
-    pub raytracing: Option<Box<super::rt::RtSpec>>,
+    pub raytracing: Option<Box<super::rtspec::RtSpec>>,
 }
 
 /// Where a resource of a spec is bound.
@@ -330,11 +330,11 @@ impl Spec {
                         "a ray-tracing spec names its libraries and launch size in [raytracing] (no shader, dispatch, entry or [pipeline])",
                     ));
                 }
-                Some(Box::new(super::rt::parse_raytracing(t)?))
+                Some(Box::new(super::rtspec::parse_raytracing(t)?))
             }
             None => None,
         };
-        let scene = super::rt::parse_scene(&raw.blas, &raw.instance)?;
+        let scene = super::rtspec::parse_scene(&raw.blas, &raw.instance)?;
         let (shader, dispatch, pipeline) = match (raw.shader, raw.dispatch, raw.pipeline) {
             (None, None, None) if raytracing.is_some() => {
                 let rt = raytracing.as_deref().ok_or_else(|| SpecError::new("raytracing", "missing"))?;
