@@ -225,7 +225,7 @@ impl CompileCache {
         let Some(dir) = self.dir.as_ref() else { return Ok(()) };
         // Shaders compiled under a binding model keep their placements in memory only (the disk
         // format does not carry them): never write an entry that would read back without them.
-        if shader.push_layout.is_some() || !shader.placements.is_empty() {
+        if shader.push_layout.is_some() || !shader.placements.is_empty() || shader.shader_record.is_some() {
             return Ok(());
         }
         let bytes = encode_file(shader, key, env!("CARGO_PKG_VERSION"));
@@ -469,6 +469,7 @@ fn decode_payload(r: &mut Reader<'_>) -> Option<CompiledShader> {
         capabilities,
         heap_bindings,
         push_layout: None,
+        shader_record: None,
         placements: Vec::new(),
         patch_location_offset,
         sample_count_spec_id,

@@ -38,7 +38,29 @@ fn compile_timed(
     clock: &mut impl PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
     let module = read_container_timed(container, clock)?;
-    compile_module_timed(&module, opts, clock)
+    let local = library_local_root_signature(container, opts)?;
+    compile_module_local(&module, opts, clock, local)
+}
+
+/// The local root signature the library's `RDAT` associates with the export `opts` names (only
+/// looked up for library exports, and only when the binding model leaves the choice to the
+/// library).
+fn library_local_root_signature(
+    container: &[u8],
+    opts: &CompileOptions,
+) -> Result<Option<crate::container::RootSignature>, CompileError> {
+    let Some(entry) = opts.entry_point.as_deref() else { return Ok(None) };
+    if let Some(m) = opts.bindings.as_deref() {
+        if m.local_root_signature != crate::binding::LocalRoot::FromLibrary {
+            return Ok(None);
+        }
+    }
+    let c = Container::parse(container).map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
+    if c.rdat().is_none() {
+        return Ok(None);
+    }
+    c.export_root_signature(entry, true)
+        .map_err(|e| CompileError::Malformed(format!("local root signature of {entry}: {e}")))
 }
 
 /// A linked and compiled graphics pipeline.
@@ -132,7 +154,17 @@ fn compile_module_timed(
     opts: &CompileOptions,
     clock: &mut impl PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
+    compile_module_local(module, opts, clock, None)
+}
+
+fn compile_module_local(
+    module: &crate::ir::Module,
+    opts: &CompileOptions,
+    clock: &mut impl PhaseClock,
+    local: Option<crate::container::RootSignature>,
+) -> Result<CompiledShader, CompileError> {
     let mut entry = read_meta(module, opts)?;
+    entry.meta.local_root_signature = local.map(Box::new);
     if entry.meta.kind == ShaderKind::Node {
         return Err(unsupported(&entry.meta, "work-graph node shaders (DXIL library work graphs)".into()));
     }

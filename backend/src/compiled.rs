@@ -2,7 +2,7 @@
 //! (bindings, push constants, heap bindings, workgroup size, placements under a binding model).
 //! Built by lowering (`lower`), returned by the compile driver (`compile`).
 
-use crate::binding::{DescriptorKind, PushLayout, ResourceClass, ResourcePlacement, ResourceQuery};
+use crate::binding::{DescriptorKind, PushLayout, ResourceClass, ResourcePlacement, ResourceQuery, ShaderRecordLayout};
 use crate::ShaderKind;
 
 /// The size of the push-constant range a shader uses (offset 0).
@@ -65,6 +65,9 @@ pub struct CompiledShader {
     pub push_layout: Option<PushLayout>,
     /// Under a [`crate::binding::BindingModel`]: every resource range the shader uses and where it was placed.
     pub placements: Vec<PlacedResource>,
+    /// Ray-tracing exports with a local root signature: the local root arguments in the shader
+    /// record (what a layer writes after each shader identifier of the shader binding table).
+    pub shader_record: Option<ShaderRecordLayout>,
     /// Hull and domain shaders: the Location their patch constants start at (single-stage
     /// compiles: pass the hull's to the domain compile as `CompileOptions::patch_location_offset`).
     pub patch_location_offset: Option<u32>,

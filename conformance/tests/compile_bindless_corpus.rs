@@ -170,6 +170,9 @@ impl Tally {
                             ResourceLocation::Heap { .. } => "heap",
                             ResourceLocation::RootConstants { .. } => "root constants",
                             ResourceLocation::Address { .. } => "address",
+                            ResourceLocation::RecordConstants { .. }
+                            | ResourceLocation::RecordAddress { .. }
+                            | ResourceLocation::RecordHeap { .. } => "shader record",
                         };
                         *self.locations.entry(k).or_default() += 1;
                     }

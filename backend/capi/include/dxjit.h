@@ -113,6 +113,13 @@ typedef enum DxjitLocation {
   DXJIT_LOCATION_ROOT_CONSTANTS = 2,
   // A root descriptor: a 64-bit buffer device address in root-block words `word`, `word + 1`.
   DXJIT_LOCATION_ADDRESS = 3,
+  // Local root signature: root constants, `words` values from shader-record byte `word`.
+  DXJIT_LOCATION_RECORD_CONSTANTS = 4,
+  // Local root signature: a 64-bit buffer device address at shader-record byte `word`.
+  DXJIT_LOCATION_RECORD_ADDRESS = 5,
+  // Local root signature: heap array elements at (set, binding), index `(low word of the
+  // descriptor handle at shader-record byte table_word) >> record_table_shift + heap_offset + k`.
+  DXJIT_LOCATION_RECORD_HEAP = 6,
 } DxjitLocation;
 
 // Where a UAV counter lives (`DxjitPlacement.counter`).
@@ -303,6 +310,9 @@ typedef struct DxjitBindingPolicy {
   // Static sampler i at (static_sampler_set, static_sampler_first_binding + i).
   uint32_t static_sampler_set;
   uint32_t static_sampler_first_binding;
+  // Local descriptor tables: heap index = low word of the shader record's descriptor handle
+  // shifted right by this many bits.
+  uint32_t record_table_shift;
 } DxjitBindingPolicy;
 
 // What a remap callback is asked about: one resource range of a shader.

@@ -1232,6 +1232,8 @@ impl Converter {
             policy,
             remap: Some(Arc::new(remap)),
             root_words: Some(root_block_words),
+            // Tier C (local root signatures through the dxil-spirv interface) is not offered.
+            local_root_signature: dxjit::binding::LocalRoot::None,
         }));
         o
     }
@@ -1966,6 +1968,7 @@ mod tests {
             policy: BindingPolicy::default(),
             remap: Some(Arc::new(remap())),
             root_words: Some(24),
+            local_root_signature: dxjit::binding::LocalRoot::None,
         };
         let layout = model.push_layout();
         assert_eq!(layout.words, 24);

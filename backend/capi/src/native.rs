@@ -126,6 +126,13 @@ pub enum DxjitLocation {
     DXJIT_LOCATION_ROOT_CONSTANTS = 2,
     /// A root descriptor: a 64-bit buffer device address in root-block words `word`, `word + 1`.
     DXJIT_LOCATION_ADDRESS = 3,
+    /// Local root signature: root constants, `words` values from shader-record byte `word`.
+    DXJIT_LOCATION_RECORD_CONSTANTS = 4,
+    /// Local root signature: a 64-bit buffer device address at shader-record byte `word`.
+    DXJIT_LOCATION_RECORD_ADDRESS = 5,
+    /// Local root signature: heap array elements at (set, binding), index `(low word of the
+    /// descriptor handle at shader-record byte table_word) >> record_table_shift + heap_offset + k`.
+    DXJIT_LOCATION_RECORD_HEAP = 6,
 }
 
 /// Where a UAV counter lives (`DxjitPlacement.counter`).
@@ -425,6 +432,9 @@ pub struct DxjitBindingPolicy {
     /// Static sampler i at (static_sampler_set, static_sampler_first_binding + i).
     pub static_sampler_set: u32,
     pub static_sampler_first_binding: u32,
+    /// Local descriptor tables: heap index = low word of the shader record's descriptor handle
+    /// shifted right by this many bits.
+    pub record_table_shift: u32,
 }
 
 /// Compile options (`dxjit_compile_options_default` fills the defaults; NULL options = defaults).
@@ -778,6 +788,29 @@ pub(crate) fn placement_to_c(p: &ResourcePlacement) -> DxjitPlacement {
             c.word = word;
             c.words = 2;
         }
+        ResourceLocation::RecordConstants { offset, words } => {
+            c.location = DxjitLocation::DXJIT_LOCATION_RECORD_CONSTANTS as u32;
+            c.word = offset;
+            c.words = words;
+        }
+        ResourceLocation::RecordAddress { offset } => {
+            c.location = DxjitLocation::DXJIT_LOCATION_RECORD_ADDRESS as u32;
+            c.word = offset;
+            c.words = 2;
+        }
+        ResourceLocation::RecordHeap { set, binding, descriptor, table_offset, heap_offset, bounds } => {
+            c.location = DxjitLocation::DXJIT_LOCATION_RECORD_HEAP as u32;
+            c.set = set;
+            c.binding = binding;
+            c.descriptor = descriptor_num(descriptor);
+            c.table_word = table_offset;
+            c.heap_offset = heap_offset;
+            if let Some((s, b)) = bounds {
+                c.has_bounds = true;
+                c.bounds_set = s;
+                c.bounds_binding = b;
+            }
+        }
     }
     match p.counter {
         None => {}
@@ -816,6 +849,16 @@ pub(crate) fn placement_from_c(c: &DxjitPlacement) -> Result<ResourcePlacement, 
         },
         2 => ResourceLocation::RootConstants { word: c.word, words: c.words },
         3 => ResourceLocation::Address { word: c.word },
+        4 => ResourceLocation::RecordConstants { offset: c.word, words: c.words },
+        5 => ResourceLocation::RecordAddress { offset: c.word },
+        6 => ResourceLocation::RecordHeap {
+            set: c.set,
+            binding: c.binding,
+            descriptor: descriptor_from(c.descriptor)?,
+            table_offset: c.table_word,
+            heap_offset: c.heap_offset,
+            bounds: c.has_bounds.then_some((c.bounds_set, c.bounds_binding)),
+        },
         v => return Err(format!("placement location {v} is not a DxjitLocation value")),
     };
     let counter = match c.counter {
@@ -914,6 +957,7 @@ fn policy_to_c(p: &BindingPolicy) -> DxjitBindingPolicy {
         cbv_as_storage_buffer: p.cbv_as_storage_buffer,
         static_sampler_set: p.static_samplers.0,
         static_sampler_first_binding: p.static_samplers.1,
+        record_table_shift: p.record_table_shift,
     }
 }
 
@@ -949,6 +993,7 @@ fn policy_from_c(c: &DxjitBindingPolicy) -> Result<BindingPolicy, String> {
         },
         cbv_as_storage_buffer: c.cbv_as_storage_buffer,
         static_samplers: (c.static_sampler_set, c.static_sampler_first_binding),
+        record_table_shift: c.record_table_shift,
     })
 }
 
@@ -1452,8 +1497,13 @@ pub unsafe extern "C" fn dxjit_binding_policy_default(policy: *mut DxjitBindingP
 #[no_mangle]
 pub unsafe extern "C" fn dxjit_binding_layout_create(out: *mut *mut DxjitBindingLayout) -> DxjitResult {
     run(|| {
-        let model =
-            BindingModel { root_signature: None, policy: BindingPolicy::default(), remap: None, root_words: None };
+        let model = BindingModel {
+            root_signature: None,
+            policy: BindingPolicy::default(),
+            remap: None,
+            root_words: None,
+            local_root_signature: dxjit::binding::LocalRoot::FromLibrary,
+        };
         let l = Box::into_raw(Box::new(DxjitBindingLayout { model: Arc::new(model) }));
         // SAFETY: per the caller.
         unsafe { put(out, l, "out") }.inspect_err(|_| {

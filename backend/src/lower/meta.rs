@@ -72,6 +72,9 @@ pub struct EntryMeta {
     pub ms: Option<crate::dxil::MsState>,
     /// An export of a DXIL library (resources are global variables, `CreateHandleForLib`).
     pub library: bool,
+    /// Ray-tracing exports: the local root signature the library's subobjects associate with the
+    /// export (filled by the compile driver from `RDAT`).
+    pub local_root_signature: Option<Box<crate::container::rootsig::RootSignature>>,
 }
 
 impl EntryMeta {
@@ -219,6 +222,7 @@ pub(crate) fn read_entry(m: &Module, entry: Option<&str>, refuse_library: bool) 
         ds: None,
         ms: None,
         library: kind == ShaderKind::Library,
+        local_root_signature: None,
     };
     // Resources: entry op 3, else the named dx.resources.
     let res_node = md

@@ -1368,6 +1368,7 @@ impl<'m> Lowerer<'m> {
             push_constants: push,
             heap_bindings,
             push_layout: self.res.push_layout.clone(),
+            shader_record: self.res.record_layout.clone(),
             patch_location_offset: self
                 .tess
                 .as_ref()

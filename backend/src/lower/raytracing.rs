@@ -52,6 +52,11 @@ impl RayTracing {
         self.hit_attr = (0, 0);
     }
 
+    /// Whether the export reaches library resource range `r` (loads or GEPs of its global).
+    pub fn uses_range(&self, r: u32) -> bool {
+        self.lib_ptrs.iter().any(|p| p.1 == r)
+    }
+
     /// Whether instruction `i` only names a library resource (lowered to nothing).
     pub fn names_resource(&self, i: InstId) -> bool {
         !self.lib_ptrs.is_empty() && self.lib_ptrs.binary_search_by_key(&i.0, |p| p.0 .0).is_ok()
@@ -252,7 +257,14 @@ fn create_handle_for_lib(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LRes
     };
     l.ensure_var(res)?;
     let k = l.res.handles.len() as u32;
-    l.res.handles.push(super::resources::HandleVal { res, index, nonuniform: false, base: 0, bounds: 0 });
+    // Under a binding model the placement completes the handle (heap index, root or record
+    // address, view bounds), as for `CreateHandle`.
+    let hv = if l.res.info.get(res as usize).is_some_and(|i| i.model.is_some()) {
+        l.model_handle(res, index, false)?
+    } else {
+        super::resources::HandleVal { res, index, nonuniform: false, base: 0, bounds: 0 }
+    };
+    l.res.handles.push(hv);
     l.set(i, Val::Handle(k));
     Ok(())
 }

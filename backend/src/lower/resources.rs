@@ -75,6 +75,8 @@ pub(crate) struct Resources {
     pub push_layout: Option<crate::binding::PushLayout>,
     pub placed: Vec<crate::compiled::PlacedResource>,
     pub bl: super::bindless::Bindless,
+    /// Ray-tracing exports with a local root signature: the shader record's layout.
+    pub record_layout: Option<crate::binding::ShaderRecordLayout>,
 }
 
 impl Resources {
@@ -91,6 +93,7 @@ impl Resources {
         self.push_layout = None;
         self.placed.clear();
         self.bl.reset();
+        self.record_layout = None;
     }
 
     pub fn capacity_bytes(&self) -> usize {
@@ -200,10 +203,32 @@ fn heap_decl(m: &Module, props: Value) -> LResult<ResDecl> {
 /// Prepares resources: placements, which instruction makes a handle to
 /// which range, how each range is used, and which aggregate parts are read.
 pub(super) fn scan(l: &mut Lowerer<'_>) -> LResult<()> {
+    // The export's local root signature (ray-tracing stages): the binding model's choice, else
+    // the one the library's subobjects associate.
+    let local: Option<&crate::container::rootsig::RootSignature> = if super::is_ray_tracing_stage(l.meta.kind) {
+        match l.opts.bindings.as_deref().map(|m| &m.local_root_signature) {
+            Some(crate::binding::LocalRoot::Given(rs)) => Some(rs),
+            Some(crate::binding::LocalRoot::None) => None,
+            Some(crate::binding::LocalRoot::FromLibrary) | None => l.meta.local_root_signature.as_deref(),
+        }
+    } else {
+        None
+    };
+    l.res.record_layout = local.map(crate::binding::ShaderRecordLayout::of);
     if let Some(model) = l.opts.bindings.as_deref() {
+        let lrs = local.zip(l.res.record_layout.as_ref());
+        // A library export sees every resource of the library; it is placed (and needs a root
+        // signature entry) only for the ones it uses, as D3D12 checks them per export.
+        let used: Vec<bool> = (0..l.meta.resources.len() as u32)
+            .map(|r| !l.meta.library || l.rt.uses_range(r) || l.meta.resources[r as usize].heap)
+            .collect();
         let (placements, layout, placed) =
-            super::bindless::resolve(model, l.meta.kind, &l.meta.resources).map_err(Fail::Binding)?;
+            super::bindless::resolve(model, l.meta.kind, &l.meta.resources, lrs, &used).map_err(Fail::Binding)?;
         for (d, p) in l.meta.resources.iter().zip(&placements) {
+            let Some(p) = p else {
+                l.res.info.push(ResInfo::default());
+                continue;
+            };
             super::bindless::check_lowerable(d, p)?;
             let counter = super::bindless::counter_binding(p);
             l.res.info.push(ResInfo {
@@ -225,6 +250,19 @@ pub(super) fn scan(l: &mut Lowerer<'_>) -> LResult<()> {
         [h.resource_set, h.sampler_set]
     });
     for d in &l.meta.resources {
+        // Root constants and root descriptors of the local root signature live in the shader
+        // record under the default rule too.
+        if let (Some(lrs), Some(record), false) = (local, l.res.record_layout.as_ref(), d.heap) {
+            if let Some(p) = super::bindless::local_default_placement(l.meta.kind, d, lrs, record) {
+                super::bindless::check_lowerable(d, &p)?;
+                l.res.info.push(ResInfo { placement: None, model: Some(p), ..Default::default() });
+                l.res.placed.push(crate::compiled::PlacedResource {
+                    query: super::bindless::query(l.meta.kind, d),
+                    placement: p,
+                });
+                continue;
+            }
+        }
         let placement = if d.heap {
             binding::place_heap(map, descriptor_kind(d))
         } else {
@@ -440,12 +478,13 @@ impl<'m> Lowerer<'m> {
         let info = self.res.info[ri].clone();
         if let Some(p) = info.model {
             match p.location {
-                ResourceLocation::RootConstants { .. } => {
+                ResourceLocation::RootConstants { .. } | ResourceLocation::RecordConstants { .. } => {
                     self.res.info[ri].rows = d.cb_size.div_ceil(16).max(1);
-                    self.res.info[ri].var = self.root_var_id()?;
+                    self.res.info[ri].var =
+                        if p.location.in_shader_record() { self.record_var_id()? } else { self.root_var_id()? };
                     return Ok(());
                 }
-                ResourceLocation::Address { .. } => {
+                ResourceLocation::Address { .. } | ResourceLocation::RecordAddress { .. } => {
                     // No variable: every access converts the root descriptor's address.
                     if d.kind == ResKind::RTAccelerationStructure {
                         self.accel_type();
@@ -464,13 +503,17 @@ impl<'m> Lowerer<'m> {
                             self.res.info[ri].blocks[2] = self.ssbo_struct(Scalar::U64);
                         }
                     }
-                    self.res.info[ri].var = self.root_var_id()?;
+                    self.res.info[ri].var =
+                        if p.location.in_shader_record() { self.record_var_id()? } else { self.root_var_id()? };
                     return Ok(());
                 }
                 _ => {}
             }
         }
-        let heap = matches!(info.model.map(|p| p.location), Some(ResourceLocation::Heap { .. }));
+        let heap = matches!(
+            info.model.map(|p| p.location),
+            Some(ResourceLocation::Heap { .. } | ResourceLocation::RecordHeap { .. })
+        );
         let cbv_ssbo = self.cbuffer_storage(r) == StorageClass::StorageBuffer;
         let (set, binding) = match info.placement {
             Some(Placement::Descriptor { set, binding }) => (set, binding),
@@ -1052,16 +1095,17 @@ fn cbuffer_ptr(l: &mut Lowerer<'_>, h: HandleVal, row: Word) -> LResult<Word> {
 fn cbuffer_row_value(l: &mut Lowerer<'_>, h: HandleVal, row: Value) -> LResult<Word> {
     let u = l.u32();
     let u4 = l.vector(u, 4);
-    match l.model_placement(h.res).map(|p| p.location) {
-        Some(ResourceLocation::RootConstants { word, words }) => {
-            let rc = l.m.const_uint(row).map(|c| u32::try_from(c).unwrap_or(u32::MAX));
-            let r = match rc {
-                Some(c) => l.const_u32(c),
-                None => l.value(row)?,
-            };
-            l.root_constant_row(word, words, r, rc)
-        }
-        Some(ResourceLocation::Address { .. }) => {
+    let loc = l.model_placement(h.res).map(|p| p.location);
+    if let Some((block, word, words)) = loc.and_then(super::bindless::constants_at) {
+        let rc = l.m.const_uint(row).map(|c| u32::try_from(c).unwrap_or(u32::MAX));
+        let r = match rc {
+            Some(c) => l.const_u32(c),
+            None => l.value(row)?,
+        };
+        return l.root_constant_row(block, word, words, r, rc);
+    }
+    match loc {
+        Some(ResourceLocation::Address { .. } | ResourceLocation::RecordAddress { .. }) => {
             l.ensure_var(h.res)?;
             let (r, inb) = cbuffer_row(l, h, row)?;
             let st = l.res.info[h.res as usize].blocks[0];
@@ -1214,7 +1258,8 @@ fn cbuffer_word(l: &mut Lowerer<'_>, h: HandleVal, o: Word) -> LResult<Word> {
     let w = l.op(Op::ShiftRightLogical, u, &[o, c2])?;
     let comp = l.op(Op::BitwiseAnd, u, &[w, c3])?;
     l.ensure_var(h.res)?;
-    if let Some(ResourceLocation::RootConstants { word, words }) = l.model_placement(h.res).map(|p| p.location) {
+    if let Some((block, word, words)) = l.model_placement(h.res).and_then(|p| super::bindless::constants_at(p.location))
+    {
         let bt = l.bool();
         let n = l.const_u32(words);
         let inb = l.op(Op::ULessThan, bt, &[w, n])?;
@@ -1222,7 +1267,7 @@ fn cbuffer_word(l: &mut Lowerer<'_>, h: HandleVal, o: Word) -> LResult<Word> {
         let safe = l.op(Op::Select, u, &[inb, w, zero])?;
         let base = l.const_u32(word);
         let at = l.op(Op::IAdd, u, &[safe, base])?;
-        let x = l.root_word(at)?;
+        let x = l.block_word(block, at)?;
         return l.zero_if_not(Some(inb), u, x);
     }
     let rows = l.res.info[h.res as usize].rows;
@@ -1231,7 +1276,9 @@ fn cbuffer_word(l: &mut Lowerer<'_>, h: HandleVal, o: Word) -> LResult<Word> {
     let inb = l.op(Op::ULessThan, bt, &[row, n])?;
     let zero = l.const_u32(0);
     let safe = l.op(Op::Select, u, &[inb, row, zero])?;
-    let x = if let Some(ResourceLocation::Address { .. }) = l.model_placement(h.res).map(|p| p.location) {
+    let x = if let Some(ResourceLocation::Address { .. } | ResourceLocation::RecordAddress { .. }) =
+        l.model_placement(h.res).map(|p| p.location)
+    {
         let st = l.res.info[h.res as usize].blocks[0];
         let base = l.address_ptr(h.base, st)?;
         let pt = l.pointer(StorageClass::PhysicalStorageBuffer, u);
@@ -1654,6 +1701,20 @@ fn typed_buffer_store(l: &mut Lowerer<'_>, h: HandleVal, coord: Word, texel: Wor
     l.guarded(inb, |l| l.op_void(Op::ImageWrite, &[img, coord, texel]))
 }
 
+/// The (set, binding, descriptor type) a binding-model placement reports in the binding list:
+/// root-block words as `PushConstant` at `u32::MAX`, shader-record placements not at all.
+fn model_binding(loc: ResourceLocation) -> Option<(u32, u32, DescriptorKind)> {
+    match loc {
+        ResourceLocation::Descriptor { set, binding, descriptor }
+        | ResourceLocation::Heap { set, binding, descriptor, .. }
+        | ResourceLocation::RecordHeap { set, binding, descriptor, .. } => Some((set, binding, descriptor)),
+        ResourceLocation::RootConstants { .. } | ResourceLocation::Address { .. } => {
+            Some((u32::MAX, u32::MAX, DescriptorKind::PushConstant))
+        }
+        ResourceLocation::RecordConstants { .. } | ResourceLocation::RecordAddress { .. } => None,
+    }
+}
+
 /// The binding list, push-constant range and descriptor-heap bindings of a lowered shader.
 pub(super) fn bindings(l: &Lowerer<'_>) -> (Vec<ResourceBinding>, Option<PushConstantRange>, Vec<HeapBinding>) {
     let mut out = Vec::with_capacity(l.meta.resources.len());
@@ -1664,13 +1725,7 @@ pub(super) fn bindings(l: &Lowerer<'_>) -> (Vec<ResourceBinding>, Option<PushCon
         // descriptor-like ones (for tools that read (set, binding) pairs).
         for (d, info) in l.meta.resources.iter().zip(&l.res.info) {
             let Some(p) = info.model else { continue };
-            let (set, binding, descriptor) = match p.location {
-                ResourceLocation::Descriptor { set, binding, descriptor }
-                | ResourceLocation::Heap { set, binding, descriptor, .. } => (set, binding, descriptor),
-                ResourceLocation::RootConstants { .. } | ResourceLocation::Address { .. } => {
-                    (u32::MAX, u32::MAX, DescriptorKind::PushConstant)
-                }
-            };
+            let Some((set, binding, descriptor)) = model_binding(p.location) else { continue };
             out.push(ResourceBinding {
                 class: d.class,
                 space: d.space,
@@ -1692,6 +1747,25 @@ pub(super) fn bindings(l: &Lowerer<'_>) -> (Vec<ResourceBinding>, Option<PushCon
         return (out, push, heap);
     }
     for (d, info) in l.meta.resources.iter().zip(&l.res.info) {
+        if let Some(p) = info.model {
+            // The default rule with a local root signature: its root constants and root
+            // descriptors are in the shader record (see `placements`).
+            let Some((set, binding, descriptor)) = model_binding(p.location) else { continue };
+            out.push(ResourceBinding {
+                class: d.class,
+                space: d.space,
+                lower_bound: d.lower,
+                count: d.size,
+                set,
+                binding,
+                descriptor,
+                kind: d.kind.name().to_string(),
+                format_hint: info.format.map(|f| format!("{f:?}")),
+                has_counter: d.has_counter,
+                counter_binding: info.counter,
+            });
+            continue;
+        }
         if d.heap {
             if let (Some(Placement::Descriptor { set, binding }), true) = (info.placement, info.var != 0) {
                 let hb = HeapBinding {

@@ -6,7 +6,8 @@ use super::gfx::{CompiledPipeline, DrawJob, DrawOutputs, LinkFailure, LinkStage,
 // The data types live in `job` (shared with `gfx`); their `backend::` paths stay valid.
 pub use super::job::{
     AddressMode, Binding, BorderColor, Bound, CompareOp, CompileFailure, Compiled, DescriptorKind, Filter, Format,
-    Image, ImageDim, Job, Outputs, Resource, ResourceClass, Sampler,
+    Geometry, Image, ImageDim, Instance, Job, Outputs, RecordAddress, Resource, ResourceClass, RtGroup, RtJob,
+    RtRecord, RtStage, Sampler, Scene, Triangles,
 };
 use dxjit::link::LinkOptions;
 use std::collections::BTreeSet;
@@ -20,7 +21,7 @@ pub struct DeviceCaps {
 }
 
 /// The feature names a spec may require.
-pub const FEATURES: [&str; 20] = [
+pub const FEATURES: [&str; 23] = [
     "int64",
     "float64",
     "int16",
@@ -41,6 +42,9 @@ pub const FEATURES: [&str; 20] = [
     "descriptor_indexing",
     "mesh_shader",
     "task_shader",
+    "acceleration_structure",
+    "ray_tracing_pipeline",
+    "ray_query",
 ];
 
 /// A compiler plus a device.
@@ -89,6 +93,12 @@ pub trait Backend {
     ) -> Result<CompiledPipeline, PipelineFailure> {
         let _ = (stages, opts, model);
         Err(PipelineFailure::Unavailable("this backend has no binding model".into()))
+    }
+
+    /// One `DispatchRays` through a ray-tracing pipeline.
+    fn run_ray_tracing(&self, job: &RtJob) -> Result<Outputs, String> {
+        let _ = job;
+        Err("this backend traces no rays".into())
     }
 
     /// One draw; only called after `compile_pipeline` succeeded.

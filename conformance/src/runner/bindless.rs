@@ -29,6 +29,10 @@ use std::time::Instant;
 /// descriptor: they are reached through their address).
 pub const ROOT_SET: u32 = 100;
 
+/// The pseudo descriptor set that names buffers reached only through shader-record addresses
+/// (binding = the resource's index in the spec).
+pub const RECORD_SET: u32 = 101;
+
 type Outcome = Result<(), (Status, String)>;
 
 fn fail<T>(msg: impl Into<String>) -> Result<T, (Status, String)> {
@@ -39,6 +43,9 @@ fn fail<T>(msg: impl Into<String>) -> Result<T, (Status, String)> {
 pub fn root_signature(root: &RootSpec, container: &[u8]) -> Result<RootSignature, String> {
     if let Some(rs) = &root.signature {
         return Ok(rs.clone());
+    }
+    if root.library {
+        return Err("source = \"library\" belongs to ray-tracing specs".into());
     }
     let c = Container::parse(container).map_err(|e| format!("reading the container: {e}"))?;
     c.root_signature()
@@ -61,6 +68,8 @@ pub struct Binds {
     pub at: Vec<(u32, u32, u32)>,
     /// Per spec resource: where its counter is read back.
     pub counter_at: Vec<Option<(u32, u32, u32)>>,
+    /// Named resources reached through shader-record addresses: (name, index into `bound`).
+    pub named: Vec<(String, usize)>,
 }
 
 fn to_dxjit(d: DescriptorKind) -> dxjit::DescriptorKind {
@@ -89,6 +98,7 @@ fn heap_descriptor(res: &ResourceSpec, policy: &BindingPolicy) -> Result<Descrip
         Kind::Texture { .. } if uav => DescriptorKind::StorageImage,
         Kind::Texture { .. } => DescriptorKind::SampledImage,
         Kind::Sampler => DescriptorKind::Sampler,
+        Kind::AccelerationStructure => DescriptorKind::AccelerationStructure,
         Kind::RootConstants => {
             return Err(format!("{}: root constants are root arguments, not heap descriptors", res.label()))
         }
@@ -179,9 +189,23 @@ pub fn bind(spec: &Spec, root: &RootSpec, rs: &RootSignature, layout: &PushLayou
     let mut used = std::collections::BTreeSet::new();
     let mut bounds: Vec<[u32; 2]> = vec![[0, 0]; heap_size as usize];
     let mut any_bounds = false;
-    for res in &spec.resources {
+    let mut named = Vec::new();
+    for (k, res) in spec.resources.iter().enumerate() {
         match res.place {
             Place::Register => return Err(format!("{}: not in the heap or behind a root descriptor", res.label())),
+            Place::Address => {
+                let name =
+                    res.name.clone().ok_or_else(|| format!("{}: a record address needs a `name`", res.label()))?;
+                bound.push(Bound {
+                    set: RECORD_SET,
+                    binding: k as u32,
+                    array_index: 0,
+                    resource: Resource::AddressBuffer { data: res.init.clone(), push_offset: None },
+                });
+                named.push((name, bound.len() - 1));
+                at.push((RECORD_SET, k as u32, 0));
+                counter_at.push(None);
+            }
             Place::Root(p) => {
                 let Some(e) = layout.entry(p).filter(|e| matches!(e.kind, PushEntryKind::RootDescriptor { .. })) else {
                     return Err(format!(
@@ -189,12 +213,12 @@ pub fn bind(spec: &Spec, root: &RootSpec, rs: &RootSignature, layout: &PushLayou
                         res.label()
                     ));
                 };
-                bound.push(Bound {
-                    set: ROOT_SET,
-                    binding: p,
-                    array_index: 0,
-                    resource: Resource::AddressBuffer { data: res.init.clone(), push_offset: e.word * 4 },
-                });
+                let resource = if res.kind == Kind::AccelerationStructure {
+                    Resource::AccelerationStructureAddress { push_offset: e.word * 4 }
+                } else {
+                    Resource::AddressBuffer { data: res.init.clone(), push_offset: Some(e.word * 4) }
+                };
+                bound.push(Bound { set: ROOT_SET, binding: p, array_index: 0, resource });
                 at.push((ROOT_SET, p, 0));
                 counter_at.push(None);
             }
@@ -258,7 +282,7 @@ pub fn bind(spec: &Spec, root: &RootSpec, rs: &RootSignature, layout: &PushLayou
             resource: Resource::Sampler(sampler_of(s)),
         });
     }
-    Ok(Binds { bound, push, at, counter_at })
+    Ok(Binds { bound, push, at, counter_at, named })
 }
 
 /// Compares every checked resource of the spec with what the run left.
@@ -331,6 +355,7 @@ pub fn run_compute(
         push_constants: binds.push.clone(),
         dispatch: spec.dispatch,
         required_subgroup_size: spec.subgroup_size,
+        scene: spec.scene.clone(),
     };
     let t = Instant::now();
     let outputs = backend.run_compute(&job);
@@ -432,7 +457,7 @@ size = 16
         // The root CBV: an address buffer whose address goes to push bytes 0..8.
         assert!(matches!(
             at(ROOT_SET, 2, 0).map(|x| &x.resource),
-            Some(Resource::AddressBuffer { push_offset: 0, .. })
+            Some(Resource::AddressBuffer { push_offset: Some(0), .. })
         ));
         // Bounds: structured stride 8, view {1, 2} -> words {2, 4}; typed whole view {0, 3}.
         let Some(Resource::StorageBuffer { data }) = at(0, 6, 0).map(|x| &x.resource) else { panic!("bounds buffer") };

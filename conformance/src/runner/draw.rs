@@ -280,6 +280,7 @@ pub fn run_pipeline(
         stream_output: p.stream_output.clone(),
         rasterized_stream: p.rasterized_stream,
         dispatch_mesh: p.dispatch_mesh,
+        scene: spec.scene.clone(),
     };
     let t = Instant::now();
     let out = backend.run_graphics(&job);

@@ -68,6 +68,8 @@ impl Backend for GfxFake {
 
 fn shader(entry: &str) -> Compiled {
     Compiled {
+        stage: "vertex",
+        shader_record: None,
         spirv: vec![0x0723_0203, 1],
         entry_point: entry.into(),
         is_compute: false,

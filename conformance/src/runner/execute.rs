@@ -49,6 +49,9 @@ fn run_inner(backend: &dyn Backend, spec: &Spec, cfg: &RunConfig, r: &mut SpecRe
     if let Some(p) = &spec.pipeline {
         return super::draw::run_pipeline(backend, spec, p, cfg, r);
     }
+    if let Some(rt) = &spec.raytracing {
+        return super::rt::run(backend, spec, rt, cfg, r);
+    }
 
     let caps = backend.caps();
     let missing: Vec<&str> = spec.requires.iter().filter(|f| !caps.features.contains(*f)).map(String::as_str).collect();
@@ -99,6 +102,7 @@ fn run_inner(backend: &dyn Backend, spec: &Spec, cfg: &RunConfig, r: &mut SpecRe
         push_constants,
         dispatch: spec.dispatch,
         required_subgroup_size: spec.subgroup_size,
+        scene: spec.scene.clone(),
     };
     let t = Instant::now();
     let outputs = backend.run_compute(&job);

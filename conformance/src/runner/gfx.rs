@@ -340,6 +340,8 @@ pub struct DrawJob<'a> {
     pub rasterized_stream: Option<u32>,
     /// Mesh pipelines: `DispatchMesh(x, y, z)` instead of `draw`.
     pub dispatch_mesh: Option<[u32; 3]>,
+    /// Acceleration structures (ray queries).
+    pub scene: Option<super::job::Scene>,
 }
 
 /// What a draw produced.

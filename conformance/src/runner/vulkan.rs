@@ -55,6 +55,9 @@ fn caps_of(f: &DeviceFeatures) -> DeviceCaps {
     add("descriptor_indexing", f.runtime_descriptor_array);
     add("mesh_shader", f.mesh_shader);
     add("task_shader", f.task_shader);
+    add("acceleration_structure", f.acceleration_structure);
+    add("ray_tracing_pipeline", f.ray_tracing_pipeline);
+    add("ray_query", f.ray_query);
     // Not a `requires` name: draw specs with stream output run only where this is reported.
     add("stream_output", f.transform_feedback && cfg!(feature = "graphics"));
     caps.subgroup_size = Some(f.subgroup_size);
@@ -153,8 +156,13 @@ impl Backend for VulkanBackend {
             push_constants: job.push_constants.clone(),
             dispatch: job.dispatch,
             required_subgroup_size: job.required_subgroup_size,
+            scene: job.scene.as_ref().map(super::convert::scene),
         };
         self.ctx.run_compute(&j).map(|r| r.resources).map_err(|e| e.to_string())
+    }
+
+    fn run_ray_tracing(&self, job: &super::job::RtJob) -> Result<Outputs, String> {
+        super::convert::run_ray_tracing(&self.ctx, job)
     }
 
     fn take_validation_messages(&self) -> Vec<String> {

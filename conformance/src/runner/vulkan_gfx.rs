@@ -208,6 +208,7 @@ pub fn run_graphics(ctx: &rt::Context, job: &DrawJob<'_>) -> Result<DrawOutputs,
     };
     g.mesh_tasks = job.dispatch_mesh;
     g.specialization = job.specialization.clone();
+    g.scene = job.scene.as_ref().map(super::convert::scene);
     g.draw = rt::Draw {
         count: job.draw.count,
         instance_count: job.draw.instances,

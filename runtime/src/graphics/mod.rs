@@ -456,6 +456,8 @@ pub struct GraphicsJob<'a> {
     /// Specialization constants `(SpecId, u32 value)` given to every stage at pipeline creation
     /// (`VkSpecializationInfo`; an id a stage does not declare is ignored).
     pub specialization: Vec<(u32, u32)>,
+    /// Acceleration structures for ray queries (see [`crate::ResourceDesc::AccelerationStructure`]).
+    pub scene: Option<crate::Scene>,
 }
 
 impl<'a> GraphicsJob<'a> {
@@ -485,6 +487,7 @@ impl<'a> GraphicsJob<'a> {
             layered_render: false,
             statistics: false,
             specialization: Vec::new(),
+            scene: None,
         }
     }
 }
