@@ -8,6 +8,7 @@ pub use super::job::{
     AddressMode, Binding, BorderColor, Bound, CompareOp, CompileFailure, Compiled, DescriptorKind, Filter, Format,
     Image, ImageDim, Job, Outputs, Resource, ResourceClass, Sampler,
 };
+use dxjit::binding::{BindingModel, BindingPolicy, PushLayout};
 use dxjit::link::LinkOptions;
 use std::collections::BTreeSet;
 
@@ -77,6 +78,16 @@ pub trait Backend {
     ) -> Result<(Compiled, dxjit::binding::model::PushLayout), CompileFailure> {
         let _ = (container, entry_point, model);
         Err(CompileFailure::Unsupported("this backend has no binding model".into()))
+    }
+
+    /// Where a bound spec's resources and root arguments go under `model` (the spec's root
+    /// signature and policy): the heap arrays, bounds and counter arrays and static samplers (a
+    /// [`BindingPolicy`]) and the root block's words ([`PushLayout`]). Default: dxjit's binding
+    /// model as given. A backend whose shaders place resources by other rules (a D3D12 layer's
+    /// remap callbacks, `backend/capi/tests/layer_exec.rs`) answers its own, and the runner binds
+    /// by it.
+    fn bound_layout(&self, model: &BindingModel) -> Result<(BindingPolicy, PushLayout), String> {
+        Ok((model.policy, model.push_layout()))
     }
 
     /// [`Backend::compile_pipeline`] under a D3D12 binding model (every stage against the same
