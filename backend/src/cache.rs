@@ -31,7 +31,7 @@ use crate::link::LinkPlan;
 use crate::ShaderKind;
 
 /// Version of the key derivation and of the on-disk format; bump on any change to either.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 const MAGIC: &[u8; 4] = b"DXJC";
 const SHARDS: usize = 16;
@@ -340,6 +340,7 @@ fn encode_payload(s: &CompiledShader, out: &mut Vec<u8>) {
     }
     // The patch-constant Location of hull/domain shaders (u32::MAX: none).
     put_u32(out, s.patch_location_offset.unwrap_or(u32::MAX));
+    put_opt_u32(out, s.required_subgroup_size);
 }
 
 fn encode_file(s: &CompiledShader, key: CacheKey, version: &str) -> Vec<u8> {
@@ -456,6 +457,7 @@ fn decode_payload(r: &mut Reader<'_>) -> Option<CompiledShader> {
         heap_bindings.push(crate::compile::HeapBinding { sampler_heap, set, binding, descriptor });
     }
     let patch_location_offset = Some(r.u32()?).filter(|&o| o != u32::MAX);
+    let required_subgroup_size = r.opt_u32()?;
     Some(CompiledShader {
         spirv,
         entry_point,
@@ -468,6 +470,7 @@ fn decode_payload(r: &mut Reader<'_>) -> Option<CompiledShader> {
         push_layout: None,
         placements: Vec::new(),
         patch_location_offset,
+        required_subgroup_size,
     })
 }
 

@@ -9,7 +9,9 @@ use crate::ShaderKind;
 // their `compile::` paths stay valid.
 pub use crate::compiled::{CompiledShader, HeapBinding, PlacedResource, PushConstantRange, ResourceBinding};
 pub use crate::error::CompileError;
-pub use crate::options::{CompileOptions, PatchConstantInvocations, PipelineStateOptions, Robustness};
+pub use crate::options::{
+    CompileOptions, PatchConstantInvocations, PipelineStateOptions, Robustness, SubgroupSizeRange,
+};
 pub use crate::phase::{Phase, PhaseTimes};
 pub(crate) use crate::phase::{PhaseClock, Stopwatch};
 

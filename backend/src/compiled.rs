@@ -62,6 +62,12 @@ pub struct CompiledShader {
     /// Hull and domain shaders: the Location their patch constants start at (single-stage
     /// compiles: pass the hull's to the domain compile as `CompileOptions::patch_location_offset`).
     pub patch_location_offset: Option<u32>,
+    /// The subgroup size the pipeline must run this stage with
+    /// (`VkPipelineShaderStageRequiredSubgroupSizeCreateInfo::requiredSubgroupSize`): the size
+    /// chosen for the shader's `[WaveSize]` within
+    /// [`crate::PipelineStateOptions::subgroup_size`] (without that option, the shader's own
+    /// size, or its preferred or smallest one). `None`: any size.
+    pub required_subgroup_size: Option<u32>,
 }
 
 /// One resource range and where the binding model placed it.

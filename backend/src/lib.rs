@@ -33,4 +33,5 @@ pub use compile::{
     compile, compile_pipeline, compile_pipeline_with_stats, compile_stage, compile_with_stats, CompileError,
     CompileOptions, CompiledPipeline, CompiledShader, HeapBinding, PatchConstantInvocations, Phase, PhaseTimes,
     PipelineError, PipelineStateOptions, PlacedResource, PushConstantRange, ResourceBinding, Robustness,
+    SubgroupSizeRange,
 };

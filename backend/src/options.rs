@@ -68,6 +68,30 @@ pub struct PipelineStateOptions {
     /// typed UAVs that are loaded are declared `Unknown` even when the shader does not set the
     /// "typed UAV load additional formats" flag, so any format can be bound.
     pub typed_uav_load_without_format: bool,
+    /// The subgroup (wave) sizes the pipeline's stage may run with: the device's
+    /// `minSubgroupSize..=maxSubgroupSize` (`VK_EXT_subgroup_size_control`, a layer's
+    /// `SUBGROUP_PROPERTIES`), or one size. With it, a compute shader's `[WaveSize]` (SM 6.6) or
+    /// `[WaveSize(min, max, preferred)]` (SM 6.8) is checked against the range (a shader that
+    /// needs sizes outside it is `Unsupported`, naming both) and the size chosen is reported as
+    /// [`crate::CompiledShader::required_subgroup_size`], which the pipeline must then set
+    /// (`VkPipelineShaderStageRequiredSubgroupSizeCreateInfo`); `WaveGetLaneCount` becomes that
+    /// constant, or the range's only size when min == max. `None`: `WaveGetLaneCount` reads
+    /// `SubgroupSize`, and `[WaveSize]` is reported unchecked.
+    pub subgroup_size: Option<SubgroupSizeRange>,
+}
+
+/// Subgroup sizes `min..=max` (powers of two, `min <= max`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SubgroupSizeRange {
+    pub min: u32,
+    pub max: u32,
+}
+
+impl SubgroupSizeRange {
+    /// Exactly `size`.
+    pub fn exactly(size: u32) -> SubgroupSizeRange {
+        SubgroupSizeRange { min: size, max: size }
+    }
 }
 
 /// Which invocations of the Vulkan tessellation control shader run a hull

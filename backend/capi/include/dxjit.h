@@ -385,6 +385,10 @@ typedef struct DxjitCompileOptions {
   uint32_t output_swizzle_count;
   // The binding layout (NULL: dxjit's default register rule).
   const struct DxjitBindingLayout *bindings;
+  // The subgroup sizes the pipeline may run the stage with (0, 0: not known); see
+  // `dxjit_shader_required_subgroup_size`.
+  uint32_t subgroup_size_min;
+  uint32_t subgroup_size_max;
 } DxjitCompileOptions;
 
 // One root-block entry of a compiled shader.
@@ -597,6 +601,13 @@ enum DxjitStage dxjit_shader_stage(const struct DxjitShader *shader);
 // Compute (and mesh/amplification) thread-group size; zeros for graphics stages.
 // Thread safety: any thread.
 enum DxjitResult dxjit_shader_workgroup_size(const struct DxjitShader *shader, uint32_t (*size)[3]);
+
+// The subgroup size the pipeline must run the stage with
+// (`VkPipelineShaderStageRequiredSubgroupSizeCreateInfo::requiredSubgroupSize`; 0: any): the size
+// chosen for the shader's `[WaveSize]` within the options' subgroup sizes, which
+// `WaveGetLaneCount` then returns as a constant.
+// Thread safety: any thread.
+enum DxjitResult dxjit_shader_required_subgroup_size(const struct DxjitShader *shader, uint32_t *size);
 
 // Size in bytes of the push-constant range the shader uses at offset 0 (0: none).
 // Thread safety: any thread.

@@ -267,6 +267,7 @@ impl LayerBackend {
             bindings: Vec::new(),
             push_constant_size: (words > 0).then_some(4 * words),
             uses_descriptor_heaps: false,
+            required_subgroup_size: None,
         }
     }
 

@@ -163,6 +163,8 @@ pub(crate) struct Lowerer<'m> {
     rq: rayquery::RayQueries,
     /// Ray-tracing exports: parameters, builtins, library resource globals.
     rt: raytracing::RayTracing,
+    /// The subgroup sizes the stage runs with (`WaveGetLaneCount`, the required size).
+    pub subgroups: wave::SubgroupPlan,
 }
 
 /// Lowers the entry point described by `meta`; graphics stages take their
@@ -230,8 +232,13 @@ pub(crate) fn lower_timed(
     } else {
         opts
     };
+    let subgroups = match (&meta.wave_size, opts.state.subgroup_size) {
+        (None, None) => wave::SubgroupPlan::default(),
+        (w, r) => wave::subgroup_plan(w.as_ref(), r).map_err(|s| unsup(s, None))?,
+    };
     let mut l = Lowerer::new(m, f, meta, opts);
     l.res.heap_handles = heap_handles;
+    l.subgroups = subgroups;
     if meta.library {
         raytracing::prepare(&mut l);
     }
@@ -333,6 +340,10 @@ impl<'m> Lowerer<'m> {
             mesh: None,
             rq: s.rq,
             rt: s.rt,
+            subgroups: wave::SubgroupPlan {
+                lane_count: opts.state.subgroup_size.filter(|r| r.min == r.max).map(|r| r.min),
+                required: None,
+            },
         }
     }
 
@@ -1368,6 +1379,7 @@ impl<'m> Lowerer<'m> {
                 .as_ref()
                 .and_then(|t| t.patch_location_offset(self.opts.patch_location_offset)),
             placements: std::mem::take(&mut self.res.placed),
+            required_subgroup_size: self.subgroups.required,
             capabilities: self
                 .caps
                 .iter()

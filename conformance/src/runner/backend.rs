@@ -49,6 +49,19 @@ pub trait Backend {
     fn device_name(&self) -> String;
     fn caps(&self) -> DeviceCaps;
     fn compile(&self, container: &[u8], entry_point: Option<&str>) -> Result<Compiled, CompileFailure>;
+
+    /// [`Backend::compile`] for a dispatch that runs with `subgroup_size` lanes per subgroup (a
+    /// spec's `subgroup_size`; `None`: the device's sizes), which the compile may rely on
+    /// (`WaveGetLaneCount`, `[WaveSize]`). Default: `compile`.
+    fn compile_for(
+        &self,
+        container: &[u8],
+        entry_point: Option<&str>,
+        subgroup_size: Option<u32>,
+    ) -> Result<Compiled, CompileFailure> {
+        let _ = subgroup_size;
+        self.compile(container, entry_point)
+    }
     fn run_compute(&self, job: &Job<'_>) -> Result<Outputs, String>;
     /// Validation-layer messages since the last call.
     fn take_validation_messages(&self) -> Vec<String>;

@@ -348,7 +348,7 @@ pub fn run_compute(
         resources: binds.bound.clone(),
         push_constants: binds.push.clone(),
         dispatch: spec.dispatch,
-        required_subgroup_size: spec.subgroup_size,
+        required_subgroup_size: compiled.dispatch_subgroup_size(spec.subgroup_size).or_else(fail)?,
     };
     let t = Instant::now();
     let outputs = backend.run_compute(&job);

@@ -75,6 +75,7 @@ fn shader(entry: &str) -> Compiled {
         bindings: Vec::new(),
         push_constant_size: None,
         uses_descriptor_heaps: false,
+        required_subgroup_size: None,
     }
 }
 

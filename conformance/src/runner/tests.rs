@@ -42,6 +42,7 @@ fn compiled(bindings: Vec<Binding>) -> Compiled {
         bindings,
         push_constant_size: None,
         uses_descriptor_heaps: false,
+        required_subgroup_size: None,
     }
 }
 
