@@ -78,6 +78,13 @@ pub struct PipelineStateOptions {
     /// constant, or the range's only size when min == max. `None`: `WaveGetLaneCount` reads
     /// `SubgroupSize`, and `[WaveSize]` is reported unchecked.
     pub subgroup_size: Option<SubgroupSizeRange>,
+    /// Min-precision types (`min16float`, `min16int`, `min16uint`: the 16-bit types of a shader
+    /// built without `-enable-16bit-types`) are computed as real 16-bit SPIR-V types
+    /// (`Float16`/`Int16`; the device needs `shaderFloat16`/`shaderInt16`). `false`: they are
+    /// computed at 32 bits, as D3D12 allows, float results decorated `RelaxedPrecision`.
+    /// Either way their memory and stage I/O stay 32 bits wide, as D3D12 lays them out.
+    /// Shaders with native 16-bit types are not affected.
+    pub native_min_precision: bool,
 }
 
 /// Subgroup sizes `min..=max` (powers of two, `min <= max`).

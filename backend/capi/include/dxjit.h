@@ -389,6 +389,9 @@ typedef struct DxjitCompileOptions {
   // `dxjit_shader_required_subgroup_size`.
   uint32_t subgroup_size_min;
   uint32_t subgroup_size_max;
+  // Min-precision types (min16float, min16int) as real 16-bit types (the device needs
+  // shaderFloat16/shaderInt16); false: computed at 32 bits.
+  bool native_min_precision;
 } DxjitCompileOptions;
 
 // One root-block entry of a compiled shader.

@@ -450,7 +450,7 @@ struct Settings {
     typed_uav_read_without_format: bool,
     typed_offsets: bool,
     offset_layout: (u32, u32, u32),
-    /// Recorded; dxjit's options have no switch for it yet.
+    /// MIN_PRECISION_NATIVE_16BIT: min-precision types as real 16-bit types.
     native_16bit: bool,
     invariant_position: bool,
     barycentrics: bool,
@@ -1225,6 +1225,7 @@ impl Converter {
         o.state.invariant_position = s.invariant_position;
         o.state.typed_uav_load_without_format = s.typed_uav_read_without_format;
         o.state.subgroup_size = s.forced_subgroup.map(SubgroupSizeRange::exactly).or(s.subgroup);
+        o.state.native_min_precision = s.native_16bit;
         let root_block_words = 2 * self.root_descriptors + self.root_words;
         let remap = CompatRemap {
             remappers: self.remappers,

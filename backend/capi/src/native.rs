@@ -465,6 +465,9 @@ pub struct DxjitCompileOptions {
     /// `dxjit_shader_required_subgroup_size`.
     pub subgroup_size_min: u32,
     pub subgroup_size_max: u32,
+    /// Min-precision types (min16float, min16int) as real 16-bit types (the device needs
+    /// shaderFloat16/shaderInt16); false: computed at 32 bits.
+    pub native_min_precision: bool,
 }
 
 /// One root-block entry of a compiled shader.
@@ -980,6 +983,7 @@ fn default_options_c() -> DxjitCompileOptions {
         bindings: std::ptr::null(),
         subgroup_size_min: 0,
         subgroup_size_max: 0,
+        native_min_precision: d.state.native_min_precision,
     }
 }
 
@@ -1016,6 +1020,7 @@ pub(crate) unsafe fn options_from_c(o: *const DxjitCompileOptions) -> Result<Com
             return Err(format!("output swizzle {s:?} has a component above 5").into());
         }
     }
+    opts.state.native_min_precision = c.native_min_precision;
     opts.state.subgroup_size = match (c.subgroup_size_min, c.subgroup_size_max) {
         (0, 0) => None,
         (min, max) if min.is_power_of_two() && max.is_power_of_two() && min <= max => {

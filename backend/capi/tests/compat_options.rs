@@ -1,12 +1,13 @@
 //! The code-changing option types a layer sends through `dxil_spv_converter_add_option` take
 //! effect in dxjit's compile: SUBGROUP_PROPERTIES / FORCE_SUBGROUP_SIZE become
 //! `PipelineStateOptions::subgroup_size` (WaveGetLaneCount folded, `[WaveSize]` checked and the
-//! reported range narrowed to the size dxjit chose); and the native entry points take the same
-//! settings.
+//! reported range narrowed to the size dxjit chose); MIN_PRECISION_NATIVE_16BIT becomes
+//! `native_min_precision` (min-precision types as real 16-bit types); and the native entry
+//! points take the same settings.
 
 use std::ffi::c_void;
 
-use dxjit_capi::abi::{self, opt, CompiledSpirv, OptU32Bool, OptU32x2, OptionBase};
+use dxjit_capi::abi::{self, opt, CompiledSpirv, OptBool, OptU32Bool, OptU32x2, OptionBase};
 use dxjit_capi::compat::*;
 use dxjit_capi::native::*;
 use dxjit_conformance::corpus;
@@ -16,6 +17,7 @@ use dxjit_conformance::spirv_val;
 enum Opt {
     Subgroup(u32, u32),
     Force(u32),
+    Native16(bool),
 }
 
 /// Runs the layer's sequence on `bytes` with `options`; the SPIR-V and the wave-size range
@@ -35,6 +37,11 @@ fn run(bytes: &[u8], options: &[Opt]) -> Result<(Vec<u32>, [u32; 3]), i32> {
                 }
                 Opt::Force(n) => {
                     let s = OptU32Bool { base: OptionBase { type_: opt::FORCE_SUBGROUP_SIZE }, value: n, flag: 1 };
+                    dxil_spv_converter_add_option(conv, &s.base)
+                }
+                Opt::Native16(on) => {
+                    let s =
+                        OptBool { base: OptionBase { type_: opt::MIN_PRECISION_NATIVE_16BIT }, value: u8::from(on) };
                     dxil_spv_converter_add_option(conv, &s.base)
                 }
             };
@@ -143,4 +150,57 @@ fn wave_size_is_checked_and_the_range_narrowed() {
         dxjit_shader_free(shader);
     }
     assert_eq!(size, 16);
+}
+
+/// The capabilities a module declares (OpCapability operands).
+fn capabilities(words: &[u32]) -> Vec<u32> {
+    let mut v = Vec::new();
+    let mut i = 5;
+    while i < words.len() {
+        let n = (words[i] >> 16) as usize;
+        if words[i] & 0xffff == 17 {
+            v.push(words[i + 1]);
+        }
+        i += n.max(1);
+    }
+    v
+}
+
+#[test]
+fn min_precision_native_16bit_takes_effect() {
+    let Some(c) = corpus::Corpus::for_test("min_precision_native_16bit_takes_effect") else { return };
+    let Some(set) = c.set("dxil-spirv") else { return };
+    let bytes = std::fs::read(set.root.join("resources/min16-alloca-groupshared.sm60.comp.dxil")).expect("corpus blob");
+    const FLOAT16: u32 = 9;
+    // Off (the default, and sent as false): min16float computed at 32 bits.
+    for opts in [&[][..], &[Opt::Native16(false)]] {
+        let (words, _) = run(&bytes, opts).expect("compiles");
+        assert!(!capabilities(&words).contains(&FLOAT16));
+        validate(&words);
+    }
+    // On: real 16-bit floats.
+    let (words, _) = run(&bytes, &[Opt::Native16(true)]).expect("compiles");
+    assert!(capabilities(&words).contains(&FLOAT16));
+    validate(&words);
+    // The same through dxjit.h.
+    let mut o = std::mem::MaybeUninit::<DxjitCompileOptions>::uninit();
+    // SAFETY: fills the struct.
+    let mut o = unsafe {
+        dxjit_compile_options_default(o.as_mut_ptr());
+        o.assume_init()
+    };
+    assert!(!o.native_min_precision);
+    o.native_min_precision = true;
+    let mut shader = std::ptr::null_mut();
+    let (mut p, mut n) = (std::ptr::null(), 0usize);
+    // SAFETY: valid pointers; the words are copied before the shader is freed.
+    let native = unsafe {
+        assert_eq!(dxjit_compile(bytes.as_ptr(), bytes.len(), &o, &mut shader), DxjitResult::DXJIT_OK);
+        assert_eq!(dxjit_shader_spirv(shader, &mut p, &mut n), DxjitResult::DXJIT_OK);
+        let v = std::slice::from_raw_parts(p, n).to_vec();
+        dxjit_shader_free(shader);
+        v
+    };
+    assert!(capabilities(&native).contains(&FLOAT16));
+    validate(&native);
 }

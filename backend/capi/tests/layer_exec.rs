@@ -80,13 +80,16 @@ fn rootsig_text(rs: &RootSignature) -> String {
     t
 }
 
+/// One shader of a layer_exec run: (stage number, SPIR-V, workgroup size), or the failure (code,
+/// message).
+type LayerShader = Result<(u32, Vec<u32>, [u32; 3]), (i32, String)>;
+
 /// What layer_exec printed for one run.
 #[derive(Default, Debug)]
 struct LayerRun {
     policy: BindingPolicy,
     layout: PushLayout,
-    /// Per shader: (stage number, SPIR-V, workgroup size) or the failure (code, message).
-    shaders: Vec<Result<(u32, Vec<u32>, [u32; 3]), (i32, String)>>,
+    shaders: Vec<LayerShader>,
     /// The callbacks' answers ("BIND ...", "VERTEX ..." lines).
     answers: Vec<String>,
     /// Vertex inputs: (semantic, first semantic index, rows, location).

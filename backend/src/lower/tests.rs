@@ -246,3 +246,18 @@ fn subgroup_plans_check_wave_size_against_the_pipeline() {
     let e = plan(ranged(64, 128, Some(64)), Some(R { min: 8, max: 32 })).unwrap_err();
     assert!(e.starts_with("[WaveSize(64, 128, 64)] (subgroup sizes 64..=128)"), "{e}");
 }
+
+#[test]
+fn half_constants_widen_exactly() {
+    use math::f16_bits_to_f32 as h;
+    assert_eq!(h(0x3c00), 1.0);
+    assert_eq!(h(0xc000), -2.0);
+    assert_eq!(h(0x7bff), 65504.0);
+    assert_eq!(h(0x0001), 2f32.powi(-24));
+    assert_eq!(h(0x83ff), -(1023.0 * 2f32.powi(-24)));
+    assert_eq!(h(0x8000).to_bits(), 0x8000_0000);
+    assert_eq!(h(0x7c00), f32::INFINITY);
+    assert_eq!(h(0xfc00), f32::NEG_INFINITY);
+    assert!(h(0x7e00).is_nan());
+    assert_eq!(h(0x3555), 0.333_251_95);
+}
