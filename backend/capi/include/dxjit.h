@@ -662,7 +662,10 @@ enum DxjitResult dxjit_cache_create(size_t capacity, const char *dir, struct Dxj
 void dxjit_cache_free(struct DxjitCache *cache);
 
 // `dxjit_compile` through the cache: a hit returns the stored result (a new shader object the
-// caller frees). Thread safety: any thread; one cache may be used by many threads at once.
+// caller frees). Shaders compiled under a binding layout are kept on disk with their placements
+// and root-block layout, except those of a layout with a remap callback, which stay in memory
+// (a callback is only recognised within one process). Thread safety: any thread; one cache may
+// be used by many threads at once.
 enum DxjitResult dxjit_cache_compile(const struct DxjitCache *cache, const uint8_t *data, size_t size, const struct DxjitCompileOptions *options, struct DxjitShader **out);
 
 // The cache's counters. Thread safety: any thread.

@@ -2020,7 +2020,10 @@ pub unsafe extern "C" fn dxjit_cache_free(cache: *mut DxjitCache) {
 }
 
 /// `dxjit_compile` through the cache: a hit returns the stored result (a new shader object the
-/// caller frees). Thread safety: any thread; one cache may be used by many threads at once.
+/// caller frees). Shaders compiled under a binding layout are kept on disk with their placements
+/// and root-block layout, except those of a layout with a remap callback, which stay in memory
+/// (a callback is only recognised within one process). Thread safety: any thread; one cache may
+/// be used by many threads at once.
 #[no_mangle]
 pub unsafe extern "C" fn dxjit_cache_compile(
     cache: *const DxjitCache,
