@@ -9,7 +9,9 @@
 //! HLSL and D3D12's rules (fixture `.md` files, vkd3d-proton's tests for corpus blobs).
 //!
 //! Specs: every bindless spec (`conformance/specs/bindless`) plus the input-layout pipeline spec
-//! (vertex inputs through the remapper). Skips by name without a Vulkan device.
+//! (vertex inputs through the remapper); and every compute spec with registers as plain
+//! descriptors, the subgroup-size and min-precision option types sent. Skips by name without a
+//! Vulkan device.
 
 mod common;
 
@@ -21,7 +23,9 @@ use std::process::Command;
 use dxjit::binding::{BindingModel, BindingPolicy, HeapArrays, PushEntry, PushEntryKind, PushLayout, ResourceClass};
 use dxjit::container::rootsig::{DescriptorRangeType, RootParameterKind, RootSignature, ShaderVisibility};
 use dxjit::link::LinkOptions;
-use dxjit_conformance::runner::backend::{Backend, CompileFailure, Compiled, DeviceCaps, Job, Outputs};
+use dxjit_conformance::runner::backend::{
+    Backend, Binding, CompileFailure, Compiled, DescriptorKind, DeviceCaps, Job, Outputs, ResourceClass as RClass,
+};
 use dxjit_conformance::runner::gfx::{
     CompiledPipeline, DrawJob, DrawOutputs, LinkFailure, LinkStage, PipelineFailure, StageSlot, VertexInput,
 };
@@ -94,6 +98,11 @@ struct LayerRun {
     answers: Vec<String>,
     /// Vertex inputs: (semantic, first semantic index, rows, location).
     vertex: Vec<(String, u32, u32, u32)>,
+    /// Without a root signature: the plain descriptors the callbacks chose (the runner's
+    /// bindings).
+    descriptors: Vec<Binding>,
+    /// The wave-size range the converter reported (min, max, preferred).
+    wave: Option<[u32; 3]>,
 }
 
 fn num(s: Option<&str>) -> u32 {
@@ -102,7 +111,39 @@ fn num(s: Option<&str>) -> u32 {
 
 /// Parses layer_exec's output into the layout its callbacks follow (a `BindingPolicy` for the
 /// heap arrays and a `PushLayout` for the root block, the runner's vocabulary) and the shaders.
-fn parse_run(rs: &RootSignature, stdout: &str, out: &Path) -> LayerRun {
+/// A runner binding from one "DESC class space register range kind set binding type counter"
+/// line of layer_exec.
+fn descriptor_binding(f: &[&str]) -> Binding {
+    let n = |k: usize| num(f.get(k).copied());
+    let class = [RClass::Srv, RClass::Uav, RClass::Cbv, RClass::Sampler][n(1) as usize];
+    let range: i64 = f.get(4).and_then(|v| v.parse().ok()).unwrap_or(1);
+    let (kind, ty) = (n(5), n(8));
+    let uav = class == RClass::Uav;
+    let descriptor = match (class, ty, kind) {
+        (RClass::Sampler, _, _) => DescriptorKind::Sampler,
+        (RClass::Cbv, _, _) => DescriptorKind::UniformBuffer,
+        (_, 1, _) | (_, 0, 11 | 12) => DescriptorKind::StorageBuffer,
+        (_, 2, _) | (_, 0, 10) if uav => DescriptorKind::StorageTexelBuffer,
+        (_, 2, _) | (_, 0, 10) => DescriptorKind::UniformTexelBuffer,
+        (_, _, 16) => DescriptorKind::AccelerationStructure,
+        _ if uav => DescriptorKind::StorageImage,
+        _ => DescriptorKind::SampledImage,
+    };
+    Binding {
+        class,
+        space: n(2),
+        lower_bound: n(3),
+        count: u32::try_from(range).ok(),
+        set: n(6),
+        binding: n(7),
+        descriptor,
+        kind: format!("dxil_spv_resource_kind {kind}"),
+        has_counter: uav,
+        counter_binding: uav.then(|| (n(6), n(9))),
+    }
+}
+
+fn parse_run(rs: Option<&RootSignature>, stdout: &str, out: &Path) -> LayerRun {
     let mut r = LayerRun::default();
     let mut heap = HeapArrays::per_type();
     heap.bounds = None;
@@ -114,7 +155,7 @@ fn parse_run(rs: &RootSignature, stdout: &str, out: &Path) -> LayerRun {
             Some("LAYOUT") => r.layout.words = 2 * num(f.get(2).copied()) + num(f.get(4).copied()),
             Some("ROOT") => {
                 let p = num(f.get(1).copied());
-                let param = &rs.parameters[p as usize];
+                let param = &rs.expect("ROOT lines come with a root signature").parameters[p as usize];
                 let (word, words, kind) = match (f.get(2).copied(), &param.kind) {
                     (Some("descriptor"), k) => {
                         let (class, d) = match k {
@@ -160,6 +201,8 @@ fn parse_run(rs: &RootSignature, stdout: &str, out: &Path) -> LayerRun {
                 }
             }
             Some("BIND") => r.answers.push(l.to_string()),
+            Some("DESC") => r.descriptors.push(descriptor_binding(&f)),
+            Some("WAVE") => r.wave = Some([num(f.get(1).copied()), num(f.get(2).copied()), num(f.get(3).copied())]),
             Some("VERTEX") => {
                 r.answers.push(l.to_string());
                 // VERTEX <semantic> <index> row <row> rows <rows> -> location <location>
@@ -205,6 +248,8 @@ struct LayerBackend {
     exe: PathBuf,
     dir: PathBuf,
     validate: bool,
+    /// Send MIN_PRECISION_NATIVE_16BIT.
+    native16: bool,
     counts: RefCell<Counts>,
     runs: RefCell<usize>,
     /// The callbacks' answers of the last compile (printed for a failing spec).
@@ -227,6 +272,12 @@ fn stage_slot(stage: u32) -> Option<StageSlot> {
 impl LayerBackend {
     /// Runs layer_exec with root signature `rs` over `containers` (none: the layout only).
     fn layer(&self, rs: &RootSignature, containers: &[&[u8]]) -> LayerRun {
+        self.layer_with(Some(rs), containers, &[])
+    }
+
+    /// Runs layer_exec with root signature `rs` (`None`: registers as plain descriptors) and
+    /// `options` (its -s/-f/-n flags) over `containers`.
+    fn layer_with(&self, rs: Option<&RootSignature>, containers: &[&[u8]], options: &[String]) -> LayerRun {
         let n = {
             let mut r = self.runs.borrow_mut();
             *r += 1;
@@ -234,10 +285,18 @@ impl LayerBackend {
         };
         let dir = self.dir.join(format!("run{n}"));
         std::fs::create_dir_all(&dir).expect("run folder");
-        let sig = dir.join("rootsig.txt");
-        std::fs::write(&sig, rootsig_text(rs)).expect("write root signature");
         let mut cmd = Command::new(&self.exe);
-        cmd.arg(&sig).arg("-o").arg(&dir);
+        match rs {
+            Some(rs) => {
+                let sig = dir.join("rootsig.txt");
+                std::fs::write(&sig, rootsig_text(rs)).expect("write root signature");
+                cmd.arg(&sig);
+            }
+            None => {
+                cmd.arg("-");
+            }
+        }
+        cmd.arg("-o").arg(&dir).args(options);
         for (i, c) in containers.iter().enumerate() {
             let p = dir.join(format!("shader{i}.dxil"));
             std::fs::write(&p, c).expect("write shader");
@@ -335,8 +394,38 @@ impl Backend for LayerBackend {
     fn caps(&self) -> DeviceCaps {
         self.device.caps()
     }
-    fn compile(&self, _: &[u8], _: Option<&str>) -> Result<Compiled, CompileFailure> {
-        Err(CompileFailure::Unsupported("the layer path runs specs with a root signature or a pipeline".into()))
+    fn compile(&self, container: &[u8], entry_point: Option<&str>) -> Result<Compiled, CompileFailure> {
+        self.compile_for(container, entry_point, None)
+    }
+    /// A compute spec without a root signature: registers as plain descriptors, the device's
+    /// subgroup sizes (SUBGROUP_PROPERTIES) or the spec's one (FORCE_SUBGROUP_SIZE), and
+    /// MIN_PRECISION_NATIVE_16BIT when this backend asks for native 16-bit types.
+    fn compile_for(&self, c: &[u8], entry_point: Option<&str>, size: Option<u32>) -> Result<Compiled, CompileFailure> {
+        if entry_point.is_some() {
+            return Err(CompileFailure::Unsupported("library exports are not compiled by the layer path".into()));
+        }
+        let mut options: Vec<String> = match size {
+            Some(n) => vec!["-f".into(), n.to_string()],
+            None => {
+                let r = self.device.compute_subgroup_sizes();
+                vec!["-s".into(), r.min.to_string(), r.max.to_string()]
+            }
+        };
+        if self.native16 {
+            options.push("-n".into());
+        }
+        let mut r = self.layer_with(None, &[c], &options);
+        match r.shaders.pop() {
+            Some(Ok((stage, words, wg))) => {
+                let mut compiled = Self::compiled(stage, words, wg, 0);
+                compiled.bindings = std::mem::take(&mut r.descriptors);
+                // The layer requires the size dxjit chose: the reported range narrowed to one.
+                compiled.required_subgroup_size = r.wave.filter(|w| w[0] != 0 && w[0] == w[1]).map(|w| w[0]);
+                Ok(compiled)
+            }
+            Some(Err(f)) => Err(Self::failure(&f)),
+            None => Err(CompileFailure::Internal("layer_exec compiled nothing".into())),
+        }
     }
     fn run_compute(&self, job: &Job<'_>) -> Result<Outputs, String> {
         self.device.run_compute(job)
@@ -416,6 +505,7 @@ fn layer_placements_execute() {
         exe,
         dir: dir.clone(),
         validate,
+        native16: false,
         counts: RefCell::default(),
         runs: RefCell::new(0),
         last_answers: RefCell::default(),
@@ -498,5 +588,76 @@ fn layer_placements_execute() {
         assert!(s.status.is_pass(), "{name}: {:?} {}", s.status, s.detail);
     }
     assert!(layouts_unlike_dxjit > 0, "no root signature gave the layer a root block unlike dxjit's");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every compute spec (`conformance/specs/compute`, no root signature: registers as plain
+/// descriptors the callbacks place) through the layer, with the option types that change code:
+/// the device's subgroup sizes (SUBGROUP_PROPERTIES) or the spec's one (FORCE_SUBGROUP_SIZE) — the
+/// layer requires the size the converter's wave-size range reports (`wave_size_*` specs) — and
+/// the `min_precision_*` specs both ways (MIN_PRECISION_NATIVE_16BIT off and on).
+#[test]
+fn layer_compute_specs_execute() {
+    let open = || runner::vulkan::VulkanBackend::new(std::env::var("DXJIT_DEVICE").ok());
+    let (a, b) = match (open(), open()) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("SKIPPED layer_compute_specs_execute: no Vulkan device ({e})");
+            return;
+        }
+    };
+    let validate = Command::new(spirv_val::validator()).arg("--version").output().is_ok_and(|o| o.status.success());
+    let dir = scratch("layer-options");
+    let exe = build_c(&[c_source("layer_exec.c")], &dir.join("layer_exec"), false);
+    let backend = |device, native16| LayerBackend {
+        device,
+        exe: exe.clone(),
+        dir: dir.clone(),
+        validate,
+        native16,
+        counts: RefCell::default(),
+        runs: RefCell::new(0),
+        last_answers: RefCell::default(),
+    };
+    let (plain, native) = (backend(a, false), backend(b, true));
+    let has16 = native.caps().features.contains("float16") && native.caps().features.contains("int16");
+    let cfg = RunConfig::default();
+    let mut results = Vec::new();
+    for f in runner::spec::spec_files(&runner::specs_root().join("compute")).expect("compute specs") {
+        let name = f.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let min16 = name.starts_with("min_precision_");
+        let spec = Spec::load(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        results.push(runner::run_spec(&plain, &spec, &cfg));
+        if min16 && has16 {
+            let mut r = runner::run_spec(&native, &spec, &cfg);
+            r.name = format!("{name} (native 16-bit)");
+            results.push(r);
+        }
+    }
+    let report = runner::Report::new(plain.device_name(), results);
+    print!("{}", report.table());
+    let (c, n) = (plain.counts.borrow(), native.counts.borrow());
+    println!(
+        "layer compute specs: {} runs ({} passing, {} skipped), {} shaders compiled through dxil_spv_* ({} spirv-val \
+         clean)",
+        report.specs.len(),
+        report.passed,
+        report.skipped,
+        c.compiled + n.compiled,
+        c.validated + n.validated
+    );
+    assert!(c.invalid.is_empty() && n.invalid.is_empty(), "invalid SPIR-V: {:?} {:?}", c.invalid, n.invalid);
+    if report.specs.iter().all(|s| s.status == Status::Skipped) {
+        eprintln!("SKIPPED layer_compute_specs_execute: {}", report.specs.first().map_or("", |s| s.detail.as_str()));
+        return;
+    }
+    assert_eq!(report.failed, 0, "{}", report.closing_line());
+    assert!(report.passed >= 60, "{}", report.closing_line());
+    for name in
+        ["wave_size_range_8_16", "wave_size_16_refused", "min_precision_groupshared", "min_precision_texture_phi"]
+    {
+        let s = report.specs.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("spec {name} missing"));
+        assert!(s.status.is_pass() || s.status == Status::Skipped, "{name}: {:?} {}", s.status, s.detail);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

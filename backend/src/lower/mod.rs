@@ -1209,6 +1209,7 @@ impl<'m> Lowerer<'m> {
 
     /// Emits the instructions of an original block (phis are read from their variables).
     fn block(&mut self, b: BlockId) -> LResult<()> {
+        let first_new = self.b.bound();
         let Some(blk) = self.f.blocks.get(b.index()).copied() else {
             return Err(Fail::Internal(format!("block {} out of range", b.0)));
         };
@@ -1244,54 +1245,57 @@ impl<'m> Lowerer<'m> {
                 }
             }
         }
+        if self.widen16 {
+            self.relax(blk, first_new);
+        }
         Ok(())
     }
 
     /// Lowers one instruction.
     fn inst(&mut self, i: InstId) -> LResult<()> {
         let f = self.f;
-        let first_new = self.b.bound();
         match &f.inst(i).kind {
             InstKind::DxOp { op, args, .. } => {
                 let args = f.values(*args);
                 let Some(h) = handler(*op) else {
                     return unsupported(format!("DXIL op {}", op.name()));
                 };
-                h(self, i, *op, args)?
+                h(self, i, *op, args)
             }
-            _ if self.rt.names_resource(i) => {}
-            _ => llvm::lower(self, i)?,
+            _ if self.rt.names_resource(i) => Ok(()),
+            _ => llvm::lower(self, i),
         }
-        if self.widen16 {
-            self.relax(i, first_new);
-        }
-        Ok(())
     }
 
-    /// Min precision computed at 32 bits: the `half` results instruction `i` made (ids from
-    /// `first_new` on: not constants or values it passed through) are `RelaxedPrecision`.
-    fn relax(&mut self, i: InstId, first_new: Word) {
-        let t = self.f.inst(i).ty;
+
+    /// Min precision computed at 32 bits: the `half` results the instructions of a block made
+    /// (ids from `first_new` on: not constants or values made before) become `RelaxedPrecision`,
+    /// each once.
+    #[cold]
+    #[inline(never)]
+    fn relax(&mut self, blk: crate::ir::Block, first_new: Word) {
         let half = |t: TypeId| matches!(self.m.types.get(t), Type::Half);
-        let relaxed = match self.m.types.get(t) {
-            Type::Half => true,
-            Type::Vector { elem, .. } => half(*elem),
-            Type::Struct { elems, .. } => elems.first().is_some_and(|e| half(*e)),
-            _ => false,
-        };
-        if !relaxed {
-            return;
-        }
-        let ids: &[Word] = match self.vals.get(i.index()) {
-            Some(Val::Id(x)) => std::slice::from_ref(x),
-            Some(Val::Parts(start, n)) => {
-                let (s, n) = (*start as usize, usize::from(*n));
-                self.parts.get(s..s + n).unwrap_or(&[])
+        let mut ids = Vec::new();
+        for i in blk.insts() {
+            let relaxed = match self.m.types.get(self.f.inst(i).ty) {
+                Type::Half => true,
+                Type::Vector { elem, .. } => half(*elem),
+                Type::Struct { elems, .. } => elems.first().is_some_and(|e| half(*e)),
+                _ => false,
+            };
+            match self.vals.get(i.index()) {
+                Some(Val::Id(x)) if relaxed => ids.push(*x),
+                Some(Val::Parts(start, n)) if relaxed => {
+                    let (s, n) = (*start as usize, usize::from(*n));
+                    ids.extend_from_slice(self.parts.get(s..s + n).unwrap_or(&[]));
+                }
+                _ => {}
             }
-            _ => &[],
-        };
-        let fresh: Vec<Word> = ids.iter().copied().filter(|&x| x >= first_new).collect();
-        for x in fresh {
+        }
+        ids.retain(|&x| x >= first_new);
+        ids.sort_unstable();
+        ids.dedup();
+        for x in ids {
             self.b.decorate(x, Decoration::RelaxedPrecision, &[]);
         }
     }

@@ -302,8 +302,8 @@ pub(super) fn scan_function(l: &mut Lowerer<'_>) -> LResult<()> {
                 };
                 if let Some(Value::Inst(h)) = args.first() {
                     // 16-bit memory accesses (min-precision values take 32 bits in memory).
-                    let wide16 = l.native16()
-                        && matches!(overload, crate::dxil_op::Overload::Half | crate::dxil_op::Overload::I16);
+                    let wide16 = matches!(overload, crate::dxil_op::Overload::Half | crate::dxil_op::Overload::I16)
+                        && l.native16();
                     let atomic64 = flag == USE_ATOMIC && matches!(overload, crate::dxil_op::Overload::I64);
                     let flags = flag | if wide16 { USE_U16 } else { 0 } | if atomic64 { USE_U64 } else { 0 };
                     use_ops.push((*h, flags));
@@ -1104,11 +1104,10 @@ fn cbuffer_load_legacy(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResul
     let used = l.used.get(i.index()).copied().unwrap_or(0);
     let mut parts = [0 as Word; 8];
     // Min-precision 16-bit values take a 32-bit word each.
-    let wide16 = !l.native16();
     let n = match s {
         Scalar::U32 | Scalar::F32 => 4,
         Scalar::U64 | Scalar::F64 => 2,
-        Scalar::U16 | Scalar::F16 if wide16 => 4,
+        Scalar::U16 | Scalar::F16 if !l.native16() => 4,
         Scalar::U16 | Scalar::F16 => 8,
         _ => return unsupported(format!("CBufferLoadLegacy of {s:?}")),
     };
@@ -1122,7 +1121,7 @@ fn cbuffer_load_legacy(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResul
                 let w = comp(l, k as u32)?;
                 l.word_as(s, w)?
             }
-            Scalar::U16 | Scalar::F16 if wide16 => {
+            Scalar::U16 | Scalar::F16 if n == 4 => {
                 let w = comp(l, k as u32)?;
                 narrow_word(l, s, w)?
             }
@@ -1206,6 +1205,8 @@ fn cbuffer_load(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()> {
 
 /// A min-precision value read from its 32-bit memory word as the 16-bit type `s` (`F16`:
 /// the float converted, `U16`: the low 16 bits).
+#[cold]
+#[inline(never)]
 fn narrow_word(l: &mut Lowerer<'_>, s: Scalar, w: Word) -> LResult<Word> {
     let t = l.scalar(s);
     if s == Scalar::F16 {
@@ -1219,6 +1220,8 @@ fn narrow_word(l: &mut Lowerer<'_>, s: Scalar, w: Word) -> LResult<Word> {
 
 /// A 16-bit min-precision value as the 32-bit memory word D3D12 stores it in (`F16`: the
 /// float converted; `U16`: sign-extended, as `min16int` reads back).
+#[cold]
+#[inline(never)]
 fn widen_to_word(l: &mut Lowerer<'_>, s: Scalar, x: Word) -> LResult<Word> {
     let u = l.u32();
     if s == Scalar::F16 {

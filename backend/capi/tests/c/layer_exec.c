@@ -18,7 +18,15 @@
  *    (register - range base) of its type's array; root CBV/SRV/UAV are buffer addresses; root
  *    constants are push-constant words; SM 6.6 heap accesses index the arrays directly.
  *
- * usage: layer_exec ROOTSIG [-o OUTDIR] [SHADER...]
+ * Without a root signature (ROOTSIG "-") every register is a plain descriptor: set = space,
+ * binding = 8 * register + 2 * class (t 0, u 1, b 2, s 3), a UAV counter at the next binding;
+ * each answer is also printed as "DESC class space register range kind set binding type
+ * counter_binding" for the test to bind by.
+ *
+ * usage: layer_exec ROOTSIG [-o OUTDIR] [-s MIN MAX] [-f SIZE] [-n] [SHADER...]
+ *   -s: SUBGROUP_PROPERTIES (the device's subgroup sizes), -f: FORCE_SUBGROUP_SIZE,
+ *   -n: MIN_PRECISION_NATIVE_16BIT; options apply to the shaders after them. After each run the
+ *   reported wave-size range is printed ("WAVE min max preferred").
  * ROOTSIG is the root signature, one item per line (numbers decimal; COUNT -1 = unbounded,
  * OFFSET -1 = append; VIS = D3D12_SHADER_VISIBILITY):
  *   cbv|srv|uav SPACE REGISTER VIS          a root descriptor
@@ -60,6 +68,11 @@ static unsigned nparams;
 static unsigned statics[MAX_STATIC][3]; /* space, register, visibility */
 static unsigned nstatics;
 static unsigned root_descriptors, root_words;
+/* ROOTSIG "-": registers as plain descriptors. */
+static int no_root_signature;
+/* Options from the command line: subgroup sizes (0: not sent), forced size, native min precision. */
+static unsigned subgroup_min, subgroup_max, forced_subgroup;
+static int native_min_precision;
 
 /* The heap arrays: (set, binding). */
 #define SET_SAMPLERS 0
@@ -282,6 +295,16 @@ static int resolve(unsigned cls, const dxil_spv_d3d_binding *d, dxil_spv_vulkan_
 
     memset(b, 0, sizeof(*b));
     *push_word = NONE;
+    if (no_root_signature && d->register_index != NONE) {
+        b->set = d->register_space;
+        b->binding = 8 * d->register_index + 2 * cls;
+        b->descriptor_type = type == DXIL_SPV_VULKAN_DESCRIPTOR_TYPE_UBO ? DXIL_SPV_VULKAN_DESCRIPTOR_TYPE_IDENTITY : type;
+        say(cls, d, "descriptor set %u binding %u%.0u%.0u", b->set, b->binding, 0, 0);
+        printf("DESC %u %u %u %d %u %u %u %u %u\n", cls, d->register_space, d->register_index,
+               d->range_size == NONE ? -1 : (int)d->range_size, (unsigned)d->kind, b->set, b->binding,
+               (unsigned)b->descriptor_type, b->binding + 1);
+        return 1;
+    }
     if (d->register_index == NONE) {
         /* SM 6.6 ResourceDescriptorHeap / SamplerDescriptorHeap: the index is the heap index. */
         b->set = arr[0], b->binding = arr[1];
@@ -366,7 +389,12 @@ static dxil_spv_bool uav_cb(void *user, const dxil_spv_uav_d3d_binding *u, dxil_
     memset(v, 0, sizeof(*v));
     if (!resolve(CLASS_UAV, &u->d3d_binding, &v->buffer_binding, &w))
         return DXIL_SPV_FALSE;
-    if (u->has_counter) {
+    if (u->has_counter && no_root_signature) {
+        /* The counter: a storage buffer at the UAV's binding + 1. */
+        v->counter_binding = v->buffer_binding;
+        v->counter_binding.binding += 1;
+        v->counter_binding.descriptor_type = DXIL_SPV_VULKAN_DESCRIPTOR_TYPE_SSBO;
+    } else if (u->has_counter) {
         /* The counter: element (same heap index) of the counter array. */
         v->counter_binding = v->buffer_binding;
         v->counter_binding.set = HEAP_COUNTERS[0], v->counter_binding.binding = HEAP_COUNTERS[1];
@@ -425,10 +453,18 @@ static void add_options(dxil_spv_converter c)
     dxil_spv_option_shader_demote_to_helper demote = { { DXIL_SPV_OPTION_SHADER_DEMOTE_TO_HELPER }, DXIL_SPV_TRUE };
     dxil_spv_option_scalar_block_layout scalar = { { DXIL_SPV_OPTION_SCALAR_BLOCK_LAYOUT }, DXIL_SPV_TRUE, DXIL_SPV_TRUE };
     dxil_spv_option_compute_shader_derivatives deriv = { { DXIL_SPV_OPTION_COMPUTE_SHADER_DERIVATIVES }, 0, 0 };
+    dxil_spv_option_subgroup_properties subgroup = { { DXIL_SPV_OPTION_SUBGROUP_PROPERTIES }, subgroup_min, subgroup_max };
+    dxil_spv_option_force_subgroup_size force = { { DXIL_SPV_OPTION_FORCE_SUBGROUP_SIZE }, forced_subgroup, DXIL_SPV_TRUE };
+    dxil_spv_option_min_precision_native_16bit minprec = { { DXIL_SPV_OPTION_MIN_PRECISION_NATIVE_16BIT },
+                                                           native_min_precision ? DXIL_SPV_TRUE : DXIL_SPV_FALSE };
     const dxil_spv_option_base *opts[] = { &align.base, &layout.base, &precise.base, &psb.base, &typed.base,
-                                           &demote.base, &scalar.base, &deriv.base };
-    size_t i;
-    for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+                                           &demote.base, &scalar.base, &deriv.base, &minprec.base, NULL, NULL };
+    size_t i, n = 9;
+    if (subgroup_max)
+        opts[n++] = &subgroup.base;
+    if (forced_subgroup)
+        opts[n++] = &force.base;
+    for (i = 0; i < n; i++) {
         if (dxil_spv_converter_add_option(c, opts[i]) != DXIL_SPV_SUCCESS) {
             fprintf(stderr, "option %d rejected\n", (int)opts[i]->type);
             exit(2);
@@ -504,10 +540,14 @@ static void compile(int index, const char *path, const char *outdir)
         r = DXIL_SPV_ERROR_GENERIC;
         goto fail;
     }
-    if (stage == DXIL_SPV_STAGE_COMPUTE &&
-        dxil_spv_converter_get_compute_workgroup_dimensions(conv, &x, &y, &z) != DXIL_SPV_SUCCESS) {
-        r = DXIL_SPV_ERROR_GENERIC;
-        goto fail;
+    if (stage == DXIL_SPV_STAGE_COMPUTE) {
+        unsigned wmin = 0, wmax = 0, wpref = 0;
+        if (dxil_spv_converter_get_compute_workgroup_dimensions(conv, &x, &y, &z) != DXIL_SPV_SUCCESS ||
+            dxil_spv_converter_get_compute_wave_size_range(conv, &wmin, &wmax, &wpref) != DXIL_SPV_SUCCESS) {
+            r = DXIL_SPV_ERROR_GENERIC;
+            goto fail;
+        }
+        printf("WAVE %u %u %u\n", wmin, wmax, wpref);
     }
     if (outdir) {
         char out[4096];
@@ -540,12 +580,22 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: layer_exec ROOTSIG [-o OUTDIR] [SHADER...]\n");
         return 2;
     }
-    read_root_signature(argv[1]);
+    if (!strcmp(argv[1], "-"))
+        no_root_signature = 1;
+    else
+        read_root_signature(argv[1]);
     print_layout();
     dxil_spv_set_thread_log_callback(log_cb, NULL);
     for (i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             outdir = argv[++i];
+        else if (!strcmp(argv[i], "-s") && i + 2 < argc) {
+            subgroup_min = (unsigned)atoi(argv[++i]);
+            subgroup_max = (unsigned)atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "-f") && i + 1 < argc)
+            forced_subgroup = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-n"))
+            native_min_precision = 1;
         else
             compile(n++, argv[i], outdir);
     }
