@@ -11,7 +11,9 @@ pub use crate::compiled::{
     CompiledShader, HeapBinding, PlacedResource, PushConstantRange, ResourceBinding, SPEC_ID_SAMPLE_COUNT,
 };
 pub use crate::error::CompileError;
-pub use crate::options::{CompileOptions, PatchConstantInvocations, PipelineStateOptions, Robustness};
+pub use crate::options::{
+    CompileOptions, PatchConstantInvocations, PipelineStateOptions, Robustness, SubgroupSizeRange,
+};
 pub use crate::phase::{Phase, PhaseTimes};
 pub(crate) use crate::phase::{PhaseClock, Stopwatch};
 

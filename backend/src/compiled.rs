@@ -74,6 +74,12 @@ pub struct CompiledShader {
     /// `Some(SPEC_ID_SAMPLE_COUNT)` when the module declares the rasterizer-sample-count
     /// specialization constant ([`SPEC_ID_SAMPLE_COUNT`]), which the pipeline must set.
     pub sample_count_spec_id: Option<u32>,
+    /// The subgroup size the pipeline must run this stage with
+    /// (`VkPipelineShaderStageRequiredSubgroupSizeCreateInfo::requiredSubgroupSize`): the size
+    /// chosen for the shader's `[WaveSize]` within
+    /// [`crate::PipelineStateOptions::subgroup_size`] (without that option, the shader's own
+    /// size, or its preferred or smallest one). `None`: any size.
+    pub required_subgroup_size: Option<u32>,
 }
 
 /// One resource range and where the binding model placed it.

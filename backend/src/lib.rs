@@ -35,4 +35,5 @@ pub use compile::{
     CompileOptions, CompiledPipeline, CompiledShader, HeapBinding, PatchConstantInvocations, Phase, PhaseTimes,
     PipelineError, PipelineStateOptions, PlacedResource, PushConstantRange, ResourceBinding, Robustness,
     SPEC_ID_SAMPLE_COUNT,
+    SubgroupSizeRange,
 };

@@ -233,7 +233,8 @@ fn compile_bindless_corpus() {
 
 /// Every corpus shader that compiles under the default options also compiles, spirv-val clean,
 /// with every code-changing pipeline-state option on (typed UAV loads without format, invariant
-/// position, dual-source blending, a rasterizer sample count, output swizzles on all targets).
+/// position, dual-source blending, a rasterizer sample count, output swizzles on all targets,
+/// subgroup sizes 4..=128, min precision as native 16-bit types).
 /// (None needs them to compile any more: without the sample count it is a specialization constant.)
 #[test]
 fn compile_corpus_with_pipeline_state() {
@@ -244,6 +245,9 @@ fn compile_corpus_with_pipeline_state() {
         rasterizer_sample_count: Some(4),
         invariant_position: true,
         typed_uav_load_without_format: true,
+        // Every wave size a shader may declare: nothing is refused for it.
+        subgroup_size: Some(dxjit::SubgroupSizeRange { min: 4, max: 128 }),
+        native_min_precision: true,
     };
     let opts = CompileOptions { state, ..CompileOptions::default() };
     let (mut total, mut valid, mut gained) = (0, 0, 0);

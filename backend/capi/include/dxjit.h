@@ -395,6 +395,13 @@ typedef struct DxjitCompileOptions {
   uint32_t output_swizzle_count;
   // The binding layout (NULL: dxjit's default register rule).
   const struct DxjitBindingLayout *bindings;
+  // The subgroup sizes the pipeline may run the stage with (0, 0: not known); see
+  // `dxjit_shader_required_subgroup_size`.
+  uint32_t subgroup_size_min;
+  uint32_t subgroup_size_max;
+  // Min-precision types (min16float, min16int) as real 16-bit types (the device needs
+  // shaderFloat16/shaderInt16); false: computed at 32 bits.
+  bool native_min_precision;
 } DxjitCompileOptions;
 
 // One root-block entry of a compiled shader.
@@ -608,6 +615,13 @@ enum DxjitStage dxjit_shader_stage(const struct DxjitShader *shader);
 // Thread safety: any thread.
 enum DxjitResult dxjit_shader_workgroup_size(const struct DxjitShader *shader, uint32_t (*size)[3]);
 
+// The subgroup size the pipeline must run the stage with
+// (`VkPipelineShaderStageRequiredSubgroupSizeCreateInfo::requiredSubgroupSize`; 0: any): the size
+// chosen for the shader's `[WaveSize]` within the options' subgroup sizes, which
+// `WaveGetLaneCount` then returns as a constant.
+// Thread safety: any thread.
+enum DxjitResult dxjit_shader_required_subgroup_size(const struct DxjitShader *shader, uint32_t *size);
+
 // Size in bytes of the push-constant range the shader uses at offset 0 (0: none).
 // Thread safety: any thread.
 enum DxjitResult dxjit_shader_push_constant_size(const struct DxjitShader *shader, uint32_t *size);
@@ -658,7 +672,10 @@ enum DxjitResult dxjit_cache_create(size_t capacity, const char *dir, struct Dxj
 void dxjit_cache_free(struct DxjitCache *cache);
 
 // `dxjit_compile` through the cache: a hit returns the stored result (a new shader object the
-// caller frees). Thread safety: any thread; one cache may be used by many threads at once.
+// caller frees). Shaders compiled under a binding layout are kept on disk with their placements
+// and root-block layout, except those of a layout with a remap callback, which stay in memory
+// (a callback is only recognised within one process). Thread safety: any thread; one cache may
+// be used by many threads at once.
 enum DxjitResult dxjit_cache_compile(const struct DxjitCache *cache, const uint8_t *data, size_t size, const struct DxjitCompileOptions *options, struct DxjitShader **out);
 
 // The cache's counters. Thread safety: any thread.

@@ -27,7 +27,7 @@ use dxjit::binding::model::{
 use dxjit::binding::{BindingModel, DescriptorKind, ResourceClass};
 use dxjit::link::{LinkPlan, Placement, StageIo, StreamOutputPlan, XfbOutput};
 use dxjit::lower::meta::ResKind;
-use dxjit::{CompileError, CompileOptions, CompiledShader, Robustness, ShaderKind};
+use dxjit::{CompileError, CompileOptions, CompiledShader, Robustness, ShaderKind, SubgroupSizeRange};
 
 use crate::abi::{self, opt, Bool};
 use crate::fallback::{self, Library, Route};
@@ -450,12 +450,14 @@ struct Settings {
     typed_uav_read_without_format: bool,
     typed_offsets: bool,
     offset_layout: (u32, u32, u32),
-    /// Recorded; dxjit's options have no switch for it yet.
+    /// MIN_PRECISION_NATIVE_16BIT: min-precision types as real 16-bit types.
     native_16bit: bool,
     invariant_position: bool,
     barycentrics: bool,
-    /// Recorded; dxjit's options have no switch for it yet.
-    subgroup: Option<(u32, u32)>,
+    /// SUBGROUP_PROPERTIES: the device's subgroup sizes.
+    subgroup: Option<SubgroupSizeRange>,
+    /// FORCE_SUBGROUP_SIZE: the one size the layer runs the pipeline with.
+    forced_subgroup: Option<u32>,
 }
 
 impl Default for Settings {
@@ -475,6 +477,7 @@ impl Default for Settings {
             invariant_position: false,
             barycentrics: false,
             subgroup: None,
+            forced_subgroup: None,
         }
     }
 }
@@ -911,7 +914,16 @@ unsafe fn apply_option(c: &mut Converter, p: *const abi::OptionBase, t: u32, siz
         opt::SUBGROUP_PROPERTIES => {
             // SAFETY: see above.
             let o = unsafe { read::<abi::OptU32x2>(p) };
-            s.subgroup = (o.b != 0).then_some((o.a.max(1), o.b));
+            s.subgroup = match (o.a, o.b) {
+                (_, 0) => None,
+                (min, max) if min.max(1) <= max => Some(SubgroupSizeRange { min: min.max(1), max }),
+                (min, max) => return Err(format!("subgroup sizes {min}..{max}: minimum above maximum")),
+            };
+        }
+        opt::FORCE_SUBGROUP_SIZE => {
+            // SAFETY: see above.
+            let o = unsafe { read::<abi::OptU32Bool>(p) };
+            s.forced_subgroup = (o.value != 0).then_some(o.value);
         }
         // Accepted and recorded (replayed on the fallback library); no effect on dxjit's code.
         _ => {}
@@ -1212,6 +1224,8 @@ impl Converter {
         o.state.rasterizer_sample_count = s.sample_count;
         o.state.invariant_position = s.invariant_position;
         o.state.typed_uav_load_without_format = s.typed_uav_read_without_format;
+        o.state.subgroup_size = s.forced_subgroup.map(SubgroupSizeRange::exactly).or(s.subgroup);
+        o.state.native_min_precision = s.native_16bit;
         let root_block_words = 2 * self.root_descriptors + self.root_words;
         let remap = CompatRemap {
             remappers: self.remappers,
@@ -1654,7 +1668,18 @@ pub unsafe extern "C" fn dxil_spv_converter_get_patch_location_offset(
     })
 }
 
-/// `[WaveSize]` min, max and preferred (zeros when the shader declares none).
+/// The subgroup size dxjit chose for the last run within the layer's subgroup sizes
+/// (SUBGROUP_PROPERTIES / FORCE_SUBGROUP_SIZE), if it chose one.
+fn narrowed(c: &Converter) -> Option<u32> {
+    let s = &c.settings;
+    if s.subgroup.is_none() && s.forced_subgroup.is_none() {
+        return None;
+    }
+    dxjit_output(c).and_then(|(sh, _)| sh.required_subgroup_size)
+}
+
+/// `[WaveSize]` min, max and preferred (zeros when the shader declares none); with the layer's
+/// subgroup sizes, the one size dxjit chose within them (three times).
 #[no_mangle]
 pub unsafe extern "C" fn dxil_spv_converter_get_compute_wave_size_range(
     converter: *mut Converter,
@@ -1672,8 +1697,13 @@ pub unsafe extern "C" fn dxil_spv_converter_get_compute_wave_size_range(
                 None => abi::ERROR_UNSUPPORTED_FEATURE,
             };
         }
-        let w = main_properties(c).and_then(|p| p.wave_size.as_ref());
-        let v = w.map_or([0; 3], |w| [w.min, w.max.unwrap_or(0), w.preferred.unwrap_or(0)]);
+        // With the layer's subgroup sizes dxjit chose the size (WaveGetLaneCount may be that
+        // constant): the range narrows to it, so the layer requires exactly that size.
+        let v = match (narrowed(c), main_properties(c).and_then(|p| p.wave_size.as_ref())) {
+            (Some(n), _) => [n; 3],
+            (None, Some(w)) => [w.min, w.max.unwrap_or(0), w.preferred.unwrap_or(0)],
+            (None, None) => [0; 3],
+        };
         // SAFETY: per the caller.
         unsafe { write_all(&[min, max, preferred], &v) };
         abi::SUCCESS
@@ -1689,7 +1719,9 @@ pub unsafe extern "C" fn dxil_spv_converter_get_compute_required_wave_size(
     guard(abi::ERROR_GENERIC, || {
         // SAFETY: per the caller.
         let Some(c) = (unsafe { conv(converter) }) else { return abi::ERROR_INVALID_ARGUMENT };
-        let w = main_properties(c).and_then(|p| p.wave_size.as_ref()).filter(|w| w.max.is_none()).map_or(0, |w| w.min);
+        let w = narrowed(c).unwrap_or_else(|| {
+            main_properties(c).and_then(|p| p.wave_size.as_ref()).filter(|w| w.max.is_none()).map_or(0, |w| w.min)
+        });
         // SAFETY: per the caller.
         unsafe { write_all(&[size], &[w]) };
         abi::SUCCESS

@@ -21,7 +21,9 @@ use dxjit::container::Container;
 use dxjit::dxil::{DxilModuleInfo, SignatureElement};
 use dxjit::link::{InputElement, InputLayout, LinkOptions, SoDeclaration, StreamOutputDesc};
 use dxjit::lower::meta::ResKind;
-use dxjit::{CompileError, CompileOptions, CompiledShader, PatchConstantInvocations, Robustness, ShaderKind};
+use dxjit::{
+    CompileError, CompileOptions, CompiledShader, PatchConstantInvocations, Robustness, ShaderKind, SubgroupSizeRange,
+};
 
 use crate::ffi::{self, bytes, catch, cstring, opt_str, set_last_error, slice};
 
@@ -469,6 +471,13 @@ pub struct DxjitCompileOptions {
     pub output_swizzle_count: u32,
     /// The binding layout (NULL: dxjit's default register rule).
     pub bindings: *const DxjitBindingLayout,
+    /// The subgroup sizes the pipeline may run the stage with (0, 0: not known); see
+    /// `dxjit_shader_required_subgroup_size`.
+    pub subgroup_size_min: u32,
+    pub subgroup_size_max: u32,
+    /// Min-precision types (min16float, min16int) as real 16-bit types (the device needs
+    /// shaderFloat16/shaderInt16); false: computed at 32 bits.
+    pub native_min_precision: bool,
 }
 
 /// One root-block entry of a compiled shader.
@@ -1017,6 +1026,9 @@ fn default_options_c() -> DxjitCompileOptions {
         output_swizzles: std::ptr::null(),
         output_swizzle_count: 0,
         bindings: std::ptr::null(),
+        subgroup_size_min: 0,
+        subgroup_size_max: 0,
+        native_min_precision: d.state.native_min_precision,
     }
 }
 
@@ -1053,6 +1065,16 @@ pub(crate) unsafe fn options_from_c(o: *const DxjitCompileOptions) -> Result<Com
             return Err(format!("output swizzle {s:?} has a component above 5").into());
         }
     }
+    opts.state.native_min_precision = c.native_min_precision;
+    opts.state.subgroup_size = match (c.subgroup_size_min, c.subgroup_size_max) {
+        (0, 0) => None,
+        (min, max) if min.is_power_of_two() && max.is_power_of_two() && min <= max => {
+            Some(SubgroupSizeRange { min, max })
+        }
+        (min, max) => {
+            return Err(format!("options.subgroup_size_min/max {min}, {max}: not powers of two, min <= max").into())
+        }
+    };
     // SAFETY: NULL or a live layout per the caller.
     if let Some(b) = unsafe { c.bindings.as_ref() } {
         opts.bindings = Some(b.model.clone());
@@ -1693,6 +1715,24 @@ pub unsafe extern "C" fn dxjit_shader_workgroup_size(shader: *const DxjitShader,
     })
 }
 
+/// The subgroup size the pipeline must run the stage with
+/// (`VkPipelineShaderStageRequiredSubgroupSizeCreateInfo::requiredSubgroupSize`; 0: any): the size
+/// chosen for the shader's `[WaveSize]` within the options' subgroup sizes, which
+/// `WaveGetLaneCount` then returns as a constant.
+/// Thread safety: any thread.
+#[no_mangle]
+pub unsafe extern "C" fn dxjit_shader_required_subgroup_size(
+    shader: *const DxjitShader,
+    size: *mut u32,
+) -> DxjitResult {
+    run(|| {
+        // SAFETY: per the caller.
+        let s = unsafe { obj(shader, "shader") }?;
+        // SAFETY: per the caller.
+        unsafe { put(size, s.shader.required_subgroup_size.unwrap_or(0), "size") }
+    })
+}
+
 /// Size in bytes of the push-constant range the shader uses at offset 0 (0: none).
 /// Thread safety: any thread.
 #[no_mangle]
@@ -2030,7 +2070,10 @@ pub unsafe extern "C" fn dxjit_cache_free(cache: *mut DxjitCache) {
 }
 
 /// `dxjit_compile` through the cache: a hit returns the stored result (a new shader object the
-/// caller frees). Thread safety: any thread; one cache may be used by many threads at once.
+/// caller frees). Shaders compiled under a binding layout are kept on disk with their placements
+/// and root-block layout, except those of a layout with a remap callback, which stay in memory
+/// (a callback is only recognised within one process). Thread safety: any thread; one cache may
+/// be used by many threads at once.
 #[no_mangle]
 pub unsafe extern "C" fn dxjit_cache_compile(
     cache: *const DxjitCache,

@@ -75,6 +75,8 @@ pub struct EntryMeta {
     /// Ray-tracing exports: the local root signature the library's subobjects associate with the
     /// export (filled by the compile driver from `RDAT`).
     pub local_root_signature: Option<Box<crate::container::rootsig::RootSignature>>,
+    /// `[WaveSize]` (SM 6.6) or `[WaveSize(min, max, preferred)]` (SM 6.8).
+    pub wave_size: Option<crate::dxil::WaveSize>,
 }
 
 impl EntryMeta {
@@ -223,6 +225,7 @@ pub(crate) fn read_entry(m: &Module, entry: Option<&str>, refuse_library: bool) 
         ms: None,
         library: kind == ShaderKind::Library,
         local_root_signature: None,
+        wave_size: None,
     };
     // Resources: entry op 3, else the named dx.resources.
     let res_node = md
@@ -265,6 +268,19 @@ pub(crate) fn read_entry(m: &Module, entry: Option<&str>, refuse_library: bool) 
                     if let Some(k) = md.uint(val).and_then(|v| ShaderKind::from_u32(v as u32)) {
                         out.kind = k;
                     }
+                }
+                // WaveSize: one value (SM 6.6, a node of one or the value itself); the ranged
+                // form (23, SM 6.8): {min, max, preferred}, 0 = absent.
+                Some(11) => {
+                    let v = md.node(val).map_or(md.uint(val), |n| md.uint(md.op(n, 0)));
+                    let min = v.ok_or("wave size: bad value")? as u32;
+                    out.wave_size = Some(crate::dxil::WaveSize { min, max: None, preferred: None });
+                }
+                Some(23) => {
+                    let n = md.node(val).ok_or("ranged wave size is not a node")?;
+                    let f = |k: usize| md.uint(md.op(n, k)).map(|v| v as u32).ok_or("ranged wave size: bad value");
+                    let nz = |x: u32| (x != 0).then_some(x);
+                    out.wave_size = Some(crate::dxil::WaveSize { min: f(0)?, max: nz(f(1)?), preferred: nz(f(2)?) });
                 }
                 _ => {}
             }

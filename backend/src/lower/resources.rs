@@ -344,7 +344,9 @@ pub(super) fn scan_function(l: &mut Lowerer<'_>) -> LResult<()> {
                     _ => continue,
                 };
                 if let Some(Value::Inst(h)) = args.first() {
-                    let wide16 = matches!(overload, crate::dxil_op::Overload::Half | crate::dxil_op::Overload::I16);
+                    // 16-bit memory accesses (min-precision values take 32 bits in memory).
+                    let wide16 = matches!(overload, crate::dxil_op::Overload::Half | crate::dxil_op::Overload::I16)
+                        && l.native16();
                     let atomic64 = flag == USE_ATOMIC && matches!(overload, crate::dxil_op::Overload::I64);
                     let flags = flag | if wide16 { USE_U16 } else { 0 } | if atomic64 { USE_U64 } else { 0 };
                     use_ops.push((*h, flags));
@@ -1159,9 +1161,11 @@ fn cbuffer_load_legacy(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResul
     let u = l.u32();
     let used = l.used.get(i.index()).copied().unwrap_or(0);
     let mut parts = [0 as Word; 8];
+    // Min-precision 16-bit values take a 32-bit word each.
     let n = match s {
         Scalar::U32 | Scalar::F32 => 4,
         Scalar::U64 | Scalar::F64 => 2,
+        Scalar::U16 | Scalar::F16 if !l.native16() => 4,
         Scalar::U16 | Scalar::F16 => 8,
         _ => return unsupported(format!("CBufferLoadLegacy of {s:?}")),
     };
@@ -1174,6 +1178,10 @@ fn cbuffer_load_legacy(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResul
             Scalar::U32 | Scalar::F32 => {
                 let w = comp(l, k as u32)?;
                 l.word_as(s, w)?
+            }
+            Scalar::U16 | Scalar::F16 if n == 4 => {
+                let w = comp(l, k as u32)?;
+                narrow_word(l, s, w)?
             }
             Scalar::U64 | Scalar::F64 => {
                 let lo = comp(l, 2 * k as u32)?;
@@ -1226,6 +1234,11 @@ fn cbuffer_load(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()> {
             let t = l.scalar(s);
             l.op(Op::Bitcast, t, &[pair])?
         }
+        Scalar::U16 | Scalar::F16 if !l.native16() => {
+            // Min precision: a 32-bit word.
+            let w = cbuffer_word(l, h, o)?;
+            narrow_word(l, s, w)?
+        }
         Scalar::U16 | Scalar::F16 => {
             let w = cbuffer_word(l, h, o)?;
             let two = l.const_u32(2);
@@ -1246,6 +1259,36 @@ fn cbuffer_load(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()> {
     };
     l.set_id(i, r);
     Ok(())
+}
+
+/// A min-precision value read from its 32-bit memory word as the 16-bit type `s` (`F16`:
+/// the float converted, `U16`: the low 16 bits).
+#[cold]
+#[inline(never)]
+fn narrow_word(l: &mut Lowerer<'_>, s: Scalar, w: Word) -> LResult<Word> {
+    let t = l.scalar(s);
+    if s == Scalar::F16 {
+        let f = l.f32();
+        let x = l.op(Op::Bitcast, f, &[w])?;
+        l.op(Op::FConvert, t, &[x])
+    } else {
+        l.op(Op::UConvert, t, &[w])
+    }
+}
+
+/// A 16-bit min-precision value as the 32-bit memory word D3D12 stores it in (`F16`: the
+/// float converted; `U16`: sign-extended, as `min16int` reads back).
+#[cold]
+#[inline(never)]
+fn widen_to_word(l: &mut Lowerer<'_>, s: Scalar, x: Word) -> LResult<Word> {
+    let u = l.u32();
+    if s == Scalar::F16 {
+        let f = l.f32();
+        let x = l.op(Op::FConvert, f, &[x])?;
+        l.op(Op::Bitcast, u, &[x])
+    } else {
+        l.op(Op::SConvert, u, &[x])
+    }
 }
 
 /// The 32-bit word of a constant buffer containing byte offset `o` (0 when out of bounds).
@@ -1474,7 +1517,8 @@ fn buffer_load(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LR
         }
     }
     let u = l.u32();
-    let half = matches!(s, Scalar::U16 | Scalar::F16);
+    // Min-precision 16-bit values take 32 bits in memory.
+    let half = matches!(s, Scalar::U16 | Scalar::F16) && l.native16();
     let len = l.ssbo_bound(h, if half { Scalar::U16 } else { Scalar::U32 })?;
     let sh = l.const_u32(if half { 1 } else { 2 });
     let base = l.op(Op::ShiftRightLogical, u, &[addr, sh])?;
@@ -1487,6 +1531,11 @@ fn buffer_load(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LR
                 let w = add_const(l, base, k as u32)?;
                 let x = ssbo_load(l, h, w, false, len)?;
                 l.word_as(s, x)?
+            }
+            Scalar::U16 | Scalar::F16 if !half => {
+                let w = add_const(l, base, k as u32)?;
+                let x = ssbo_load(l, h, w, false, len)?;
+                narrow_word(l, s, x)?
             }
             Scalar::U16 | Scalar::F16 => {
                 let w = add_const(l, base, k as u32)?;
@@ -1544,7 +1593,8 @@ fn buffer_store(l: &mut Lowerer<'_>, op: DxilOp, args: &[Value]) -> LResult<()> 
     }
     let addr = byte_address(l, h, args[1], Some(args[2]))?;
     let u = l.u32();
-    let half = matches!(s, Scalar::U16 | Scalar::F16);
+    // Min-precision 16-bit values take 32 bits in memory.
+    let half = matches!(s, Scalar::U16 | Scalar::F16) && l.native16();
     let len = l.ssbo_bound(h, if half { Scalar::U16 } else { Scalar::U32 })?;
     let sh = l.const_u32(if half { 1 } else { 2 });
     let base = l.op(Op::ShiftRightLogical, u, &[addr, sh])?;
@@ -1557,6 +1607,11 @@ fn buffer_store(l: &mut Lowerer<'_>, op: DxilOp, args: &[Value]) -> LResult<()> 
             Scalar::U32 | Scalar::F32 => {
                 let w = add_const(l, base, k as u32)?;
                 let x = l.as_word(s, x)?;
+                ssbo_store(l, h, w, false, x, len)?;
+            }
+            Scalar::U16 | Scalar::F16 if !half => {
+                let w = add_const(l, base, k as u32)?;
+                let x = widen_to_word(l, s, x)?;
                 ssbo_store(l, h, w, false, x, len)?;
             }
             Scalar::U16 | Scalar::F16 => {

@@ -9,6 +9,7 @@ pub use super::job::{
     Geometry, Image, ImageDim, Instance, Job, Outputs, RecordAddress, Resource, ResourceClass, RtGroup, RtJob,
     RtRecord, RtStage, Sampler, Scene, Triangles,
 };
+use dxjit::binding::{BindingModel, BindingPolicy, PushLayout};
 use dxjit::link::LinkOptions;
 use std::collections::BTreeSet;
 
@@ -52,6 +53,19 @@ pub trait Backend {
     fn device_name(&self) -> String;
     fn caps(&self) -> DeviceCaps;
     fn compile(&self, container: &[u8], entry_point: Option<&str>) -> Result<Compiled, CompileFailure>;
+
+    /// [`Backend::compile`] for a dispatch that runs with `subgroup_size` lanes per subgroup (a
+    /// spec's `subgroup_size`; `None`: the device's sizes), which the compile may rely on
+    /// (`WaveGetLaneCount`, `[WaveSize]`). Default: `compile`.
+    fn compile_for(
+        &self,
+        container: &[u8],
+        entry_point: Option<&str>,
+        subgroup_size: Option<u32>,
+    ) -> Result<Compiled, CompileFailure> {
+        let _ = subgroup_size;
+        self.compile(container, entry_point)
+    }
     fn run_compute(&self, job: &Job<'_>) -> Result<Outputs, String>;
     /// Validation-layer messages since the last call.
     fn take_validation_messages(&self) -> Vec<String>;
@@ -81,6 +95,16 @@ pub trait Backend {
     ) -> Result<(Compiled, dxjit::binding::model::PushLayout), CompileFailure> {
         let _ = (container, entry_point, model);
         Err(CompileFailure::Unsupported("this backend has no binding model".into()))
+    }
+
+    /// Where a bound spec's resources and root arguments go under `model` (the spec's root
+    /// signature and policy): the heap arrays, bounds and counter arrays and static samplers (a
+    /// [`BindingPolicy`]) and the root block's words ([`PushLayout`]). Default: dxjit's binding
+    /// model as given. A backend whose shaders place resources by other rules (a D3D12 layer's
+    /// remap callbacks, `backend/capi/tests/layer_exec.rs`) answers its own, and the runner binds
+    /// by it.
+    fn bound_layout(&self, model: &BindingModel) -> Result<(BindingPolicy, PushLayout), String> {
+        Ok((model.policy, model.push_layout()))
     }
 
     /// [`Backend::compile_pipeline`] under a D3D12 binding model (every stage against the same

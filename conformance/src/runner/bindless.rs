@@ -121,9 +121,20 @@ fn bounds_of(res: &ResourceSpec) -> Option<[u32; 2]> {
 }
 
 /// Binds a spec's resources and root arguments for root signature `rs` with root-block layout
-/// `layout`.
+/// `layout`, under the spec's policy.
 pub fn bind(spec: &Spec, root: &RootSpec, rs: &RootSignature, layout: &PushLayout) -> Result<Binds, String> {
-    let policy = root.policy();
+    bind_with(spec, root, rs, layout, &root.policy())
+}
+
+/// [`bind`] with the heap arrays, bounds and counter arrays and static samplers of `policy`
+/// (a backend's [`Backend::bound_layout`]).
+pub fn bind_with(
+    spec: &Spec,
+    root: &RootSpec,
+    rs: &RootSignature,
+    layout: &PushLayout,
+    policy: &BindingPolicy,
+) -> Result<Binds, String> {
     if root.arguments.len() > rs.parameters.len() {
         return Err(format!(
             "the spec gives {} root arguments, the root signature has {} parameters",
@@ -139,6 +150,15 @@ pub fn bind(spec: &Spec, root: &RootSpec, rs: &RootSignature, layout: &PushLayou
     // Root arguments.
     for e in &layout.entries {
         let arg = root.arguments.get(e.parameter as usize);
+        if e.word.checked_add(e.words).is_none_or(|end| end > layout.words) {
+            return Err(format!(
+                "root parameter {}: words {}..{} lie outside the {}-word root block",
+                e.parameter,
+                e.word,
+                e.word.saturating_add(e.words),
+                layout.words
+            ));
+        }
         let at_word = |w: u32| w as usize * 4;
         match e.kind {
             PushEntryKind::RootConstants { .. } => {
@@ -223,7 +243,7 @@ pub fn bind(spec: &Spec, root: &RootSpec, rs: &RootSignature, layout: &PushLayou
                 counter_at.push(None);
             }
             Place::Heap(h) => {
-                let d = heap_descriptor(res, &policy)?;
+                let d = heap_descriptor(res, policy)?;
                 let (set, binding) = policy
                     .heap
                     .array(to_dxjit(d))
@@ -341,20 +361,18 @@ pub fn run_compute(
     if !compiled.is_compute {
         return fail("not a compute shader");
     }
-    if layout != model.push_layout() {
-        return fail(format!(
-            "the compiler reports a root block {layout:?}, the root signature gives {:?}",
-            model.push_layout()
-        ));
+    let (policy, want) = backend.bound_layout(&model).or_else(fail)?;
+    if layout != want {
+        return fail(format!("the compiler reports a root block {layout:?}, the root signature gives {want:?}"));
     }
-    let binds = bind(spec, root, &rs, &layout).or_else(fail)?;
+    let binds = bind_with(spec, root, &rs, &layout, &policy).or_else(fail)?;
     let job = super::backend::Job {
         spirv: &compiled.spirv,
         entry_point: &compiled.entry_point,
         resources: binds.bound.clone(),
         push_constants: binds.push.clone(),
         dispatch: spec.dispatch,
-        required_subgroup_size: spec.subgroup_size,
+        required_subgroup_size: compiled.dispatch_subgroup_size(spec.subgroup_size).or_else(fail)?,
         scene: spec.scene.clone(),
     };
     let t = Instant::now();
@@ -491,6 +509,18 @@ size = 16
         let root = s.root.clone().unwrap_or_else(|| panic!("root"));
         let e = bind(&s, &root, &rs, &layout).err().unwrap_or_default();
         assert!(e.contains("root parameter 2") && e.contains("root = 2"), "{e}");
+    }
+
+    #[test]
+    fn a_backend_layout_past_the_root_block_is_an_error() {
+        // A backend's own layout (Backend::bound_layout) naming words the block does not have.
+        let s = spec(TEXT);
+        let root = s.root.clone().unwrap_or_else(|| panic!("root"));
+        let rs = root.signature.clone().unwrap_or_else(|| panic!("sig"));
+        let mut layout = model(&root, rs.clone()).push_layout();
+        layout.words -= 1;
+        let e = bind_with(&s, &root, &rs, &layout, &root.policy()).err().unwrap_or_default();
+        assert!(e.contains("root parameter 1") && e.contains("outside the 4-word root block"), "{e}");
     }
 
     #[test]

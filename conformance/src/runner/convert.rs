@@ -218,6 +218,7 @@ pub fn compiled_of(c: dxjit::CompiledShader) -> Compiled {
             .collect(),
         uses_descriptor_heaps: !c.heap_bindings.is_empty(),
         sample_count_spec_id: c.sample_count_spec_id,
+        required_subgroup_size: c.required_subgroup_size,
         spirv: c.spirv,
         entry_point: c.entry_point,
     }

@@ -238,8 +238,8 @@ pub fn run_pipeline(
 
     let binds = match &bindless {
         Some((root, rs)) => {
-            let layout = super::bindless::model(root, rs.clone()).push_layout();
-            Some(super::bindless::bind(spec, root, rs, &layout).or_else(fail)?)
+            let (policy, layout) = backend.bound_layout(&super::bindless::model(root, rs.clone())).or_else(fail)?;
+            Some(super::bindless::bind_with(spec, root, rs, &layout, &policy).or_else(fail)?)
         }
         None => None,
     };

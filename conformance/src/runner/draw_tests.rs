@@ -78,6 +78,7 @@ fn shader(entry: &str) -> Compiled {
         push_constant_size: None,
         uses_descriptor_heaps: false,
         sample_count_spec_id: None,
+        required_subgroup_size: None,
     }
 }
 

@@ -72,7 +72,7 @@ fn run_inner(backend: &dyn Backend, spec: &Spec, cfg: &RunConfig, r: &mut SpecRe
         return super::bindless::run_compute(backend, spec, root, &bytes, r);
     }
     let t = Instant::now();
-    let compiled = backend.compile(&bytes, spec.entry.as_deref());
+    let compiled = backend.compile_for(&bytes, spec.entry.as_deref(), spec.subgroup_size);
     r.compile_ms = ms(t);
     let compiled = match compiled {
         Ok(c) if spec.expect_unsupported => {
@@ -101,7 +101,7 @@ fn run_inner(backend: &dyn Backend, spec: &Spec, cfg: &RunConfig, r: &mut SpecRe
         resources,
         push_constants,
         dispatch: spec.dispatch,
-        required_subgroup_size: spec.subgroup_size,
+        required_subgroup_size: compiled.dispatch_subgroup_size(spec.subgroup_size).or_else(fail)?,
         scene: spec.scene.clone(),
     };
     let t = Instant::now();

@@ -87,6 +87,21 @@ pub struct Compiled {
     /// The SpecId of the rasterizer-sample-count specialization constant the module declares
     /// (`CompiledShader::sample_count_spec_id`): set to the pipeline's sample count at draw time.
     pub sample_count_spec_id: Option<u32>,
+    /// The subgroup size the dispatch must require (`CompiledShader::required_subgroup_size`).
+    pub required_subgroup_size: Option<u32>,
+}
+
+impl Compiled {
+    /// The subgroup size to require for a dispatch: the spec's (`subgroup_size`) or the one the
+    /// compiler chose for the shader's `[WaveSize]`; both must agree.
+    pub fn dispatch_subgroup_size(&self, spec: Option<u32>) -> Result<Option<u32>, String> {
+        match (spec, self.required_subgroup_size) {
+            (Some(n), Some(m)) if n != m => Err(format!(
+                "the compiler requires subgroup size {m} for the shader's [WaveSize]; the spec asks for {n}"
+            )),
+            (n, m) => Ok(n.or(m)),
+        }
+    }
 }
 
 /// Why a compile failed; `Unsupported` is the only kind a spec may expect.

@@ -45,6 +45,7 @@ fn compiled(bindings: Vec<Binding>) -> Compiled {
         push_constant_size: None,
         uses_descriptor_heaps: false,
         sample_count_spec_id: None,
+        required_subgroup_size: None,
     }
 }
 
