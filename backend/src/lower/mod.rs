@@ -1234,6 +1234,7 @@ impl<'m> Lowerer<'m> {
         if model == spirv::ExecutionModel::Vertex {
             self.write_point_size()?;
         }
+        raytracing::preload_builtins(self)?;
         if self.node(&sf.root)? {
             self.b.terminator(Op::Return, &[], &[]).map_err(internal)?;
             self.open = false;

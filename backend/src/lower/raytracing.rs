@@ -18,6 +18,14 @@
 //!   `RayTCurrent` is `RayTmaxKHR`. `ObjectToWorld`/`WorldToObject` read a
 //!   `mat4x3` (DXC maps both the 3x4 and the 4x3 forms onto (row, column) of
 //!   the 3x4 matrix).
+//! * In a shader that calls `TraceRay` or `CallShader`, the system values of
+//!   the current ray and hit it reads (all but `DispatchRaysIndex/Dimensions`)
+//!   are loaded once, at the start of the function ([`preload_builtins`]).
+//!   Vulkan keeps them constant for the invocation, so this is the same
+//!   program; it also keeps them right on drivers that run a nested trace
+//!   inline and reuse one hit state for it (Mesa 25 lavapipe reads
+//!   `InstanceCustomIndexKHR`, `PrimitiveId`, `HitKindKHR`, … of the nested
+//!   hit after `OpTraceRayKHR` returns; `docs/raytracing.md`).
 
 use rspirv::spirv::{BuiltIn, Capability, Decoration, ExecutionModel, Op, StorageClass, Word};
 
@@ -40,6 +48,8 @@ pub(crate) struct RayTracing {
     outgoing: Vec<(StorageClass, Word, Word)>,
     /// The `HitAttributeKHR` variable of an intersection shader and its type.
     hit_attr: (Word, Word),
+    /// System values loaded at the start of the function ([`preload_builtins`]): builtin, value.
+    preloaded: Vec<(BuiltIn, Word)>,
 }
 
 impl RayTracing {
@@ -50,6 +60,7 @@ impl RayTracing {
         self.builtins.clear();
         self.outgoing.clear();
         self.hit_attr = (0, 0);
+        self.preloaded.clear();
     }
 
     /// Whether the export reaches library resource range `r` (loads or GEPs of its global).
@@ -371,6 +382,49 @@ fn system_value(op: DxilOp) -> Option<(BuiltIn, Sv)> {
     })
 }
 
+/// The SPIR-V type of a system value's builtin variable.
+fn sv_type(l: &mut Lowerer<'_>, sv: Sv) -> Word {
+    match sv {
+        Sv::U32 => l.u32(),
+        Sv::F32 => l.f32(),
+        Sv::UVec3 => {
+            let u = l.u32();
+            l.vector(u, 3)
+        }
+        Sv::Vec3 => {
+            let f = l.f32();
+            l.vector(f, 3)
+        }
+        Sv::Mat => l.matrix_4x3(),
+    }
+}
+
+/// In a ray-tracing shader that calls `TraceRay` or `CallShader`: loads the ray and hit system
+/// values it reads (every one but the launch index and size) at the current point, the start
+/// of the function, so that every later read uses that value (see the module comment).
+pub(super) fn preload_builtins(l: &mut Lowerer<'_>) -> LResult<()> {
+    if !super::rayquery::is_ray_tracing_stage(l.meta.kind) {
+        return Ok(());
+    }
+    let f = l.f;
+    let calls = |k: &InstKind| matches!(k, InstKind::DxOp { op: DxilOp::TraceRay | DxilOp::CallShader, .. });
+    if !f.insts.iter().any(|i| calls(&i.kind)) {
+        return Ok(());
+    }
+    for inst in &f.insts {
+        let InstKind::DxOp { op, .. } = &inst.kind else { continue };
+        let Some((b, sv)) = system_value(*op) else { continue };
+        if matches!(b, BuiltIn::LaunchIdKHR | BuiltIn::LaunchSizeKHR) || l.rt.preloaded.iter().any(|p| p.0 == b) {
+            continue;
+        }
+        let t = sv_type(l, sv);
+        let var = l.rt_builtin(b, t);
+        let v = l.load(t, var)?;
+        l.rt.preloaded.push((b, v));
+    }
+    Ok(())
+}
+
 pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
     if op == DxilOp::CreateHandleForLib {
         return create_handle_for_lib(l, i, args);
@@ -385,27 +439,25 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
         DxilOp::AcceptHitAndEndSearch => l.terminate_with(Op::TerminateRayKHR),
         _ => {
             let Some((b, sv)) = system_value(op) else { return unsupported(format!("DXIL op {}", op.name())) };
-            let (u, f) = (l.u32(), l.f32());
-            let r = match sv {
-                Sv::U32 | Sv::F32 => {
-                    let t = if sv == Sv::U32 { u } else { f };
+            let t = sv_type(l, sv);
+            let v = match l.rt.preloaded.iter().find(|p| p.0 == b) {
+                Some(&(_, v)) => v,
+                None => {
                     let var = l.rt_builtin(b, t);
                     l.load(t, var)?
                 }
+            };
+            let (u, f) = (l.u32(), l.f32());
+            let r = match sv {
+                Sv::U32 | Sv::F32 => v,
                 Sv::UVec3 | Sv::Vec3 => {
                     let e = if sv == Sv::UVec3 { u } else { f };
-                    let t = l.vector(e, 3);
-                    let var = l.rt_builtin(b, t);
                     let Some(&c) = args.first() else { return malformed(format!("{} without component", op.name())) };
-                    let v = l.load(t, var)?;
                     super::rayquery::component(l, op, v, e, c, 3)?
                 }
                 Sv::Mat => {
-                    let t = l.matrix_4x3();
-                    let var = l.rt_builtin(b, t);
                     let [row, col] = args else { return malformed(format!("{}: {} operands", op.name(), args.len())) };
-                    let m = l.load(t, var)?;
-                    super::rayquery::matrix_element(l, op, m, *row, *col, false)?
+                    super::rayquery::matrix_element(l, op, v, *row, *col, false)?
                 }
             };
             l.set_id(i, r);
