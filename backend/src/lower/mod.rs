@@ -1234,7 +1234,9 @@ impl<'m> Lowerer<'m> {
         if model == spirv::ExecutionModel::Vertex {
             self.write_point_size()?;
         }
-        raytracing::preload_builtins(self)?;
+        if rayquery::is_ray_tracing_stage(self.meta.kind) {
+            raytracing::preload_builtins(self)?;
+        }
         if self.node(&sf.root)? {
             self.b.terminator(Op::Return, &[], &[]).map_err(internal)?;
             self.open = false;

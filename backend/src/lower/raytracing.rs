@@ -43,13 +43,13 @@ pub(crate) struct RayTracing {
     lib_ptrs: Vec<(InstId, u32, Option<Value>)>,
     /// The export's parameters as interface variables (0: not declared yet).
     args: [(Word, Option<StorageClass>); 2],
-    builtins: Vec<(BuiltIn, Word)>,
+    /// Builtin input variables: builtin, variable, the value loaded at the start of the function
+    /// ([`preload_builtins`]; 0: none).
+    builtins: Vec<(BuiltIn, Word, Word)>,
     /// `RayPayloadKHR` / `CallableDataKHR` variables by pointee type.
     outgoing: Vec<(StorageClass, Word, Word)>,
     /// The `HitAttributeKHR` variable of an intersection shader and its type.
     hit_attr: (Word, Word),
-    /// System values loaded at the start of the function ([`preload_builtins`]): builtin, value.
-    preloaded: Vec<(BuiltIn, Word)>,
 }
 
 impl RayTracing {
@@ -60,7 +60,6 @@ impl RayTracing {
         self.builtins.clear();
         self.outgoing.clear();
         self.hit_attr = (0, 0);
-        self.preloaded.clear();
     }
 
     /// Whether the export reaches library resource range `r` (loads or GEPs of its global).
@@ -206,13 +205,13 @@ impl Lowerer<'_> {
 
     /// The input variable of a ray-tracing builtin of type `ty`.
     fn rt_builtin(&mut self, b: BuiltIn, ty: Word) -> Word {
-        if let Some(&(_, v)) = self.rt.builtins.iter().find(|x| x.0 == b) {
+        if let Some(&(_, v, _)) = self.rt.builtins.iter().find(|x| x.0 == b) {
             return v;
         }
         let pt = self.pointer(StorageClass::Input, ty);
         let v = self.global_var(pt, StorageClass::Input, None);
         self.decorate(v, Decoration::BuiltIn, &[b as u32]);
-        self.rt.builtins.push((b, v));
+        self.rt.builtins.push((b, v, 0));
         v
     }
 
@@ -382,6 +381,11 @@ fn system_value(op: DxilOp) -> Option<(BuiltIn, Sv)> {
     })
 }
 
+/// The value of builtin `b` loaded at the start of the function, if it was.
+fn preloaded(l: &Lowerer<'_>, b: BuiltIn) -> Option<Word> {
+    l.rt.builtins.iter().find(|x| x.0 == b && x.2 != 0).map(|x| x.2)
+}
+
 /// The SPIR-V type of a system value's builtin variable.
 fn sv_type(l: &mut Lowerer<'_>, sv: Sv) -> Word {
     match sv {
@@ -414,13 +418,15 @@ pub(super) fn preload_builtins(l: &mut Lowerer<'_>) -> LResult<()> {
     for inst in &f.insts {
         let InstKind::DxOp { op, .. } = &inst.kind else { continue };
         let Some((b, sv)) = system_value(*op) else { continue };
-        if matches!(b, BuiltIn::LaunchIdKHR | BuiltIn::LaunchSizeKHR) || l.rt.preloaded.iter().any(|p| p.0 == b) {
+        if matches!(b, BuiltIn::LaunchIdKHR | BuiltIn::LaunchSizeKHR) || preloaded(l, b).is_some() {
             continue;
         }
         let t = sv_type(l, sv);
         let var = l.rt_builtin(b, t);
         let v = l.load(t, var)?;
-        l.rt.preloaded.push((b, v));
+        if let Some(slot) = l.rt.builtins.iter_mut().find(|x| x.0 == b) {
+            slot.2 = v;
+        }
     }
     Ok(())
 }
@@ -439,15 +445,16 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
         DxilOp::AcceptHitAndEndSearch => l.terminate_with(Op::TerminateRayKHR),
         _ => {
             let Some((b, sv)) = system_value(op) else { return unsupported(format!("DXIL op {}", op.name())) };
+            // u32 and f32 first: the type ids come out in the order they always had.
+            let (u, f) = (l.u32(), l.f32());
             let t = sv_type(l, sv);
-            let v = match l.rt.preloaded.iter().find(|p| p.0 == b) {
-                Some(&(_, v)) => v,
+            let v = match preloaded(l, b) {
+                Some(v) => v,
                 None => {
                     let var = l.rt_builtin(b, t);
                     l.load(t, var)?
                 }
             };
-            let (u, f) = (l.u32(), l.f32());
             let r = match sv {
                 Sv::U32 | Sv::F32 => v,
                 Sv::UVec3 | Sv::Vec3 => {
