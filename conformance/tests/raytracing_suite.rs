@@ -7,12 +7,12 @@
 
 use dxjit_conformance::runner::{self, vulkan::VulkanBackend, RunConfig};
 
-/// The pending specs (waiting for their DXIL, `specs/raytracing_pending/README.md`) stay well formed.
+/// Pending specs (waiting for their DXIL, `specs/raytracing_pending/README.md`; none today) stay
+/// well formed.
 #[test]
 fn pending_specs_parse() {
     let dir = runner::specs_root().join("raytracing_pending");
     let files = runner::spec::spec_files(&dir).expect("reading the pending folder");
-    assert!(!files.is_empty());
     for f in files {
         if let Err(r) = runner::load(&f) {
             panic!("{}: {}", f.display(), r.detail);
@@ -45,5 +45,5 @@ fn raytracing_suite() {
     }
     println!("{}", report.closing_line());
     assert_eq!(report.failed, 0, "{}", report.closing_line());
-    assert!(report.specs.len() >= 12, "the suite lost specs: {}", report.specs.len());
+    assert!(report.specs.len() >= 13, "the suite lost specs: {}", report.specs.len());
 }

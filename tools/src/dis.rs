@@ -494,5 +494,14 @@ fn to_text(m: &Module, info: &DxilModuleInfo, rdat: Option<&Rdat>) -> String {
     }
     text.push('\n');
     text.push_str(&dxjit::ir::print::print_module(m));
+    // A library's subobjects live in RDAT, not in the module: they follow as DXC's
+    // `!dx.subobjects`, from which `dxjit asm` makes the RDAT part again.
+    if let Some(r) = rdat.filter(|r| !r.subobjects.is_empty()) {
+        text.push_str(
+            "\n; RDAT subobjects, as DXC's !dx.subobjects: dxjit asm makes the RDAT part from them and, as\n\
+             ; DXC does, leaves them out of the DXIL part (root signature texts are not in RDAT)\n",
+        );
+        text.push_str(&dxjit::asm::rdat::subobjects_text(&r.subobjects, m.metadata.len()));
+    }
     text
 }

@@ -1,10 +1,11 @@
 //! A DXBC container around a module: the `DXIL` part (program header and
 //! bitcode), the `ISG1`/`OSG1`/`PSG1` signature parts made from the
-//! module's signature metadata (as DXC lays them out), an `RTS0` root
-//! signature when one is given, and the container digest.
+//! module's signature metadata (as DXC lays them out), a library's `RDAT`
+//! part ([`super::rdat`]), an `RTS0` root signature when one is given, and
+//! the container digest.
 //!
-//! `PSV0`, `SFI0`, `HASH` and `RDAT` are not made: nothing in dxjit, the
-//! spec runner or the runtime reads them (`docs/asm.md`).
+//! `PSV0`, `SFI0` and `HASH` are not made: nothing in dxjit, the spec runner
+//! or the runtime reads them (`docs/asm.md`).
 
 use crate::container::digest::dxbc_digest;
 use crate::dxil::{ComponentType, DxilModuleInfo, SemanticKind, SignatureElement, TessDomain};
@@ -240,8 +241,14 @@ fn program_part(info: &DxilModuleInfo, bitcode: &[u8]) -> Vec<u8> {
     out
 }
 
-/// A DXBC container for `bitcode`, whose module's metadata is `info`.
-pub fn build_container(info: &DxilModuleInfo, bitcode: &[u8], opts: &ContainerOptions) -> Vec<u8> {
+/// A DXBC container for `bitcode`, whose module's metadata is `info`, with the `RDAT`
+/// payload `runtime_data` (libraries).
+pub fn build_container(
+    info: &DxilModuleInfo,
+    bitcode: &[u8],
+    runtime_data: Option<&[u8]>,
+    opts: &ContainerOptions,
+) -> Vec<u8> {
     let mut parts: Vec<([u8; 4], Vec<u8>)> = Vec::new();
     if let Some(main) = info.main_entry().filter(|_| info.shader_model.kind != ShaderKind::Library) {
         parts.push((*b"ISG1", signature_part(info, SigKind::Input, &main.inputs)));
@@ -250,6 +257,9 @@ pub fn build_container(info: &DxilModuleInfo, bitcode: &[u8], opts: &ContainerOp
         if pc || !main.patch_constants.is_empty() {
             parts.push((*b"PSG1", signature_part(info, SigKind::PatchConstant, &main.patch_constants)));
         }
+    }
+    if let Some(rdat) = runtime_data {
+        parts.push((*b"RDAT", rdat.to_vec()));
     }
     if let Some(rs) = &opts.root_signature {
         let mut p = rs.clone();

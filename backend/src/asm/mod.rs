@@ -13,6 +13,7 @@ pub mod container;
 pub mod error;
 mod lexer;
 mod parser;
+pub mod rdat;
 mod state;
 
 pub use container::{build_container, ContainerOptions};
@@ -39,13 +40,39 @@ pub enum AssembleError {
     Write(#[from] WriteError),
     #[error("DXIL metadata: {0}")]
     Metadata(#[from] DxilError),
+    #[error("subobjects: {0}")]
+    Subobject(#[from] rdat::SubobjectError),
 }
 
-/// A DXBC container of module `m` (its bitcode and the parts its metadata gives).
+/// A DXBC container of module `m` (its bitcode and the parts its metadata gives). A library
+/// gets an `RDAT` part ([`rdat`]) with the subobjects of its `!dx.subobjects`, which, as DXC
+/// does, are not kept in the module written into the `DXIL` part.
 pub fn container_of(m: &Module, opts: &ContainerOptions) -> Result<Vec<u8>, AssembleError> {
-    let bitcode = crate::bitcode::write_module(m)?;
     let info = crate::dxil::decode(m)?;
-    Ok(build_container(&info, &bitcode, opts))
+    if info.shader_model.kind != crate::ShaderKind::Library {
+        if m.named_md(rdat::SUBOBJECTS_MD).is_some() {
+            return Err(rdat::SubobjectError {
+                index: 0,
+                name: None,
+                rule: "subobjects belong to libraries (lib_6_3 and later), this module is not one".into(),
+            }
+            .into());
+        }
+        let bitcode = crate::bitcode::write_module(m)?;
+        return Ok(build_container(&info, &bitcode, None, opts));
+    }
+    let subs = rdat::subobjects(m)?;
+    let stripped;
+    let m = if m.named_md(rdat::SUBOBJECTS_MD).is_some() {
+        stripped = rdat::without_named_md(m, rdat::SUBOBJECTS_MD);
+        &stripped
+    } else {
+        m
+    };
+    let info = crate::dxil::decode(m)?;
+    let bitcode = crate::bitcode::write_module(m)?;
+    let runtime_data = rdat::rdat_part(m, &info, &subs);
+    Ok(build_container(&info, &bitcode, Some(&runtime_data), opts))
 }
 
 /// Module text → DXBC container.

@@ -1324,6 +1324,9 @@ impl<'m> Lowerer<'m> {
         if model == spirv::ExecutionModel::Vertex {
             self.write_point_size()?;
         }
+        if rayquery::is_ray_tracing_stage(self.meta.kind) {
+            raytracing::preload_builtins(self)?;
+        }
         if self.node(&sf.root)? {
             self.b.terminator(Op::Return, &[], &[]).map_err(internal)?;
             self.open = false;

@@ -263,3 +263,32 @@ fn half_constants_widen_exactly() {
     assert!(h(0x7e00).is_nan());
     assert_eq!(h(0x3555), 0.333_251_95);
 }
+
+#[test]
+fn hit_system_values_are_read_before_a_nested_trace() {
+    // recursion.lib_6_3 MirrorHit reads InstanceID() after its TraceRay; WorldRayOrigin,
+    // WorldRayDirection and RayTCurrent before it. All are loaded once, before OpTraceRayKHR.
+    let cs = compile_fixture("raytracing/recursion.lib_6_3.dxil", Some("MirrorHit"));
+    let insts = spirv_insts(&cs.spirv);
+    let builtin_of: std::collections::HashMap<u32, u32> = insts
+        .iter()
+        .filter(|i| i.0 == Op::Decorate as u32 && i.1.get(1) == Some(&(Decoration::BuiltIn as u32)))
+        .map(|i| (i.1[0], i.1[2]))
+        .collect();
+    let trace = insts.iter().position(|i| i.0 == Op::TraceRayKHR as u32).expect("OpTraceRayKHR");
+    let loads: Vec<(usize, u32)> = insts
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.0 == Op::Load as u32)
+        .filter_map(|(k, i)| builtin_of.get(&i.1[2]).map(|b| (k, *b)))
+        .collect();
+    use spirv::BuiltIn as B;
+    for b in [B::InstanceCustomIndexKHR, B::WorldRayOriginKHR, B::WorldRayDirectionKHR, B::RayTmaxKHR] {
+        let at: Vec<usize> = loads.iter().filter(|l| l.1 == b as u32).map(|l| l.0).collect();
+        assert_eq!(at.len(), 1, "{b:?} loaded once: {at:?}");
+        assert!(at[0] < trace, "{b:?} loaded before OpTraceRayKHR");
+    }
+    // A hit shader without a nested trace reads its system values where DXIL does.
+    let cs = compile_fixture("raytracing/recursion.lib_6_3.dxil", Some("TargetHit"));
+    assert!(spirv_insts(&cs.spirv).iter().any(|i| i.0 == Op::Load as u32));
+}

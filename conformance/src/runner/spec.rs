@@ -240,6 +240,9 @@ struct RawSpec {
     /// `[[reference]]`: reference images of drawn pipeline specs.
     #[serde(default)]
     reference: Vec<Table>,
+    /// `[[statistic]]`: pipeline-statistics counters of drawn pipeline specs.
+    #[serde(default)]
+    statistic: Vec<Table>,
     /// `[raytracing]`: a ray-tracing pipeline.
     raytracing: Option<Table>,
     /// `[[blas]]`, `[[instance]]`: acceleration structures.
@@ -364,6 +367,7 @@ impl Spec {
                     captures: raw.capture,
                     one_of: raw.one_of,
                     references: raw.reference,
+                    statistics: raw.statistic,
                     spec_dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
                 };
                 let p = parse_pipeline(p, out)?;
