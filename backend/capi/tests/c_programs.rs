@@ -421,6 +421,18 @@ fn abi_layouts_match_the_header() {
         offset_of!(CbvVulkanBinding, push_constant)
     );
     assert!(text.contains(&offsets), "{offsets} vs\n{text}");
+    let rdat = format!(
+        "rdat kind {} name {} hit_group_type {} exports {} num_exports {} args {} payload {} payload_size {}",
+        offset_of!(RdatSubobject, kind),
+        offset_of!(RdatSubobject, subobject_name),
+        offset_of!(RdatSubobject, hit_group_type),
+        offset_of!(RdatSubobject, exports),
+        offset_of!(RdatSubobject, num_exports),
+        offset_of!(RdatSubobject, args),
+        offset_of!(RdatSubobject, payload),
+        offset_of!(RdatSubobject, payload_size)
+    );
+    assert!(text.contains(&rdat), "{rdat} vs\n{text}");
     // Every option type the header declares has the size the library copies.
     for t in 1..=51u32 {
         assert!(option_size(t).is_some(), "option {t}");
