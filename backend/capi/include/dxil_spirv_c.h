@@ -253,7 +253,8 @@ typedef enum dxil_spv_node_launch_type {
 
 /* What a resource remapper is asked about. Register, space and range are UINT32_MAX for SM 6.6
  * ResourceDescriptorHeap/SamplerDescriptorHeap accesses; range_size is UINT32_MAX for unbounded
- * ranges. alignment: 16 for raw buffers, the stride for structured buffers, else 0. */
+ * ranges. alignment: 16 for raw buffers, the largest power of two dividing the
+ * stride for structured buffers, else 0. */
 typedef struct dxil_spv_d3d_binding {
     dxil_spv_shader_stage stage;
     dxil_spv_resource_kind kind;

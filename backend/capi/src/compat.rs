@@ -1242,7 +1242,9 @@ impl CompatRemap {
             .find(|r| !q.heap && r.class_ == class_of(q.class) && r.space == q.space && r.lower_bound == q.register);
         let alignment = match q.kind {
             ResKind::RawBuffer => 16,
-            ResKind::StructuredBuffer => info.map_or(4, |i| i.stride),
+            // The stride's largest power-of-two divisor, as the interface reports it (a layer
+            // compares it with its SSBO alignment).
+            ResKind::StructuredBuffer => info.map_or(4, |i| i.stride & i.stride.wrapping_neg()),
             _ => 0,
         };
         if q.heap {
