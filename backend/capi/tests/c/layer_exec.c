@@ -36,8 +36,9 @@
  * elements of the same arrays as global ones (the remappers answer them after the global root
  * signature's parameters).
  *
- * usage: layer_exec ROOTSIG [-o OUTDIR] [-s MIN MAX] [-f SIZE] [-n] [-e EXPORT] [-l LOCALSIG | -L]
- *                   [SHADER...]
+ * usage: layer_exec ROOTSIG [-o OUTDIR] [-s MIN MAX] [-f SIZE] [-n] [-a ALIGN] [-e EXPORT]
+ *                   [-l LOCALSIG | -L] [SHADER...]
+ *   -a: the SSBO_ALIGNMENT sent (default 64),
  *   -s: SUBGROUP_PROPERTIES (the device's subgroup sizes), -f: FORCE_SUBGROUP_SIZE,
  *   -n: MIN_PRECISION_NATIVE_16BIT; options apply to the shaders after them. After each run the
  *   reported wave-size range is printed ("WAVE min max preferred").
@@ -98,6 +99,9 @@ static int no_root_signature;
 /* Options from the command line: subgroup sizes (0: not sent), forced size, native min precision. */
 static unsigned subgroup_min, subgroup_max, forced_subgroup;
 static int native_min_precision;
+/* SSBO_ALIGNMENT (-a): storage-buffer views off this alignment read their bounds from the offset
+ * buffer. */
+static unsigned ssbo_alignment = 64;
 
 /* The heap arrays: (set, binding). */
 #define SET_SAMPLERS 0
@@ -702,7 +706,7 @@ static void add_options(dxil_spv_converter c)
     /* The layer's always-sent options, with its device's answers (shared notes §4): SSBO views
      * aligned to 64 bytes (buffer views off that alignment read their bounds from the offset
      * buffer), typed views with offsets, buffer addresses for root descriptors. */
-    dxil_spv_option_ssbo_alignment align = { { DXIL_SPV_OPTION_SSBO_ALIGNMENT }, 64 };
+    dxil_spv_option_ssbo_alignment align = { { DXIL_SPV_OPTION_SSBO_ALIGNMENT }, ssbo_alignment };
     dxil_spv_option_bindless_offset_buffer_layout layout = { { DXIL_SPV_OPTION_BINDLESS_OFFSET_BUFFER_LAYOUT }, 0, 1, 2 };
     dxil_spv_option_precise_control precise = { { DXIL_SPV_OPTION_PRECISE_CONTROL }, DXIL_SPV_FALSE, DXIL_SPV_TRUE };
     dxil_spv_option_physical_storage_buffer psb = { { DXIL_SPV_OPTION_PHYSICAL_STORAGE_BUFFER }, DXIL_SPV_TRUE };
@@ -882,6 +886,8 @@ int main(int argc, char **argv)
             read_signature(argv[++i], lparams, &nlparams, 0);
         else if (!strcmp(argv[i], "-L"))
             local_from_library = 1;
+        else if (!strcmp(argv[i], "-a") && i + 1 < argc)
+            ssbo_alignment = (unsigned)atoi(argv[++i]);
         else
             compile(n++, argv[i], outdir);
     }
