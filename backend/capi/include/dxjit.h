@@ -179,6 +179,31 @@ typedef enum DxjitDescriptor {
   DXJIT_DESCRIPTOR_PUSH_CONSTANT = 8,
 } DxjitDescriptor;
 
+// Which local root signature a ray-tracing export is compiled with
+// (`dxjit_binding_layout_set_local_root_signature`).
+typedef enum DxjitLocalRoot {
+  // The one the library's RDAT subobjects associate with the export (D3D12's association
+  // rules), if any. The default.
+  DXJIT_LOCAL_ROOT_FROM_LIBRARY = 0,
+  // The one given (the state object the layer builds associates it).
+  DXJIT_LOCAL_ROOT_GIVEN = 1,
+  // None.
+  DXJIT_LOCAL_ROOT_NONE = 2,
+} DxjitLocalRoot;
+
+// State subobject kinds of a DXIL library (`DxjitSubobject.kind`, D3D12_STATE_SUBOBJECT_TYPE
+// numbering).
+typedef enum DxjitSubobjectKind {
+  DXJIT_SUBOBJECT_STATE_OBJECT_CONFIG = 0,
+  DXJIT_SUBOBJECT_GLOBAL_ROOT_SIGNATURE = 1,
+  DXJIT_SUBOBJECT_LOCAL_ROOT_SIGNATURE = 2,
+  DXJIT_SUBOBJECT_TO_EXPORTS_ASSOCIATION = 8,
+  DXJIT_SUBOBJECT_RAYTRACING_SHADER_CONFIG = 9,
+  DXJIT_SUBOBJECT_RAYTRACING_PIPELINE_CONFIG = 10,
+  DXJIT_SUBOBJECT_HIT_GROUP = 11,
+  DXJIT_SUBOBJECT_RAYTRACING_PIPELINE_CONFIG1 = 12,
+} DxjitSubobjectKind;
+
 // A binding layout: root signature, policy and remap callback (opaque).
 typedef struct DxjitBindingLayout DxjitBindingLayout;
 

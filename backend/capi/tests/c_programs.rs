@@ -322,6 +322,7 @@ fn bad_input_args(cmd: &mut Command, hostile: &[PathBuf]) {
     let root = corpus::workspace_root();
     cmd.arg(root.join("fixtures/graphics/input_layout.vs_6_0.dxil"));
     cmd.arg(root.join("fixtures/compute/atomics_buffer.cs_6_0.dxil"));
+    cmd.arg(root.join("fixtures/raytracing/local_rootsig.lib_6_3.dxil"));
     cmd.args(hostile);
 }
 
@@ -372,9 +373,20 @@ fn valgrind_clean() {
     c.arg(&bad);
     bad_input_args(&mut c, &hostile_files().into_iter().take(6).collect::<Vec<_>>());
     run(&mut c);
+    // Tier C: the fixture libraries walked (exports, subobjects, every export compiled).
+    let walk = build_c(&[c_source("library_walk.c")], &dir.join("library_walk"), false);
+    let libs = fixtures(&["raytracing"]);
+    let mut c = Command::new("valgrind");
+    vg(&mut c);
+    c.arg(&walk).args(&libs);
+    let o = run(&mut c);
+    let walked = String::from_utf8_lossy(&o.stdout).lines().filter(|l| l.starts_with("OK ")).count();
+    assert!(walked >= 17, "{}", String::from_utf8_lossy(&o.stdout));
     println!(
-        "valgrind: {} shaders replayed (2 threads, fallback included) and the bad-input program: no errors, no leaks",
-        files.len()
+        "valgrind: {} shaders replayed (2 threads, fallback included), the bad-input program and {} library exports \
+         walked and compiled: no errors, no leaks",
+        files.len(),
+        walked
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
