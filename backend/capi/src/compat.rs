@@ -1834,6 +1834,38 @@ impl Converter {
             if let (Some(g), Some(e)) = (f.set_entry_point, self.entry_point.as_ref()) {
                 g(conv, e.as_ptr());
             }
+            if !self.local.is_empty() {
+                let Some(l) = &f.local_root else {
+                    log(
+                        abi::log::ERROR,
+                        &format!("dxjit: the fallback {} has no local-root-signature calls", lib.path),
+                    );
+                    return abi::ERROR_UNSUPPORTED_FEATURE;
+                };
+                for p in &self.local {
+                    match p {
+                        LocalParam::Constants { space, register, words } => {
+                            (l.add_constants)(conv, *space, *register, *words)
+                        }
+                        LocalParam::Descriptor { class, space, register } => {
+                            (l.add_descriptor)(conv, *class, *space, *register)
+                        }
+                        LocalParam::Table(ranges) => {
+                            let r = (l.begin_table)(conv);
+                            if r != abi::SUCCESS {
+                                return r;
+                            }
+                            for x in ranges {
+                                (l.add_table)(conv, x.class, x.space, x.register, x.count, x.offset);
+                            }
+                            let r = (l.end_table)(conv);
+                            if r != abi::SUCCESS {
+                                return r;
+                            }
+                        }
+                    }
+                }
+            }
             if let Some(g) = f.set_meta_descriptor {
                 for &(m, k, s, b) in &self.meta {
                     g(conv, m, k, s, b);

@@ -299,6 +299,29 @@ fn fallback_stand_in_library() {
     }
     println!("fallback: {routes}");
 
+    // Tier C: a library export dxjit does not compile (a work-graph node) goes to the fallback
+    // with the export and the local root signature replayed (parameters, table ranges).
+    let node = corpus::corpus_root().join("vkd3d-proton/workgraph/basic.dxil");
+    if node.exists() {
+        let layer = build_c(&[c_source("layer_exec.c")], &dir.join("layer_exec"), false);
+        let (global, local) = (dir.join("global.txt"), dir.join("local.txt"));
+        // The stub asks its SRV remapper about t5: the global root signature holds it.
+        std::fs::write(&global, "table 0\nrange srv 0 5 1 0\n").expect("write");
+        std::fs::write(&local, "constants 1 0 1 0\ntable 0\nrange srv 0 0 1 0\nrange uav 0 0 1 1\n").expect("write");
+        let o = run(Command::new(&layer)
+            .env("DXJIT_FALLBACK_LIBRARY", &stub)
+            .arg(&global)
+            .args(["-e", "BroadcastNode", "-l"])
+            .arg(&local)
+            .arg(&node));
+        let (stdout, stderr) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        assert!(stdout.lines().any(|l| l.starts_with("OK 0 ")), "{stdout}\n{stderr}");
+        assert!(stderr.contains("stub: entry=BroadcastNode local=2 tables=1 ranges=2"), "{stderr}");
+        println!("fallback: a work-graph export with its local root signature replayed onto the fallback");
+    } else {
+        eprintln!("SKIPPED fallback_stand_in_library (library export): corpus not found");
+    }
+
     // dxjit's own library is refused as its fallback (it would hand shaders to itself).
     let own = std::ffi::CString::new(lib_dir().join("libdxjit_capi.so").to_string_lossy().as_bytes()).expect("path");
     // SAFETY: a valid C string.
