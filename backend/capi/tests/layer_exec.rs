@@ -20,11 +20,15 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use dxjit::binding::{BindingModel, BindingPolicy, HeapArrays, PushEntry, PushEntryKind, PushLayout, ResourceClass};
+use dxjit::binding::{
+    BindingModel, BindingPolicy, HeapArrays, LocalRoot, PushEntry, PushEntryKind, PushLayout, RecordEntry,
+    ResourceClass, ShaderRecordLayout,
+};
 use dxjit::container::rootsig::{DescriptorRangeType, RootParameterKind, RootSignature, ShaderVisibility};
 use dxjit::link::LinkOptions;
 use dxjit_conformance::runner::backend::{
     Backend, Binding, CompileFailure, Compiled, DescriptorKind, DeviceCaps, Job, Outputs, ResourceClass as RClass,
+    RtJob,
 };
 use dxjit_conformance::runner::gfx::{
     CompiledPipeline, DrawJob, DrawOutputs, LinkFailure, LinkStage, PipelineFailure, StageSlot, VertexInput,
@@ -84,9 +88,21 @@ fn rootsig_text(rs: &RootSignature) -> String {
     t
 }
 
-/// One shader of a layer_exec run: (stage number, SPIR-V, workgroup size), or the failure (code,
-/// message).
-type LayerShader = Result<(u32, Vec<u32>, [u32; 3]), (i32, String)>;
+/// One shader layer_exec compiled.
+#[derive(Debug)]
+struct LayerOk {
+    /// dxil_spv_shader_stage number.
+    stage: u32,
+    words: Vec<u32>,
+    wg: [u32; 3],
+    /// The SPIR-V entry point's name.
+    entry: String,
+    /// Ray-tracing exports: the shader record as the layer laid it out ("RECORD" lines).
+    record: Option<ShaderRecordLayout>,
+}
+
+/// One shader of a layer_exec run, or the failure (code, message).
+type LayerShader = Result<LayerOk, (i32, String)>;
 
 /// What layer_exec printed for one run.
 #[derive(Default, Debug)]
@@ -149,9 +165,31 @@ fn parse_run(rs: Option<&RootSignature>, stdout: &str, out: &Path) -> LayerRun {
     heap.bounds = None;
     heap.counters = None;
     let mut statics = (0, 0);
+    let mut shifts = (0, 0);
+    let mut record: Option<ShaderRecordLayout> = None;
     for l in stdout.lines() {
         let f: Vec<&str> = l.split_whitespace().collect();
+        let n = |k: usize| num(f.get(k).copied());
         match f.first().copied() {
+            Some("SBT") => shifts = (n(1), n(2)),
+            Some("SHADER") => record = None,
+            // RECORD <parameter> <offset> <size> constants <space> <register> | descriptor <class>
+            // <space> <register> | table <sampler heap>
+            Some("RECORD") => {
+                let kind = match f.get(4).copied() {
+                    Some("constants") => PushEntryKind::RootConstants { space: n(5), register: n(6) },
+                    Some("descriptor") => PushEntryKind::RootDescriptor {
+                        class: [ResourceClass::Srv, ResourceClass::Uav, ResourceClass::Cbv][n(5) as usize],
+                        space: n(6),
+                        register: n(7),
+                    },
+                    Some("table") => PushEntryKind::TableOffset { sampler_heap: n(5) != 0 },
+                    other => panic!("{l}: unknown record entry {other:?}"),
+                };
+                let rec = record.get_or_insert_with(ShaderRecordLayout::default);
+                rec.entries.push(RecordEntry { parameter: n(1), offset: n(2), size: n(3), kind });
+            }
+            Some("RECORD_SIZE") => record.get_or_insert_with(ShaderRecordLayout::default).size = n(1),
             Some("LAYOUT") => r.layout.words = 2 * num(f.get(2).copied()) + num(f.get(4).copied()),
             Some("ROOT") => {
                 let p = num(f.get(1).copied());
@@ -217,7 +255,10 @@ fn parse_run(rs: Option<&RootSignature>, stdout: &str, out: &Path) -> LayerRun {
                 let i = num(f.get(1).copied());
                 let words = read_words(&out.join(format!("{i}.spv")));
                 let wg = [num(f.get(4).copied()), num(f.get(5).copied()), num(f.get(6).copied())];
-                r.shaders.push(Ok((num(f.get(2).copied()), words, wg)));
+                let entry = f.get(7).map_or("main", |e| e).to_string();
+                // An export without a local root signature has an empty record.
+                let record = record.take().filter(|r| !r.entries.is_empty());
+                r.shaders.push(Ok(LayerOk { stage: num(f.get(2).copied()), words, wg, entry, record }));
             }
             Some("FAIL") => {
                 let code = f.get(2).and_then(|c| c.parse().ok()).unwrap_or(0);
@@ -228,7 +269,13 @@ fn parse_run(rs: Option<&RootSignature>, stdout: &str, out: &Path) -> LayerRun {
         }
     }
     r.layout.entries.sort_by_key(|e| e.parameter);
-    r.policy = BindingPolicy { heap, static_samplers: statics, ..BindingPolicy::default() };
+    r.policy = BindingPolicy {
+        heap,
+        static_samplers: statics,
+        record_table_shift: shifts.0,
+        record_sampler_table_shift: shifts.1,
+        ..BindingPolicy::default()
+    };
     r
 }
 
@@ -278,6 +325,17 @@ impl LayerBackend {
     /// Runs layer_exec with root signature `rs` (`None`: registers as plain descriptors) and
     /// `options` (its -s/-f/-n flags) over `containers`.
     fn layer_with(&self, rs: Option<&RootSignature>, containers: &[&[u8]], options: &[String]) -> LayerRun {
+        self.layer_full(rs, None, containers, options)
+    }
+
+    /// [`LayerBackend::layer_with`] with a local root signature (`-l`, written as a file).
+    fn layer_full(
+        &self,
+        rs: Option<&RootSignature>,
+        local: Option<&RootSignature>,
+        containers: &[&[u8]],
+        options: &[String],
+    ) -> LayerRun {
         let n = {
             let mut r = self.runs.borrow_mut();
             *r += 1;
@@ -297,6 +355,11 @@ impl LayerBackend {
             }
         }
         cmd.arg("-o").arg(&dir).args(options);
+        if let Some(lrs) = local {
+            let sig = dir.join("local.txt");
+            std::fs::write(&sig, rootsig_text(lrs)).expect("write local root signature");
+            cmd.arg("-l").arg(&sig);
+        }
         for (i, c) in containers.iter().enumerate() {
             let p = dir.join(format!("shader{i}.dxil"));
             std::fs::write(&p, c).expect("write shader");
@@ -305,7 +368,7 @@ impl LayerBackend {
         let o = run(&mut cmd);
         let r = parse_run(rs, &String::from_utf8_lossy(&o.stdout), &dir);
         let mut c = self.counts.borrow_mut();
-        for (_, words, _) in r.shaders.iter().flatten() {
+        for LayerOk { words, .. } in r.shaders.iter().flatten() {
             c.compiled += 1;
             if self.validate {
                 match spirv_val::validate(words) {
@@ -320,17 +383,31 @@ impl LayerBackend {
         r
     }
 
-    fn compiled(stage: u32, spirv: Vec<u32>, wg: [u32; 3], words: u32) -> Compiled {
+    fn compiled(ok: LayerOk, words: u32) -> Compiled {
+        let LayerOk { stage, words: spirv, wg, entry, record } = ok;
         // dxil_spv_shader_stage → the runner's stage names (`dxjit::ShaderKind::name`).
         const NAMES: [&str; 15] = [
-            "unknown", "vertex", "hull", "domain", "geometry", "pixel", "compute", "intersection", "closesthit",
-            "miss", "anyhit", "raygeneration", "callable", "amplification", "mesh",
+            "unknown",
+            "vertex",
+            "hull",
+            "domain",
+            "geometry",
+            "pixel",
+            "compute",
+            "intersection",
+            "closesthit",
+            "miss",
+            "anyhit",
+            "raygeneration",
+            "callable",
+            "amplification",
+            "mesh",
         ];
         Compiled {
             stage: NAMES.get(stage as usize).copied().unwrap_or("unknown"),
-            shader_record: None,
+            shader_record: record,
             spirv,
-            entry_point: "main".into(),
+            entry_point: entry,
             is_compute: stage == 6,
             workgroup_size: wg,
             bindings: Vec::new(),
@@ -361,15 +438,15 @@ impl LayerBackend {
         let blobs: Vec<&[u8]> = stages.iter().map(|s| s.container).collect();
         let run = self.layer(rs, &blobs);
         let mut shaders = Vec::new();
-        for (s, r) in stages.iter().zip(&run.shaders) {
-            let (stage, words, wg) = r.as_ref().map_err(|f| PipelineFailure::Compile(Self::failure(f)))?;
-            if stage_slot(*stage) != Some(s.slot) {
+        for (s, r) in stages.iter().zip(run.shaders) {
+            let ok = r.map_err(|f| PipelineFailure::Compile(Self::failure(&f)))?;
+            if stage_slot(ok.stage) != Some(s.slot) {
                 return Err(PipelineFailure::Link(LinkFailure::Error(format!(
-                    "{:?} slot holds stage {stage}",
-                    s.slot
+                    "{:?} slot holds stage {}",
+                    s.slot, ok.stage
                 ))));
             }
-            shaders.push((s.slot, Self::compiled(*stage, words.clone(), *wg, run.layout.words)));
+            shaders.push((s.slot, Self::compiled(ok, run.layout.words)));
         }
         let mut vertex_input = Vec::new();
         for a in &plan.vertex_input {
@@ -424,8 +501,8 @@ impl Backend for LayerBackend {
         }
         let mut r = self.layer_with(None, &[c], &options);
         match r.shaders.pop() {
-            Some(Ok((stage, words, wg))) => {
-                let mut compiled = Self::compiled(stage, words, wg, 0);
+            Some(Ok(ok)) => {
+                let mut compiled = Self::compiled(ok, 0);
                 compiled.bindings = std::mem::take(&mut r.descriptors);
                 // The layer requires the size dxjit chose: the reported range narrowed to one.
                 compiled.required_subgroup_size = r.wave.filter(|w| w[0] != 0 && w[0] == w[1]).map(|w| w[0]);
@@ -449,19 +526,29 @@ impl Backend for LayerBackend {
         let r = self.layer(rs, &[]);
         Ok((r.policy, r.layout))
     }
+    /// A shader under a root signature; a library export (`entry_point`) with the local root
+    /// signature the model gives (the spec's, passed as `-l`) or the library's association (`-L`:
+    /// the layer finds it in the RDAT subobjects itself).
     fn compile_bound(
         &self,
         container: &[u8],
         entry_point: Option<&str>,
         model: std::sync::Arc<BindingModel>,
     ) -> Result<(Compiled, PushLayout), CompileFailure> {
-        if entry_point.is_some() {
-            return Err(CompileFailure::Unsupported("library exports are not compiled by the layer path".into()));
-        }
         let rs = model.root_signature.as_ref().ok_or(CompileFailure::Internal("no root signature".into()))?;
-        let mut r = self.layer(rs, &[container]);
+        let mut options = Vec::new();
+        let mut local = None;
+        if let Some(e) = entry_point {
+            options.extend(["-e".to_string(), e.to_string()]);
+            match &model.local_root_signature {
+                LocalRoot::Given(lrs) => local = Some(lrs),
+                LocalRoot::FromLibrary => options.push("-L".into()),
+                LocalRoot::None => {}
+            }
+        }
+        let mut r = self.layer_full(Some(rs), local, &[container], &options);
         match r.shaders.pop() {
-            Some(Ok((stage, words, wg))) => Ok((Self::compiled(stage, words, wg, r.layout.words), r.layout)),
+            Some(Ok(ok)) => Ok((Self::compiled(ok, r.layout.words), r.layout)),
             Some(Err(f)) => Err(Self::failure(&f)),
             None => Err(CompileFailure::Internal("layer_exec compiled nothing".into())),
         }
@@ -490,6 +577,9 @@ impl Backend for LayerBackend {
     }
     fn run_graphics(&self, job: &DrawJob<'_>) -> Result<DrawOutputs, String> {
         self.device.run_graphics(job)
+    }
+    fn run_ray_tracing(&self, job: &RtJob) -> Result<Outputs, String> {
+        self.device.run_ray_tracing(job)
     }
 }
 
@@ -666,6 +756,85 @@ fn layer_compute_specs_execute() {
     {
         let s = report.specs.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("spec {name} missing"));
         assert!(s.status.is_pass() || s.status == Status::Skipped, "{name}: {:?} {}", s.status, s.detail);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Ray tracing through the C layer (tier C): every spec of `conformance/specs/raytracing`. The
+/// layer compiles each export the shader tables reach through `dxil_spv_*` (set_entry_point, its
+/// local root signature through the add_local_root_* calls: the spec's given one, or the one the
+/// layer itself finds in the library's RDAT subobjects, SBT_DESCRIPTOR_SIZE_LOG2 for its 32-byte
+/// descriptor handles), lays the shader record out itself, and the runner fills each record where
+/// the layer's layout says (descriptor handles as heap index << 5) and binds by the layer's heap
+/// arrays and root block, then runs the pipeline on the device. Expectations are the specs' own.
+#[test]
+fn layer_raytracing_specs_execute() {
+    let device = match runner::vulkan::VulkanBackend::new(std::env::var("DXJIT_DEVICE").ok()) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("SKIPPED layer_raytracing_specs_execute: no Vulkan device ({e})");
+            return;
+        }
+    };
+    let validate = Command::new(spirv_val::validator()).arg("--version").output().is_ok_and(|o| o.status.success());
+    let dir = scratch("layer-rt");
+    let exe = build_c(&[c_source("layer_exec.c")], &dir.join("layer_exec"), false);
+    let backend = LayerBackend {
+        device,
+        exe,
+        dir: dir.clone(),
+        validate,
+        native16: false,
+        counts: RefCell::default(),
+        runs: RefCell::new(0),
+        last_answers: RefCell::default(),
+    };
+    let cfg = RunConfig::default();
+    let mut results = Vec::new();
+    let mut answers = Vec::new();
+    for f in runner::spec::spec_files(&runner::specs_root().join("raytracing")).expect("ray-tracing specs") {
+        let spec = Spec::load(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        results.push(runner::run_spec(&backend, &spec, &cfg));
+        answers.push(backend.last_answers.borrow().clone());
+    }
+    let report = runner::Report::new(backend.device_name(), results);
+    print!("{}", report.table());
+    for (s, a) in report.specs.iter().zip(&answers) {
+        if s.status.is_fail() {
+            println!("--- {} ({}): {}", s.name, s.shader, s.detail);
+            for l in a {
+                println!("    {l}");
+            }
+        }
+    }
+    let c = backend.counts.borrow();
+    println!(
+        "layer ray-tracing specs: {} specs ({} passing, {} failing, {} skipped), {} shaders compiled through \
+         dxil_spv_* ({} spirv-val clean)",
+        report.specs.len(),
+        report.passed,
+        report.failed,
+        report.skipped,
+        c.compiled,
+        c.validated
+    );
+    assert!(c.invalid.is_empty(), "invalid SPIR-V from the layer path:\n{}", c.invalid.join("\n"));
+    if validate {
+        assert_eq!(c.validated, c.compiled);
+    }
+    if report.specs.iter().all(|s| s.status == Status::Skipped) {
+        eprintln!("SKIPPED layer_raytracing_specs_execute: {}", report.specs.first().map_or("", |s| s.detail.as_str()));
+        return;
+    }
+    assert_eq!(report.failed, 0, "{}", report.closing_line());
+    // The local-root-signature cases: root constants from the library's association, and a local
+    // CBV table + local root CBV (the spec's local root signatures).
+    for name in ["local_root_constants", "vkd3d_pipeline_local_args", "basic", "procedural", "callable"] {
+        let s = report.specs.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("spec {name} missing"));
+        if s.status == Status::Skipped && (s.detail.contains("corpus not found") || s.detail.contains("device lacks")) {
+            continue;
+        }
+        assert!(s.status.is_pass(), "{name}: {:?} {}", s.status, s.detail);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -294,8 +294,11 @@ pub struct BindingPolicy {
     /// Local descriptor tables: the heap index of a table is the low 32 bits of the
     /// `D3D12_GPU_DESCRIPTOR_HANDLE` in the shader record shifted right by this many bits (0: the
     /// layer's handles carry the heap index itself; `log2(descriptor size)` for handles that are
-    /// `index * size`).
+    /// `index * size`). CBV/SRV/UAV tables; sampler tables use `record_sampler_table_shift`.
     pub record_table_shift: u32,
+    /// [`BindingPolicy::record_table_shift`] for tables of the sampler heap (a layer's sampler
+    /// descriptors may have another size than its CBV/SRV/UAV descriptors).
+    pub record_sampler_table_shift: u32,
 }
 
 impl Default for BindingPolicy {
@@ -310,6 +313,7 @@ impl Default for BindingPolicy {
             cbv_as_storage_buffer: false,
             static_samplers: (2, 0),
             record_table_shift: 0,
+            record_sampler_table_shift: 0,
         }
     }
 }
@@ -853,7 +857,12 @@ fn table_offset_of(ranges: &[crate::container::rootsig::DescriptorRange], q: &Re
         if class != q.class || r.register_space != q.space || q.register < r.base_shader_register {
             continue;
         }
-        let range_last = if n == u32::MAX { u64::MAX } else { u64::from(r.base_shader_register) + u64::from(n) - 1 };
+        // An empty range (0 descriptors) holds no register.
+        let range_last = match n {
+            u32::MAX => u64::MAX,
+            0 => continue,
+            n => u64::from(r.base_shader_register) + u64::from(n) - 1,
+        };
         match last {
             Some(l) if l <= range_last => {}
             None if n == u32::MAX => {}

@@ -348,14 +348,22 @@ impl Lowerer<'_> {
 
     /// The heap element a handle of a `RecordHeap` placement reaches: the heap index of the
     /// table's descriptor handle at byte `table_offset` of the shader record (its low word shifted
-    /// right by the policy's `record_table_shift`) + offset + the shader's relative index.
+    /// right by the policy's `record_table_shift`, or `record_sampler_table_shift` for a table of
+    /// the sampler heap) + offset + the shader's relative index.
     pub(crate) fn record_heap_index(
         &mut self,
         table_offset: u32,
         heap_offset: u32,
         rel: Option<Word>,
+        sampler: bool,
     ) -> LResult<Word> {
-        let shift = self.opts.bindings.as_deref().map_or(0, |m| m.policy.record_table_shift);
+        let shift = self.opts.bindings.as_deref().map_or(0, |m| {
+            if sampler {
+                m.policy.record_sampler_table_shift
+            } else {
+                m.policy.record_table_shift
+            }
+        });
         let mut base = self.block_word_const(Block::Record, table_offset / 4)?;
         if shift != 0 {
             let u = self.u32();
@@ -468,8 +476,9 @@ impl Lowerer<'_> {
             ResourceLocation::Heap { heap_offset, bounds, .. }
             | ResourceLocation::RecordHeap { heap_offset, bounds, .. } => {
                 let idx = match p.location {
-                    ResourceLocation::RecordHeap { table_offset, .. } => {
-                        self.record_heap_index(table_offset, heap_offset, rel)?
+                    ResourceLocation::RecordHeap { table_offset, descriptor, .. } => {
+                        let sampler = descriptor == crate::binding::DescriptorKind::Sampler;
+                        self.record_heap_index(table_offset, heap_offset, rel, sampler)?
                     }
                     ResourceLocation::Heap { table_word, .. } => self.heap_index(table_word, heap_offset, rel)?,
                     _ => return Err(Fail::Internal("heap placement".into())),

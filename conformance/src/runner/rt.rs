@@ -221,7 +221,9 @@ pub fn run(backend: &dyn Backend, spec: &Spec, rt: &RtSpec, cfg: &RunConfig, r: 
         }
     };
     let model = bindless::model(root, rs.clone());
-    let layout = model.push_layout();
+    // Where the backend's shaders read the root block, the heap arrays and the shader records'
+    // descriptor handles (dxjit's model, or a layer's own rules: Backend::bound_layout).
+    let (policy, layout) = backend.bound_layout(&model).or_else(fail)?;
 
     // Compile every export the tables reach, once, and make their groups.
     let t = Instant::now();
@@ -251,7 +253,7 @@ pub fn run(backend: &dyn Backend, spec: &Spec, rt: &RtSpec, cfg: &RunConfig, r: 
     let Builder { exports, groups, .. } = b;
     r.compile_ms = ms(t);
 
-    let binds = bindless::bind(spec, root, &rs, &layout).or_else(fail)?;
+    let binds = bindless::bind_with(spec, root, &rs, &layout, &policy).or_else(fail)?;
     // The shader records: local root arguments where the compiled exports' record layout says.
     let shaders_of = |g: &RtGroup| -> Vec<u32> {
         match *g {
@@ -297,8 +299,16 @@ pub fn run(backend: &dyn Backend, spec: &Spec, rt: &RtSpec, cfg: &RunConfig, r: 
                                 out.data[at + 4 * k..at + 4 * k + 4].copy_from_slice(&x.to_le_bytes());
                             }
                         }
-                        (PushEntryKind::TableOffset { .. }, ArgSpec::Heap(h)) => {
-                            out.data[at..at + 4].copy_from_slice(&h.to_le_bytes());
+                        (PushEntryKind::TableOffset { sampler_heap }, ArgSpec::Heap(h)) => {
+                            // The table's descriptor handle as the backend decodes it: the heap
+                            // index shifted left by log2 of its descriptor size.
+                            let shift = if sampler_heap {
+                                policy.record_sampler_table_shift
+                            } else {
+                                policy.record_table_shift
+                            };
+                            let handle = u64::from(*h) << shift.min(63);
+                            out.data[at..at + 8].copy_from_slice(&handle.to_le_bytes());
                         }
                         (PushEntryKind::RootDescriptor { .. }, ArgSpec::Address { resource, offset }) => {
                             let Some(index) = binds.named.iter().find(|(n, _)| n == resource).map(|x| x.1) else {

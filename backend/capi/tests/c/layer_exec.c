@@ -23,7 +23,22 @@
  * each answer is also printed as "DESC class space register range kind set binding type
  * counter_binding" for the test to bind by.
  *
- * usage: layer_exec ROOTSIG [-o OUTDIR] [-s MIN MAX] [-f SIZE] [-n] [SHADER...]
+ * Ray-tracing exports of DXIL libraries (tier C): -e EXPORT picks the export
+ * (dxil_spv_converter_set_entry_point); its local root signature comes from -l LOCALSIG (same
+ * format, no static samplers) or, with -L, from the library's RDAT subobjects (the association
+ * naming the export or a hit group holding it, else a default association, else the library's
+ * only unassociated local root signature; the RTS0 bytes parsed here). The layer lays the shader
+ * record out as vkd3d-proton does (D3D12's layout: parameters in order, root constants 4-byte
+ * aligned, root descriptors and tables 8 bytes, 8-byte aligned; printed as "RECORD ..." lines)
+ * and passes it with the add_local_root_* calls; a local table's descriptor handle is
+ * heap index << SBT_SHIFT (sampler tables: << SBT_SAMPLER_SHIFT), sent as
+ * SBT_DESCRIPTOR_SIZE_LOG2 ("SBT <shift> <sampler shift>"). Local table resources are heap
+ * elements of the same arrays as global ones (the remappers answer them after the global root
+ * signature's parameters).
+ *
+ * usage: layer_exec ROOTSIG [-o OUTDIR] [-s MIN MAX] [-f SIZE] [-n] [-a ALIGN] [-e EXPORT]
+ *                   [-l LOCALSIG | -L] [SHADER...]
+ *   -a: the SSBO_ALIGNMENT sent (default 64),
  *   -s: SUBGROUP_PROPERTIES (the device's subgroup sizes), -f: FORCE_SUBGROUP_SIZE,
  *   -n: MIN_PRECISION_NATIVE_16BIT; options apply to the shaders after them. After each run the
  *   reported wave-size range is printed ("WAVE min max preferred").
@@ -36,7 +51,8 @@
  *   static SPACE REGISTER VIS               a static sampler
  * Prints the layout ("LAYOUT ...", "ROOT ...", "HEAP ..." lines), then per shader every
  * callback's answer ("BIND ...", "VERTEX ...") and "OK <i> <stage> <bytes> <x> <y> <z>"
- * (SPIR-V in OUTDIR/<i>.spv) or "FAIL <i> <code>\t<error>". Exit 0 unless the harness failed. */
+ * (SPIR-V in OUTDIR/<i>.spv; the SPIR-V entry point last) or "FAIL <i> <code>\t<error>". Exit 0 unless
+ * the harness failed. */
 
 #include "dxil_spirv_c.h"
 
@@ -65,6 +81,16 @@ struct param {
 
 static struct param params[MAX_PARAMS];
 static unsigned nparams;
+/* The local root signature of the export (-l / -L), and each parameter's shader-record byte. */
+static struct param lparams[MAX_PARAMS];
+static unsigned nlparams;
+static unsigned lrecord[MAX_PARAMS];
+static const char *export_name;
+static int local_from_library;
+/* How the layer's descriptor handles encode heap indices: index << shift (32-byte CBV/SRV/UAV
+ * descriptors, 16-byte samplers). */
+#define SBT_SHIFT 5
+#define SBT_SAMPLER_SHIFT 4
 static unsigned statics[MAX_STATIC][3]; /* space, register, visibility */
 static unsigned nstatics;
 static unsigned root_descriptors, root_words;
@@ -73,6 +99,9 @@ static int no_root_signature;
 /* Options from the command line: subgroup sizes (0: not sent), forced size, native min precision. */
 static unsigned subgroup_min, subgroup_max, forced_subgroup;
 static int native_min_precision;
+/* SSBO_ALIGNMENT (-a): storage-buffer views off this alignment read their bounds from the offset
+ * buffer. */
+static unsigned ssbo_alignment = 64;
 
 /* The heap arrays: (set, binding). */
 #define SET_SAMPLERS 0
@@ -111,17 +140,19 @@ static unsigned class_of(const char *s)
     exit(2);
 }
 
-static void read_root_signature(const char *path)
+/* Reads a root signature in the text format into ps[*np] (static samplers into `statics` when
+ * `allow_statics`). */
+static void read_signature(const char *path, struct param *ps, unsigned *np, int allow_statics)
 {
     char line[512], word[32];
     FILE *f = fopen(path, "r");
-    unsigned i, c = 0, t = 0;
+    unsigned nparams = 0;
     if (!f) {
         fprintf(stderr, "cannot read %s\n", path);
         exit(2);
     }
     while (fgets(line, sizeof(line), f)) {
-        struct param *p = &params[nparams];
+        struct param *p = &ps[nparams];
         int a, b, d, e, g;
         if (sscanf(line, "%31s", word) != 1)
             continue;
@@ -144,7 +175,7 @@ static void read_root_signature(const char *path)
             p->vis = (unsigned)a;
             nparams++;
         } else if (!strcmp(word, "range")) {
-            struct param *tp = nparams ? &params[nparams - 1] : NULL;
+            struct param *tp = nparams ? &ps[nparams - 1] : NULL;
             struct range *r;
             char cls[16];
             if (!tp || tp->kind != P_TABLE || tp->nranges == MAX_RANGES ||
@@ -160,7 +191,7 @@ static void read_root_signature(const char *path)
                 r->offset = (unsigned)g;
             tp->nranges++;
         } else if (!strcmp(word, "static")) {
-            if (nstatics == MAX_STATIC || sscanf(line, "%*s %d %d %d", &a, &b, &d) != 3)
+            if (!allow_statics || nstatics == MAX_STATIC || sscanf(line, "%*s %d %d %d", &a, &b, &d) != 3)
                 goto bad;
             statics[nstatics][0] = (unsigned)a, statics[nstatics][1] = (unsigned)b, statics[nstatics][2] = (unsigned)d;
             nstatics++;
@@ -169,6 +200,17 @@ static void read_root_signature(const char *path)
         }
     }
     fclose(f);
+    *np = nparams;
+    return;
+bad:
+    fprintf(stderr, "bad root signature line: %s", line);
+    exit(2);
+}
+
+static void read_root_signature(const char *path)
+{
+    unsigned i, c = 0, t = 0;
+    read_signature(path, params, &nparams, 1);
     /* The layout: root descriptors, then root constants, then tables. */
     for (i = 0; i < nparams; i++)
         if (params[i].kind <= P_UAV)
@@ -182,10 +224,206 @@ static void read_root_signature(const char *path)
         if (params[i].kind == P_TABLE)
             params[i].word = c + t++;
     root_words = c + t;
-    return;
-bad:
-    fprintf(stderr, "bad root signature line: %s", line);
-    exit(2);
+}
+
+/* ---- Local root signatures (ray-tracing exports) ---- */
+
+static unsigned rd32(const unsigned char *p)
+{
+    return (unsigned)p[0] | (unsigned)p[1] << 8 | (unsigned)p[2] << 16 | (unsigned)p[3] << 24;
+}
+
+/* Parses a serialized root signature (RTS0 layout, versions 1.0-1.2) into lparams. Returns 0 on
+ * a malformed blob. */
+static int parse_rts0(const unsigned char *b, size_t size)
+{
+    unsigned version, n, at, i, j;
+    if (size < 24)
+        return 0;
+    version = rd32(b);
+    n = rd32(b + 4);
+    at = rd32(b + 8);
+    if (version < 1 || version > 3 || n > MAX_PARAMS || at > size || (size_t)n * 12 > size - at)
+        return 0;
+    nlparams = 0;
+    for (i = 0; i < n; i++) {
+        const unsigned char *ph = b + at + 12 * i;
+        unsigned type = rd32(ph), off = rd32(ph + 8);
+        struct param *p = &lparams[nlparams++];
+        memset(p, 0, sizeof(*p));
+        if (off > size || size - off < 12)
+            return 0;
+        switch (type) {
+        case 0: { /* descriptor table */
+            unsigned nr = rd32(b + off), ro = rd32(b + off + 4), stride = version == 1 ? 20 : 24;
+            if (nr > MAX_RANGES || ro > size || (size_t)nr * stride > size - ro)
+                return 0;
+            p->kind = P_TABLE;
+            for (j = 0; j < nr; j++) {
+                const unsigned char *r = b + ro + stride * j;
+                struct range *q = &p->ranges[j];
+                unsigned offset = rd32(r + stride - 4);
+                q->cls = rd32(r), q->count = rd32(r + 4), q->base = rd32(r + 8), q->space = rd32(r + 12);
+                if (q->cls > CLASS_SAMPLER)
+                    return 0;
+                q->offset = offset == NONE ? (j ? p->ranges[j - 1].offset + p->ranges[j - 1].count : 0) : offset;
+            }
+            p->nranges = nr;
+            break;
+        }
+        case 1:
+            p->kind = P_CONSTANTS;
+            p->reg = rd32(b + off), p->space = rd32(b + off + 4), p->words = rd32(b + off + 8);
+            break;
+        case 2: case 3: case 4:
+            p->kind = type == 2 ? P_CBV : type == 3 ? P_SRV : P_UAV;
+            p->reg = rd32(b + off), p->space = rd32(b + off + 4);
+            break;
+        default:
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The plain name of a (possibly mangled) export: "\x01?Name@@..." -> "Name". */
+static void plain_name(const char *in, char *out, size_t n)
+{
+    size_t k = 0;
+    if (*in == 1)
+        in++;
+    if (*in == '?')
+        in++;
+    while (*in && *in != '@' && k + 1 < n)
+        out[k++] = *in++;
+    out[k] = 0;
+}
+
+static int names_export(const dxil_spv_rdat_subobject *a, const char *exp, const char *const *groups, unsigned ngroups)
+{
+    unsigned i, g;
+    for (i = 1; i < a->num_exports; i++) {
+        if (!strcmp(a->exports[i], exp))
+            return 1;
+        for (g = 0; g < ngroups; g++)
+            if (!strcmp(a->exports[i], groups[g]))
+                return 1;
+    }
+    return 0;
+}
+
+/* The local root signature the library's subobjects associate with export `exp` (D3D12's
+ * precedence: an association naming the export or a hit group holding it, then a default
+ * association, then the only local root signature no association names), read into lparams.
+ * Returns 0 when none applies. */
+static int local_from_rdat(dxil_spv_parsed_blob blob, const char *exp)
+{
+    unsigned n = dxil_spv_parsed_blob_get_num_rdat_subobjects(blob), i, j, ngroups = 0;
+    const char *groups[64];
+    const dxil_spv_rdat_subobject *chosen[3] = { NULL, NULL, NULL }; /* explicit, default, implicit */
+    dxil_spv_rdat_subobject *all = calloc(n ? n : 1, sizeof(*all));
+    int found = 0;
+    for (i = 0; i < n; i++)
+        dxil_spv_parsed_blob_get_rdat_subobject(blob, i, &all[i]);
+    for (i = 0; i < n; i++)
+        if (all[i].kind == DXIL_SPV_RDAT_SUBOBJECT_KIND_HIT_GROUP && ngroups < 64)
+            for (j = 0; j < all[i].num_exports; j++)
+                if (!strcmp(all[i].exports[j], exp))
+                    groups[ngroups++] = all[i].subobject_name;
+    for (i = 0; i < n; i++) {
+        const dxil_spv_rdat_subobject *a = &all[i];
+        if (a->kind != DXIL_SPV_RDAT_SUBOBJECT_KIND_SUBOBJECT_TO_EXPORTS_ASSOCIATION || a->num_exports < 1)
+            continue;
+        for (j = 0; j < n; j++) {
+            if (all[j].kind != DXIL_SPV_RDAT_SUBOBJECT_KIND_LOCAL_ROOT_SIGNATURE ||
+                strcmp(all[j].subobject_name, a->exports[0]))
+                continue;
+            if (a->num_exports == 1 && !chosen[1])
+                chosen[1] = &all[j];
+            else if (names_export(a, exp, groups, ngroups) && !chosen[0])
+                chosen[0] = &all[j];
+        }
+    }
+    for (j = 0; j < n; j++) {
+        int named = 0;
+        if (all[j].kind != DXIL_SPV_RDAT_SUBOBJECT_KIND_LOCAL_ROOT_SIGNATURE)
+            continue;
+        for (i = 0; i < n; i++)
+            if (all[i].kind == DXIL_SPV_RDAT_SUBOBJECT_KIND_SUBOBJECT_TO_EXPORTS_ASSOCIATION && all[i].num_exports &&
+                !strcmp(all[i].exports[0], all[j].subobject_name))
+                named = 1;
+        if (!named) {
+            if (chosen[2]) { /* two unassociated ones: neither is implied */
+                chosen[2] = NULL;
+                break;
+            }
+            chosen[2] = &all[j];
+        }
+    }
+    for (i = 0; i < 3 && !found; i++) {
+        if (!chosen[i])
+            continue;
+        if (!parse_rts0(chosen[i]->payload, chosen[i]->payload_size)) {
+            fprintf(stderr, "local root signature %s: malformed RTS0\n", chosen[i]->subobject_name);
+            exit(2);
+        }
+        printf("LOCAL %s from %s\n", exp, chosen[i]->subobject_name);
+        found = 1;
+    }
+    free(all);
+    return found;
+}
+
+/* The shader record: D3D12's layout of the local root arguments. */
+static void layout_record(void)
+{
+    unsigned i, at = 0;
+    for (i = 0; i < nlparams; i++) {
+        const struct param *p = &lparams[i];
+        unsigned align = p->kind == P_CONSTANTS ? 4 : 8, size = p->kind == P_CONSTANTS ? 4 * p->words : 8;
+        at = (at + align - 1) / align * align;
+        lrecord[i] = at;
+        if (p->kind == P_CONSTANTS)
+            printf("RECORD %u %u %u constants %u %u\n", i, at, size, p->space, p->reg);
+        else if (p->kind == P_TABLE)
+            printf("RECORD %u %u %u table %d\n", i, at, size, p->nranges && p->ranges[0].cls == CLASS_SAMPLER);
+        else
+            printf("RECORD %u %u %u descriptor %u %u %u\n", i, at, size,
+                   p->kind == P_CBV ? CLASS_CBV : p->kind == P_SRV ? CLASS_SRV : CLASS_UAV, p->space, p->reg);
+        at += size;
+    }
+    printf("RECORD_SIZE %u\n", at);
+}
+
+/* Passes the local root signature to the converter, parameter by parameter. */
+static int add_local(dxil_spv_converter c)
+{
+    unsigned i, j;
+    for (i = 0; i < nlparams; i++) {
+        const struct param *p = &lparams[i];
+        switch (p->kind) {
+        case P_CONSTANTS:
+            dxil_spv_converter_add_local_root_constants(c, p->space, p->reg, p->words);
+            break;
+        case P_CBV: case P_SRV: case P_UAV:
+            dxil_spv_converter_add_local_root_descriptor(c, p->kind == P_CBV ? DXIL_SPV_RESOURCE_CLASS_CBV :
+                                                            p->kind == P_SRV ? DXIL_SPV_RESOURCE_CLASS_SRV :
+                                                                               DXIL_SPV_RESOURCE_CLASS_UAV,
+                                                         p->space, p->reg);
+            break;
+        case P_TABLE:
+            if (dxil_spv_converter_begin_local_root_descriptor_table(c) != DXIL_SPV_SUCCESS)
+                return 0;
+            for (j = 0; j < p->nranges; j++)
+                dxil_spv_converter_add_local_root_descriptor_table(c, (dxil_spv_resource_class)p->ranges[j].cls,
+                                                                   p->ranges[j].space, p->ranges[j].base,
+                                                                   p->ranges[j].count, p->ranges[j].offset);
+            if (dxil_spv_converter_end_local_root_descriptor_table(c) != DXIL_SPV_SUCCESS)
+                return 0;
+            break;
+        }
+    }
+    return 1;
 }
 
 static const char *type_name(const unsigned *a)
@@ -220,6 +458,7 @@ static void print_layout(void)
     for (i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++)
         printf("HEAP %s %u %u\n", type_name(arrays[i]), arrays[i][0], arrays[i][1]);
     printf("HEAP static %u %u\n", SET_SAMPLERS, STATIC_FIRST);
+    printf("SBT %u %u\n", SBT_SHIFT, SBT_SAMPLER_SHIFT);
 }
 
 /* D3D12_SHADER_VISIBILITY covers the stage. */
@@ -362,6 +601,28 @@ static int resolve(unsigned cls, const dxil_spv_d3d_binding *d, dxil_spv_vulkan_
             }
         }
     }
+    /* A local root signature's table: a heap element of the same arrays; the converter indexes
+     * it through the shader record's descriptor handle (this answer names the array). */
+    for (i = 0; i < nlparams; i++) {
+        const struct param *p = &lparams[i];
+        if (p->kind != P_TABLE)
+            continue;
+        for (j = 0; j < p->nranges; j++) {
+            const struct range *r = &p->ranges[j];
+            if (r->cls != cls || r->space != d->register_space || d->register_index < r->base)
+                continue;
+            if (r->count != NONE && d->register_index - r->base >= r->count)
+                continue;
+            b->set = arr[0], b->binding = arr[1];
+            b->root_constant_index = NONE;
+            b->bindless.use_heap = DXIL_SPV_TRUE;
+            b->bindless.heap_root_offset = r->offset + d->register_index - r->base;
+            b->descriptor_type = type;
+            say(cls, d, "heap set %u binding %u: local table at record byte %u + %u", arr[0], arr[1], lrecord[i],
+                r->offset + d->register_index - r->base);
+            return 1;
+        }
+    }
     say(cls, d, "refused (not in the root signature)%.0u%.0u%.0u%.0u", 0, 0, 0, 0);
     return 0;
 }
@@ -445,7 +706,7 @@ static void add_options(dxil_spv_converter c)
     /* The layer's always-sent options, with its device's answers (shared notes §4): SSBO views
      * aligned to 64 bytes (buffer views off that alignment read their bounds from the offset
      * buffer), typed views with offsets, buffer addresses for root descriptors. */
-    dxil_spv_option_ssbo_alignment align = { { DXIL_SPV_OPTION_SSBO_ALIGNMENT }, 64 };
+    dxil_spv_option_ssbo_alignment align = { { DXIL_SPV_OPTION_SSBO_ALIGNMENT }, ssbo_alignment };
     dxil_spv_option_bindless_offset_buffer_layout layout = { { DXIL_SPV_OPTION_BINDLESS_OFFSET_BUFFER_LAYOUT }, 0, 1, 2 };
     dxil_spv_option_precise_control precise = { { DXIL_SPV_OPTION_PRECISE_CONTROL }, DXIL_SPV_FALSE, DXIL_SPV_TRUE };
     dxil_spv_option_physical_storage_buffer psb = { { DXIL_SPV_OPTION_PHYSICAL_STORAGE_BUFFER }, DXIL_SPV_TRUE };
@@ -457,9 +718,12 @@ static void add_options(dxil_spv_converter c)
     dxil_spv_option_force_subgroup_size force = { { DXIL_SPV_OPTION_FORCE_SUBGROUP_SIZE }, forced_subgroup, DXIL_SPV_TRUE };
     dxil_spv_option_min_precision_native_16bit minprec = { { DXIL_SPV_OPTION_MIN_PRECISION_NATIVE_16BIT },
                                                            native_min_precision ? DXIL_SPV_TRUE : DXIL_SPV_FALSE };
+    dxil_spv_option_sbt_descriptor_size_log2 sbt = { { DXIL_SPV_OPTION_SBT_DESCRIPTOR_SIZE_LOG2 }, SBT_SHIFT,
+                                                     SBT_SAMPLER_SHIFT };
     const dxil_spv_option_base *opts[] = { &align.base, &layout.base, &precise.base, &psb.base, &typed.base,
-                                           &demote.base, &scalar.base, &deriv.base, &minprec.base, NULL, NULL };
-    size_t i, n = 9;
+                                           &demote.base, &scalar.base, &deriv.base, &minprec.base, &sbt.base,
+                                           NULL, NULL };
+    size_t i, n = 10;
     if (subgroup_max)
         opts[n++] = &subgroup.base;
     if (forced_subgroup)
@@ -518,12 +782,25 @@ static void compile(int index, const char *path, const char *outdir)
     r = dxil_spv_parsed_blob_get_entry_point_demangled_name(blob, 0, &entry);
     if (r != DXIL_SPV_SUCCESS || !entry)
         goto fail;
-    stage = dxil_spv_parsed_blob_get_shader_stage(blob);
+    stage = export_name ? dxil_spv_parsed_blob_get_shader_stage_for_entry(blob, export_name)
+                        : dxil_spv_parsed_blob_get_shader_stage(blob);
     printf("SHADER %d %d %s\n", index, (int)stage, path);
     r = dxil_spv_create_converter(blob, &conv);
     if (r != DXIL_SPV_SUCCESS)
         goto fail;
     add_options(conv);
+    if (export_name) {
+        char plain[256];
+        plain_name(export_name, plain, sizeof(plain));
+        dxil_spv_converter_set_entry_point(conv, export_name);
+        if (local_from_library && !local_from_rdat(blob, plain))
+            nlparams = 0;
+        layout_record();
+        if (!add_local(conv)) {
+            r = DXIL_SPV_ERROR_INVALID_ARGUMENT;
+            goto fail;
+        }
+    }
     dxil_spv_converter_set_root_constant_word_count(conv, root_words);
     dxil_spv_converter_set_root_descriptor_count(conv, root_descriptors);
     dxil_spv_converter_set_srv_remapper(conv, srv_cb, NULL);
@@ -560,7 +837,14 @@ static void compile(int index, const char *path, const char *outdir)
         }
         fclose(f);
     }
-    printf("OK %d %d %zu %u %u %u\n", index, (int)stage, spirv.size, x, y, z);
+    {
+        const char *spv_entry = "main";
+        if (dxil_spv_converter_get_compiled_entry_point(conv, &spv_entry) != DXIL_SPV_SUCCESS || !spv_entry) {
+            r = DXIL_SPV_ERROR_GENERIC;
+            goto fail;
+        }
+        printf("OK %d %d %zu %u %u %u %s\n", index, (int)stage, spirv.size, x, y, z, spv_entry);
+    }
     dxil_spv_converter_free(conv);
     dxil_spv_parsed_blob_free(blob);
     dxil_spv_end_thread_allocator_context();
@@ -596,6 +880,14 @@ int main(int argc, char **argv)
             forced_subgroup = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "-n"))
             native_min_precision = 1;
+        else if (!strcmp(argv[i], "-e") && i + 1 < argc)
+            export_name = argv[++i];
+        else if (!strcmp(argv[i], "-l") && i + 1 < argc)
+            read_signature(argv[++i], lparams, &nlparams, 0);
+        else if (!strcmp(argv[i], "-L"))
+            local_from_library = 1;
+        else if (!strcmp(argv[i], "-a") && i + 1 < argc)
+            ssbo_alignment = (unsigned)atoi(argv[++i]);
         else
             compile(n++, argv[i], outdir);
     }
