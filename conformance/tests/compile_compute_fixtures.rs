@@ -84,3 +84,26 @@ fn push_constant_and_robustness_variants_validate() {
         spirv_val::validate(&cs.spirv).unwrap_or_else(|e| panic!("{name} {opts:?}: {e}"));
     }
 }
+
+/// `srem` never becomes `OpSRem`/`OpSMod`: Vulkan leaves both undefined for negative operands
+/// (NVIDIA's driver gives `-7 % 2` as 1; D3D requires -1). int_arith has two `srem`s (-7 % 2 and
+/// 7 % -2); its executed spec checks the values on the device.
+#[test]
+fn signed_remainder_avoids_opsrem() {
+    let out = compile(&fixture("int_arith.cs_6_0.dxil"), &CompileOptions::default()).expect("int_arith compiles");
+    let words = &out.spirv;
+    let (mut i, mut opcodes) = (5usize, Vec::new());
+    while i < words.len() {
+        let (len, op) = ((words[i] >> 16) as usize, words[i] & 0xffff);
+        assert!(len > 0, "instruction of length 0 at word {i}");
+        opcodes.push(op);
+        i += len;
+    }
+    const OP_UMOD: u32 = 137;
+    const OP_SREM: u32 = 138;
+    const OP_SMOD: u32 = 139;
+    assert!(!opcodes.iter().any(|&o| o == OP_SREM || o == OP_SMOD), "OpSRem/OpSMod emitted");
+    // Two srem + one urem.
+    assert_eq!(opcodes.iter().filter(|&&o| o == OP_UMOD).count(), 3);
+    spirv_val::validate(words).expect("valid SPIR-V");
+}

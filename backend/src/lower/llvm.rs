@@ -239,9 +239,40 @@ fn binary(l: &mut Lowerer<'_>, i: InstId, op: BinOp, lhs: Value, rhs: Value) -> 
             BinOp::Xor => Op::BitwiseXor,
         }
     };
-    let r = l.op(sop, t, &[a, b])?;
+    let r = if op == BinOp::SRem && !is_bool { signed_rem(l, ty, t, (a, rhs), b)? } else { l.op(sop, t, &[a, b])? };
     l.set_id(i, r);
     Ok(())
+}
+
+/// `srem` (D3D's `%` on signed integers: the remainder takes the dividend's sign). Vulkan leaves
+/// `OpSRem` and `OpSMod` undefined when either operand is negative (the Vulkan environment's
+/// precision rules for SPIR-V), and devices differ: NVIDIA's driver gives `-7 % 2` as 1. So the
+/// remainder of the magnitudes (`OpUMod`, a magnitude of `INT_MIN` wrapping to 2^(n-1), which
+/// is right unsigned), negated when the dividend is negative. A divisor that is a positive
+/// constant is its own magnitude.
+fn signed_rem(l: &mut Lowerer<'_>, ty: crate::ir::TypeId, t: Word, (a, rhs): (Word, Value), b: Word) -> LResult<Word> {
+    let bool_ty = match l.m.types.get(ty) {
+        Type::Vector { len, .. } => {
+            let n = *len as u32;
+            let s = l.bool();
+            l.vector(s, n)
+        }
+        _ => l.bool(),
+    };
+    let zero = l.null(t);
+    let magnitude = |l: &mut Lowerer<'_>, v: Word| -> LResult<(Word, Word)> {
+        let neg = l.op(Op::SLessThan, bool_ty, &[v, zero])?;
+        let minus = l.op(Op::SNegate, t, &[v])?;
+        Ok((neg, l.op(Op::Select, t, &[neg, minus, v])?))
+    };
+    let (a_neg, a_mag) = magnitude(l, a)?;
+    let b_mag = match l.m.const_int(rhs) {
+        Some(k) if k > 0 => b,
+        _ => magnitude(l, b)?.1,
+    };
+    let r = l.op(Op::UMod, t, &[a_mag, b_mag])?;
+    let minus_r = l.op(Op::SNegate, t, &[r])?;
+    l.op(Op::Select, t, &[a_neg, minus_r, r])
 }
 
 fn cmp(l: &mut Lowerer<'_>, i: InstId, pred: CmpPred, lhs: Value, rhs: Value) -> LResult<()> {
