@@ -19,6 +19,9 @@ pub struct DeviceCaps {
     pub features: BTreeSet<String>,
     /// The subgroup size compute dispatches get by default.
     pub subgroup_size: Option<u32>,
+    /// The subgroup sizes a compute dispatch can require (min, max): the device's range with
+    /// subgroup size control, else its one size. `None`: not known (every size is tried).
+    pub compute_subgroup_sizes: Option<(u32, u32)>,
 }
 
 /// The feature names a spec may require.

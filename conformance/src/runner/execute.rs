@@ -58,6 +58,13 @@ fn run_inner(backend: &dyn Backend, spec: &Spec, cfg: &RunConfig, r: &mut SpecRe
     if !missing.is_empty() {
         return Err((Status::Skipped, format!("device lacks {}", missing.join(", "))));
     }
+    // A spec that runs with a given subgroup size (a [WaveSize] D3D12 would refuse elsewhere)
+    // needs a device that can give a dispatch that many lanes.
+    if let (Some(n), Some((lo, hi))) = (spec.subgroup_size, caps.compute_subgroup_sizes) {
+        if !n.is_power_of_two() || !(lo..=hi).contains(&n) {
+            return Err((Status::Skipped, format!("device lacks subgroup size {n} (compute runs with {lo}..={hi} lanes)")));
+        }
+    }
 
     let path = cfg.shader_path(spec);
     let bytes = match std::fs::read(&path) {

@@ -281,6 +281,24 @@ fn missing_features_skip_with_the_reason() {
 }
 
 #[test]
+fn a_subgroup_size_the_device_cannot_give_skips_with_the_reason() {
+    // As NVIDIA's driver reports (one size, 32): a spec run with 8 lanes is skipped, not failed;
+    // a device whose range holds 8 runs it.
+    let tmp = Tmp::new("subgroup");
+    let spec = parse(&format!("subgroup_size = 8\n{DOUBLER_SPEC}"));
+    let mut fake = Fake::new(Ok(compiled(doubler_bindings())), doubler());
+    fake.caps.compute_subgroup_sizes = Some((32, 32));
+    let r = run_spec(&fake, &spec, &tmp.cfg());
+    assert_eq!(r.status, Status::Skipped);
+    assert_eq!(r.detail, "device lacks subgroup size 8 (compute runs with 32..=32 lanes)");
+    assert!(fake.jobs.borrow().is_empty());
+    fake.caps.compute_subgroup_sizes = Some((4, 64));
+    let r = run_spec(&fake, &spec, &tmp.cfg());
+    assert_eq!(r.status, Status::Pass, "{}", r.detail);
+    assert_eq!(fake.jobs.borrow()[0].required_subgroup_size, Some(8));
+}
+
+#[test]
 fn unsupported_fails_unless_expected() {
     let tmp = Tmp::new("unsup");
     let unsup = || Err(CompileFailure::Unsupported("WaveMatch in main, block 0, SM 6.5".into()));

@@ -83,6 +83,11 @@ fn caps_of(f: &DeviceFeatures) -> DeviceCaps {
     // Not a `requires` name: draw specs with stream output run only where this is reported.
     add("stream_output", f.transform_feedback && cfg!(feature = "graphics"));
     caps.subgroup_size = Some(f.subgroup_size);
+    let control = f.subgroup_size_control
+        && f.required_subgroup_size_stages.contains(vk::ShaderStageFlags::COMPUTE)
+        && f.min_subgroup_size <= f.max_subgroup_size;
+    caps.compute_subgroup_sizes =
+        Some(if control { (f.min_subgroup_size, f.max_subgroup_size) } else { (f.subgroup_size, f.subgroup_size) });
     caps
 }
 
