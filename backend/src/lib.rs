@@ -6,10 +6,14 @@
 //! lowering → SPIR-V.
 
 pub mod container;
+mod dxil_enum;
 pub mod dxil_op;
 pub mod fxhash;
 pub mod resource_kind;
+pub mod semantic_kind;
 pub mod shader_kind;
+pub use resource_kind::ResourceKind;
+pub use semantic_kind::SemanticKind;
 pub use shader_kind::ShaderKind;
 
 pub mod analysis;

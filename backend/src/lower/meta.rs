@@ -8,7 +8,8 @@ use crate::dxil::library::export_name;
 use crate::ir::{FuncId, MdId, Metadata, Module, Value};
 use crate::ShaderKind;
 
-pub use crate::resource_kind::ResKind;
+/// Lowering's short name for the one resource-kind type.
+pub use crate::resource_kind::ResourceKind as ResKind;
 
 /// DXIL component types (`DXIL::ComponentType`), as far as resources use them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -270,6 +271,11 @@ pub(crate) fn read_entry(m: &Module, entry: Option<&str>, refuse_library: bool) 
     Ok(ReadEntry { meta: out, index, node: node_id })
 }
 
+/// A resource kind a range can have (not `Invalid`).
+fn valid_kind(v: u64) -> Option<ResKind> {
+    ResKind::from_u64(v).filter(|k| *k != ResKind::Invalid)
+}
+
 fn read_res(md: &Md<'_>, class: ResourceClass, rec: &[Option<MdId>]) -> Result<ResDecl, String> {
     let f = |i: usize| md.uint(md.op(rec, i));
     let what = |n: &str| format!("dx.resources: {class:?} record without {n}");
@@ -294,11 +300,11 @@ fn read_res(md: &Md<'_>, class: ResourceClass, rec: &[Option<MdId>]) -> Result<R
     };
     let tags_at = match class {
         ResourceClass::Srv => {
-            r.kind = ResKind::from_u64(f(6).ok_or_else(|| what("shape"))?).ok_or_else(|| what("valid shape"))?;
+            r.kind = valid_kind(f(6).ok_or_else(|| what("shape"))?).ok_or_else(|| what("valid shape"))?;
             8
         }
         ResourceClass::Uav => {
-            r.kind = ResKind::from_u64(f(6).ok_or_else(|| what("shape"))?).ok_or_else(|| what("valid shape"))?;
+            r.kind = valid_kind(f(6).ok_or_else(|| what("shape"))?).ok_or_else(|| what("valid shape"))?;
             r.globally_coherent = f(7).unwrap_or(0) != 0;
             r.has_counter = f(8).unwrap_or(0) != 0;
             10

@@ -170,7 +170,7 @@ fn heap_decl(m: &Module, props: Value) -> LResult<ResDecl> {
         ConstKind::Aggregate(v) if v.len() == 2 => (m.const_uint(v[0]).unwrap_or(0), m.const_uint(v[1]).unwrap_or(0)),
         _ => return malformed("AnnotateHandle: malformed resource properties"),
     };
-    let Some(kind) = ResKind::from_u64(d0 & 0xff) else {
+    let Some(kind) = ResKind::from_u64(d0 & 0xff).filter(|k| *k != ResKind::Invalid) else {
         return malformed(format!("AnnotateHandle: resource kind {}", d0 & 0xff));
     };
     let uav = d0 >> 12 & 1 != 0;

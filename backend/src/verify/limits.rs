@@ -47,7 +47,7 @@ fn resources(info: &DxilModuleInfo) -> Result<()> {
             return Err(err(
                 "resource.uav-kind",
                 format!("UAV {} `{}`", u.binding.id, u.binding.name),
-                format!("a {} cannot be an unordered-access view", u.kind.name()),
+                format!("a {} cannot be an unordered-access view", u.kind.short_name()),
             ));
         }
     }
