@@ -22,7 +22,13 @@ mod limits;
 mod ssa;
 mod types;
 
+use crate::dxil::{DxilError, DxilModuleInfo};
 use crate::ir::{BlockId, Function, InstId, Module};
+
+/// Whether a compile runs the verifier: `false` only in a benchmark build
+/// with the `bench-no-verify` feature (`dxjit bench` reports it).
+#[doc(hidden)]
+pub const RUNS_ON_COMPILE: bool = !cfg!(feature = "bench-no-verify");
 
 /// One violated rule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -37,16 +43,29 @@ pub struct VerifyError {
 
 pub type Result<T> = std::result::Result<T, VerifyError>;
 
-/// Verifies a module read by [`crate::bitcode::read_module`].
+/// Verifies a module read by [`crate::bitcode::read_module`]: decodes its
+/// DXIL metadata and runs [`verify_decoded`].
 pub fn verify_module(m: &Module) -> Result<()> {
-    let info = crate::dxil::decode(m).map_err(|e| err("metadata", "DXIL metadata".into(), e.to_string()))?;
+    let info = crate::dxil::decode(m).map_err(|e| metadata_error(&e))?;
+    verify_decoded(m, &info)
+}
+
+/// The rule `metadata`: the DXIL metadata must decode. The driver decodes it
+/// once ([`crate::dxil::decode`]) for the verifier, lowering and the linker,
+/// and reports a failure as this.
+pub fn metadata_error(e: &DxilError) -> VerifyError {
+    err("metadata", "DXIL metadata".into(), e.to_string())
+}
+
+/// Verifies a module whose metadata decoded to `info`: every other rule.
+pub fn verify_decoded(m: &Module, info: &DxilModuleInfo) -> Result<()> {
     types::verify_constants(m)?;
     for f in m.functions.iter().filter(|f| !f.is_declaration) {
         ssa::verify_function(m, f)?;
         types::verify_function(m, f)?;
-        dxop::verify_function(m, f, &info)?;
+        dxop::verify_function(m, f, info)?;
     }
-    limits::verify_module(m, &info)
+    limits::verify_module(m, info)
 }
 
 /// "function `main`, block 3, %12 (add)".
