@@ -3,100 +3,325 @@
 //! argument's type and the result type follow the op's parameters and
 //! overload, and parameters the table marks constant are integer constants.
 
-use super::{err, inst_place, Result};
+use super::{err, inst_place, Result, VerifyError};
 use crate::dxil::{DxilModuleInfo, ResourceKind};
 use crate::dxil_op::{DxilOp, Overload, ParamType};
-use crate::ir::{ConstKind, Function, InstId, InstKind, Module, Type, TypeId, Value};
+use crate::ir::{ConstKind, Function, InstId, Module, Type, TypeId, Value};
 
-pub(crate) fn verify_function(m: &Module, f: &Function, dxil: &DxilModuleInfo) -> Result<()> {
-    for (i, inst) in f.insts.iter().enumerate() {
-        let InstKind::DxOp { op, overload, args, .. } = &inst.kind else { continue };
-        let id = InstId(i as u32);
+/// A `dx.op` function's declaration, checked once per module against its op
+/// and overload: a call whose argument (result) types are the declared ones
+/// fits without [`fits`] again, and what the rule functions
+/// ([`must_be_const`], [`needs_class`], [`has_offsets`], [`mask_operand`])
+/// ask of the op is read once, so a call costs no per-argument `match`.
+struct Declared<'m> {
+    op: DxilOp,
+    overload: Overload,
+    /// The declaration's parameters after the opcode, if every one fits
+    /// (else empty, and `params_fit` is false).
+    params: &'m [TypeId],
+    params_fit: bool,
+    /// The declaration's result type, if it fits.
+    ret: Option<TypeId>,
+    /// Bit k: operand k must be a constant (the table's mark or [`must_be_const`]).
+    constant: u64,
+    /// Bit k: operand k must be a constant and is declared an integer, so it
+    /// must be an integer constant ([`is_constant`]); the other constant
+    /// operands are declared structs, which any constant is.
+    int_constant: u64,
+    /// [`needs_class`] (`u8::MAX`: none).
+    class: u8,
+    /// [`has_offsets`], an atomic, or a [`mask_operand`]: the rarer checks of [`special`].
+    special: bool,
+}
+
+/// Bit `k` of `mask`.
+#[inline(always)]
+fn bit(mask: u64, k: usize) -> bool {
+    k < 64 && mask >> k & 1 != 0
+}
+
+/// What the rule functions ask of one op, independent of any module.
+#[derive(Clone, Copy, Default)]
+struct OpRules {
+    constant: u64,
+    class: u8,
+    special: bool,
+}
+
+impl OpRules {
+    /// The table of every op's [`OpRules`], read from the rule functions once.
+    fn of(op: DxilOp) -> OpRules {
+        static TABLE: std::sync::OnceLock<Vec<OpRules>> = std::sync::OnceLock::new();
+        let table = TABLE.get_or_init(|| {
+            crate::dxil_op::OPS
+                .iter()
+                .map(|info| {
+                    let op = info.op;
+                    OpRules {
+                        constant: info
+                            .params
+                            .iter()
+                            .enumerate()
+                            .filter(|(k, p)| *k < 64 && (p.is_const || must_be_const(op, *k)))
+                            .fold(0u64, |m, (k, _)| m | 1 << k),
+                        class: needs_class(op).unwrap_or(u8::MAX),
+                        special: has_offsets(op)
+                            || matches!(op, DxilOp::AtomicBinOp | DxilOp::AtomicCompareExchange)
+                            || mask_operand(op).is_some(),
+                    }
+                })
+                .collect()
+        });
+        table.get(op as usize).copied().unwrap_or(OpRules { constant: 0, class: u8::MAX, special: false })
+    }
+}
+
+impl<'m> Declared<'m> {
+    fn of(m: &'m Module, callee: crate::ir::FuncId, op: DxilOp, overload: Overload) -> Declared<'m> {
         let info = op.info();
-        let args = f.values(*args);
-        if args.len() != info.params.len() {
+        let (mut params, mut params_fit, mut ret) = (&[][..], false, None);
+        if let Some(d) = m.functions.get(callee.index()) {
+            if let Some(ps) = d.param_tys.get(1..) {
+                if ps.len() == info.params.len() {
+                    params = ps;
+                    params_fit = true;
+                    for (t, p) in ps.iter().zip(info.params) {
+                        if !fits(m, *t, p.ty, overload) {
+                            params_fit = false;
+                            break;
+                        }
+                    }
+                }
+            }
+            if fits(m, d.ret_ty, info.ret, overload) {
+                ret = Some(d.ret_ty);
+            }
+        }
+        let rules = OpRules::of(op);
+        let mut int_constant = 0u64;
+        for (k, t) in params.iter().enumerate().filter(|(k, _)| bit(rules.constant, *k)) {
+            match m.types.list.get(t.0 as usize) {
+                Some(Type::Int(_)) => int_constant |= 1 << k,
+                Some(Type::Struct { .. }) => {}
+                // A constant operand declared otherwise: every call takes the slow path.
+                _ => params_fit = false,
+            }
+        }
+        Declared {
+            op,
+            overload,
+            params,
+            params_fit,
+            ret,
+            constant: rules.constant,
+            int_constant,
+            class: rules.class,
+            special: rules.special,
+        }
+    }
+}
+
+/// The `dx.op` declarations of one module, by callee, as its calls reach them.
+pub(crate) struct Calls<'m> {
+    declared: Vec<Option<Declared<'m>>>,
+    /// A callee the module does not have (the operand-range rule reports it first).
+    other: Option<Declared<'m>>,
+}
+
+impl<'m> Calls<'m> {
+    pub(crate) fn new(m: &Module) -> Calls<'m> {
+        Calls { declared: std::iter::repeat_with(|| None).take(m.functions.len()).collect(), other: None }
+    }
+
+    #[inline]
+    fn get(&mut self, m: &'m Module, callee: crate::ir::FuncId, op: DxilOp, overload: Overload) -> &Declared<'m> {
+        let slot = match self.declared.get_mut(callee.index()) {
+            Some(slot) => slot,
+            None => &mut self.other,
+        };
+        if !slot.as_ref().is_some_and(|d| d.op == op && d.overload == overload) {
+            *slot = Some(Declared::of(m, callee, op, overload));
+        }
+        slot.get_or_insert_with(|| Declared::of(m, callee, op, overload))
+    }
+}
+
+/// The rules of `dx.op` call `id` (from the verifier's walk): arguments and
+/// result against the op's parameters and overload, constant operands,
+/// the handle's class, and the checks of [`special`].
+#[inline(always)]
+pub(crate) fn call<'m>(
+    m: &'m Module,
+    f: &Function,
+    dxil: &DxilModuleInfo,
+    calls: &mut Calls<'m>,
+    id: InstId,
+    inst: &crate::ir::Inst,
+    (op, overload, callee, args): (DxilOp, Overload, crate::ir::FuncId, crate::ir::List),
+) -> Result<()> {
+    let args = f.values(args);
+    if args.len() != op.info().params.len() {
+        return Err(arity_error(f, id, op, args.len()));
+    }
+    let decl = calls.get(m, callee, op, overload);
+    if !(decl.params_fit && args_as_declared(m, f, decl, args)) {
+        operands(m, f, id, op, overload, decl.constant, args)?;
+    }
+    if decl.class != u8::MAX {
+        class_of_handle(m, f, id, op, decl.class, args)?;
+    }
+    if decl.special {
+        special(m, f, dxil, id, op, overload, args)?;
+    }
+    if decl.ret != Some(inst.ty) && !fits(m, inst.ty, op.info().ret, overload) {
+        return Err(result_error(m, f, id, op, overload));
+    }
+    Ok(())
+}
+
+#[cold]
+fn arity_error(f: &Function, id: InstId, op: DxilOp, n: usize) -> VerifyError {
+    err(
+        "dxop.arity",
+        inst_place(f, id),
+        format!("{} takes {} operands, the call has {}", op.name(), op.info().params.len(), n),
+    )
+}
+
+#[cold]
+fn result_error(m: &Module, f: &Function, id: InstId, op: DxilOp, overload: Overload) -> VerifyError {
+    err(
+        "dxop.result-type",
+        inst_place(f, id),
+        format!(
+            "{} returns {}, the op returns {:?} (overload {overload})",
+            op.name(),
+            m.types.display(f.inst(id).ty),
+            op.info().ret
+        ),
+    )
+}
+
+/// The handle operand of an op that needs a class ([`needs_class`]) has it,
+/// where the handle's class is known here.
+fn class_of_handle(m: &Module, f: &Function, id: InstId, op: DxilOp, want: u8, args: &[Value]) -> Result<()> {
+    let class = args.first().and_then(|h| handle_class(m, f, *h));
+    if class.is_some_and(|c| c != want) {
+        const NAMES: [&str; 4] = ["an SRV", "a UAV", "a CBV", "a sampler"];
+        let name = |c: u8| NAMES.get(c as usize).copied().unwrap_or("an unknown class");
+        return Err(err(
+            "dxop.resource-class",
+            inst_place(f, id),
+            format!("{} needs {} handle, operand 0 is {}", op.name(), name(want), name(class.unwrap_or(9))),
+        ));
+    }
+    Ok(())
+}
+
+/// The common case, checked cheaply: every argument has its declared type
+/// (which fits the op) and every argument that must be constant is one.
+/// `false` sends the call through [`operands`], which finds the first
+/// problem in operand order.
+#[inline(always)]
+fn args_as_declared(m: &Module, f: &Function, decl: &Declared<'_>, args: &[Value]) -> bool {
+    let ps = decl.params;
+    if ps.len() != args.len() {
+        return false;
+    }
+    for (k, (a, p)) in args.iter().zip(ps).enumerate() {
+        let ok = match *a {
+            Value::Inst(i) => !bit(decl.constant, k) && f.insts.get(i.index()).is_some_and(|x| x.ty == *p),
+            // A constant argument: of the declared type (and, where the op needs a constant,
+            // an integer one where the parameter is an integer: [`is_constant`]).
+            Value::Const(c) => m.consts.get(c.index()).is_some_and(|c| {
+                c.ty == *p && (!bit(decl.int_constant, k) || matches!(c.kind, ConstKind::Int(_) | ConstKind::Null))
+            }),
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
+/// Each operand's type against the op's parameter under the overload, and
+/// constant where it must be, in operand order.
+fn operands(
+    m: &Module,
+    f: &Function,
+    id: InstId,
+    op: DxilOp,
+    overload: Overload,
+    constant: u64,
+    args: &[Value],
+) -> Result<()> {
+    for (k, (a, p)) in args.iter().zip(op.info().params).enumerate() {
+        let t = m.value_type(f, *a);
+        if !fits(m, t, p.ty, overload) {
             return Err(err(
-                "dxop.arity",
-                inst_place(f, id),
-                format!("{} takes {} operands, the call has {}", op.name(), info.params.len(), args.len()),
-            ));
-        }
-        for (k, (a, p)) in args.iter().zip(info.params).enumerate() {
-            let t = m.value_type(f, *a);
-            if !fits(m, t, p.ty, *overload) {
-                return Err(err(
-                    "dxop.operand-type",
-                    inst_place(f, id),
-                    format!(
-                        "{} operand {k} ({}) is {}, the op takes {:?} (overload {overload})",
-                        op.name(),
-                        p.name,
-                        m.types.display(t),
-                        p.ty
-                    ),
-                ));
-            }
-            if (p.is_const || must_be_const(*op, k)) && !is_constant(m, t, *a) {
-                return Err(err(
-                    "dxop.constant-operand",
-                    inst_place(f, id),
-                    format!("{} operand {k} ({}) must be a constant", op.name(), p.name),
-                ));
-            }
-        }
-        if let Some(want) = needs_class(*op) {
-            let class = args.first().and_then(|h| handle_class(m, f, *h));
-            if class.is_some_and(|c| c != want) {
-                const NAMES: [&str; 4] = ["an SRV", "a UAV", "a CBV", "a sampler"];
-                let name = |c: u8| NAMES.get(c as usize).copied().unwrap_or("an unknown class");
-                return Err(err(
-                    "dxop.resource-class",
-                    inst_place(f, id),
-                    format!("{} needs {} handle, operand 0 is {}", op.name(), name(want), name(class.unwrap_or(9))),
-                ));
-            }
-        }
-        if has_offsets(*op) {
-            let cube = args
-                .first()
-                .and_then(|h| handle_kind(m, f, dxil, *h))
-                .is_some_and(|k| k == ResourceKind::TextureCube as u32 || k == ResourceKind::TextureCubeArray as u32);
-            let offset = args.iter().zip(info.params).any(|(a, p)| p.name.starts_with("offset") && !is_undef(m, *a));
-            if cube && offset {
-                return Err(err(
-                    "dxop.cube-offset",
-                    inst_place(f, id),
-                    format!("{} with texel offsets on a cube texture", op.name()),
-                ));
-            }
-        }
-        if matches!(op, DxilOp::AtomicBinOp | DxilOp::AtomicCompareExchange) {
-            atomic_element(m, f, dxil, id, *op, *overload, args)?;
-        }
-        if let Some(k) = mask_operand(*op) {
-            let mask = args.get(k).and_then(|a| m.const_uint(*a));
-            if mask.is_some_and(|x| x == 0 || x > 0xF) {
-                return Err(err(
-                    "dxop.mask",
-                    inst_place(f, id),
-                    format!("{} component mask {:#x} (1..=0xf)", op.name(), mask.unwrap_or(0)),
-                ));
-            }
-        }
-        if !fits(m, inst.ty, info.ret, *overload) {
-            return Err(err(
-                "dxop.result-type",
+                "dxop.operand-type",
                 inst_place(f, id),
                 format!(
-                    "{} returns {}, the op returns {:?} (overload {overload})",
+                    "{} operand {k} ({}) is {}, the op takes {:?} (overload {overload})",
                     op.name(),
-                    m.types.display(inst.ty),
-                    info.ret
+                    p.name,
+                    m.types.display(t),
+                    p.ty
                 ),
             ));
         }
+        if bit(constant, k) && !is_constant(m, t, *a) {
+            return Err(err(
+                "dxop.constant-operand",
+                inst_place(f, id),
+                format!("{} operand {k} ({}) must be a constant", op.name(), p.name),
+            ));
+        }
     }
-    extract_in_mask(m, f)
+    Ok(())
+}
+
+/// The checks of a few ops: no texel offsets on cube textures, atomics on
+/// the element type, load and store component masks.
+fn special(
+    m: &Module,
+    f: &Function,
+    dxil: &DxilModuleInfo,
+    id: InstId,
+    op: DxilOp,
+    overload: Overload,
+    args: &[Value],
+) -> Result<()> {
+    let info = op.info();
+    if has_offsets(op) {
+        let cube = args
+            .first()
+            .and_then(|h| handle_kind(m, f, dxil, *h))
+            .is_some_and(|k| k == ResourceKind::TextureCube as u32 || k == ResourceKind::TextureCubeArray as u32);
+        let offset = args.iter().zip(info.params).any(|(a, p)| p.name.starts_with("offset") && !is_undef(m, *a));
+        if cube && offset {
+            return Err(err(
+                "dxop.cube-offset",
+                inst_place(f, id),
+                format!("{} with texel offsets on a cube texture", op.name()),
+            ));
+        }
+    }
+    if matches!(op, DxilOp::AtomicBinOp | DxilOp::AtomicCompareExchange) {
+        atomic_element(m, f, dxil, id, op, overload, args)?;
+    }
+    if let Some(k) = mask_operand(op) {
+        let mask = args.get(k).and_then(|a| m.const_uint(*a));
+        if mask.is_some_and(|x| x == 0 || x > 0xF) {
+            return Err(err(
+                "dxop.mask",
+                inst_place(f, id),
+                format!("{} component mask {:#x} (1..=0xf)", op.name(), mask.unwrap_or(0)),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The resource class (0 SRV, 1 UAV, 2 CBV, 3 sampler) an op's handle
@@ -298,19 +523,17 @@ fn mask_operand(op: DxilOp) -> Option<usize> {
 
 /// A component extracted from a `RawBufferLoad` result must be one the
 /// load's constant mask loads (component 4 is the status, always there).
-fn extract_in_mask(m: &Module, f: &Function) -> Result<()> {
-    for (i, inst) in f.insts.iter().enumerate() {
-        let InstKind::ExtractValue { agg: Value::Inst(a), indices } = &inst.kind else { continue };
-        let Some((DxilOp::RawBufferLoad, args)) = f.dx_op(*a) else { continue };
-        let Some(mask) = args.get(3).and_then(|v| m.const_uint(*v)) else { continue };
-        if let [k] = f.indices(*indices) {
-            if *k < 4 && mask & (1 << k) == 0 {
-                return Err(err(
-                    "dxop.mask",
-                    inst_place(f, InstId(i as u32)),
-                    format!("extracts component {k} of %{}, whose mask {mask:#x} does not load it", a.0),
-                ));
-            }
+pub(crate) fn extract(m: &Module, f: &Function, id: InstId, agg: Value, indices: crate::ir::List) -> Result<()> {
+    let Value::Inst(a) = agg else { return Ok(()) };
+    let Some((DxilOp::RawBufferLoad, args)) = f.dx_op(a) else { return Ok(()) };
+    let Some(mask) = args.get(3).and_then(|v| m.const_uint(*v)) else { return Ok(()) };
+    if let [k] = f.indices(indices) {
+        if *k < 4 && mask & (1 << k) == 0 {
+            return Err(err(
+                "dxop.mask",
+                inst_place(f, id),
+                format!("extracts component {k} of %{}, whose mask {mask:#x} does not load it", a.0),
+            ));
         }
     }
     Ok(())

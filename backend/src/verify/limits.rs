@@ -30,12 +30,31 @@ pub(crate) fn verify_module(m: &Module, info: &DxilModuleInfo) -> Result<()> {
     for (i, ep) in info.entry_points.iter().enumerate() {
         let Some(_) = ep.function else { continue };
         let kind = ep.properties.shader_kind.unwrap_or(info.shader_model.kind);
-        let place = format!("dx.entryPoints[{i}] `{}`", ep.name);
+        let place = Place { index: i, name: &ep.name };
         entry_limits(ep, kind, &place)?;
         signatures(ep, kind, &place)?;
     }
     resources(info)?;
     memory(m)
+}
+
+/// Where an entry point breaks a rule: "dx.entryPoints[0] `main`", formatted
+/// only for an error message.
+struct Place<'a> {
+    index: usize,
+    name: &'a str,
+}
+
+impl std::fmt::Display for Place<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "dx.entryPoints[{}] `{}`", self.index, self.name)
+    }
+}
+
+impl From<&Place<'_>> for String {
+    fn from(p: &Place<'_>) -> String {
+        p.to_string()
+    }
 }
 
 /// UAVs of kinds D3D12 has no unordered-access view for (cube textures).
@@ -54,7 +73,7 @@ fn resources(info: &DxilModuleInfo) -> Result<()> {
     Ok(())
 }
 
-fn entry_limits(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
+fn entry_limits(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()> {
     let p = &ep.properties;
     let mesh_like = matches!(kind, ShaderKind::Mesh | ShaderKind::Amplification);
     if let Some(n) = p.workgroup_size() {
@@ -143,7 +162,7 @@ fn entry_limits(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
     Ok(())
 }
 
-fn signatures(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
+fn signatures(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()> {
     signature(&ep.inputs, "input", place)?;
     signature(&ep.outputs, "output", place)?;
     signature(&ep.patch_constants, "patch-constant", place)?;
@@ -171,7 +190,7 @@ fn signatures(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
 
 /// System values each signature may hold (D3D12's signature points, for the
 /// stages whose elements lowering maps to built-ins).
-fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
+fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()> {
     use SemanticKind as S;
     const PRE_RASTER_OUT: &[S] = &[
         S::Arbitrary,
@@ -241,7 +260,7 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
 
 /// Element ids are their positions; rows and columns within 32 × 4; no two
 /// elements of one stream on the same component.
-fn signature(elems: &[SignatureElement], which: &str, place: &str) -> Result<()> {
+fn signature(elems: &[SignatureElement], which: &str, place: &Place<'_>) -> Result<()> {
     let mut used = [[0u8; SIGNATURE_ROWS as usize]; 4];
     for (k, e) in elems.iter().enumerate() {
         let at = || format!("{place}, {which} element {k} `{}`", e.semantic_name);

@@ -16,6 +16,16 @@
 //!
 //! Each violation names the rule and the place (function, block,
 //! instruction) and becomes `CompileError::Malformed`.
+//!
+//! Cost: the driver decodes the metadata once ([`crate::dxil::decode`]) for
+//! the verifier, lowering and the linker, so [`verify_decoded`] only checks.
+//! Per function, [`ssa`] walks the instructions once (a function of one
+//! block, most of DXIL, needs no CFG), then one walk checks operand types and
+//! `dx.op` calls together; a `dx.op` declaration is checked against the
+//! operation table once per module and a call whose arguments have the
+//! declared types needs no per-argument table lookup. The error reported is
+//! always the first of the first rule group that has one, in the order
+//! structure, SSA, operand types, `dx.op` calls.
 
 mod dxop;
 mod limits;
@@ -23,7 +33,7 @@ mod ssa;
 mod types;
 
 use crate::dxil::{DxilError, DxilModuleInfo};
-use crate::ir::{BlockId, Function, InstId, Module};
+use crate::ir::{BlockId, Function, InstId, InstKind, Module};
 
 /// Whether a compile runs the verifier: `false` only in a benchmark build
 /// with the `bench-no-verify` feature (`dxjit bench` reports it).
@@ -60,12 +70,54 @@ pub fn metadata_error(e: &DxilError) -> VerifyError {
 /// Verifies a module whose metadata decoded to `info`: every other rule.
 pub fn verify_decoded(m: &Module, info: &DxilModuleInfo) -> Result<()> {
     types::verify_constants(m)?;
+    let void = ssa::VoidTypes::of(m);
+    let mut calls = dxop::Calls::new(m);
     for f in m.functions.iter().filter(|f| !f.is_declaration) {
-        ssa::verify_function(m, f)?;
-        types::verify_function(m, f)?;
-        dxop::verify_function(m, f, info)?;
+        verify_function(m, f, info, &void, &mut calls)?;
     }
     limits::verify_module(m, info)
+}
+
+/// A function: its structure and SSA form ([`ssa`]), then in one walk over
+/// its instructions the operand types of LLVM instructions ([`types`]) and
+/// the `dx.op` calls ([`dxop`]). The error reported is the first of the
+/// first group that has one, in that order (an extracted component a load's
+/// mask does not load comes last), as if each group walked the function in
+/// turn.
+fn verify_function<'m>(
+    m: &'m Module,
+    f: &'m Function,
+    info: &DxilModuleInfo,
+    void: &ssa::VoidTypes,
+    calls: &mut dxop::Calls<'m>,
+) -> Result<()> {
+    ssa::verify_function(m, f, void)?;
+    let types = types::Checker::new(m, f);
+    // The first `dx.op` error, then the first extracted-component error: reported when no
+    // operand-type error follows.
+    let mut dxop_error = None;
+    let mut extract_error = None;
+    for (i, inst) in f.insts.iter().enumerate() {
+        let id = InstId(i as u32);
+        match &inst.kind {
+            InstKind::DxOp { op, overload, callee, args } => {
+                if dxop_error.is_none() {
+                    dxop_error = dxop::call(m, f, info, calls, id, inst, (*op, *overload, *callee, *args)).err();
+                }
+            }
+            InstKind::ExtractValue { agg, indices } => {
+                types.inst(id)?;
+                if dxop_error.is_none() && extract_error.is_none() {
+                    extract_error = dxop::extract(m, f, id, *agg, *indices).err();
+                }
+            }
+            _ => types.inst(id)?,
+        }
+    }
+    match dxop_error.or(extract_error) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 /// "function `main`, block 3, %12 (add)".

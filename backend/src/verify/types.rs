@@ -6,15 +6,9 @@
 use super::{err, inst_place, Result, VerifyError};
 use crate::ir::{CastOp, ConstKind, Function, InstId, InstKind, Module, Type, TypeId, Value};
 
-pub(crate) fn verify_function(m: &Module, f: &Function) -> Result<()> {
-    let c = Checker { m, f };
-    for i in 0..f.insts.len() {
-        c.inst(InstId(i as u32))?;
-    }
-    Ok(())
-}
-
-struct Checker<'a> {
+/// The operand-type rules of one function's instructions ([`Checker::inst`],
+/// from the verifier's walk).
+pub(super) struct Checker<'a> {
     m: &'a Module,
     f: &'a Function,
 }
@@ -29,11 +23,20 @@ enum Class {
 }
 
 impl<'a> Checker<'a> {
+    pub(super) fn new(m: &'a Module, f: &'a Function) -> Checker<'a> {
+        Checker { m, f }
+    }
     fn get(&self, t: TypeId) -> Option<&'a Type> {
         self.m.types.list.get(t.0 as usize)
     }
+    /// [`Module::value_type`], instructions and constants looked up here.
+    #[inline]
     fn vt(&self, v: Value) -> TypeId {
-        self.m.value_type(self.f, v)
+        match v {
+            Value::Inst(i) => self.f.inst(i).ty,
+            Value::Const(c) => self.m.konst(c).ty,
+            _ => self.m.value_type(self.f, v),
+        }
     }
     /// (scalar class, vector length or `None` for scalars).
     fn shape(&self, t: TypeId) -> (Class, Option<u32>) {
@@ -61,14 +64,23 @@ impl<'a> Checker<'a> {
     fn fail(&self, id: InstId, detail: String) -> VerifyError {
         err("type.operand", inst_place(self.f, id), detail)
     }
+    #[inline]
     fn same(&self, id: InstId, what: &str, a: TypeId, b: TypeId) -> Result<()> {
-        if a != b && self.get(a) != self.get(b) {
+        if a != b {
+            return self.same_slow(id, what, a, b);
+        }
+        Ok(())
+    }
+    #[cold]
+    fn same_slow(&self, id: InstId, what: &str, a: TypeId, b: TypeId) -> Result<()> {
+        if self.get(a) != self.get(b) {
             return Err(self.fail(id, format!("{what}: {} and {} differ", self.show(a), self.show(b))));
         }
         Ok(())
     }
 
-    fn inst(&self, id: InstId) -> Result<()> {
+    /// The rules of instruction `id` (a `dx.op` call has its own, [`super::dxop`]).
+    pub(super) fn inst(&self, id: InstId) -> Result<()> {
         let inst = self.f.inst(id);
         let rt = inst.ty;
         match &inst.kind {
