@@ -216,13 +216,16 @@ fn read_container_timed(
     let c = Container::parse(container).map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
     let prog = c.dxil_program().map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
     clock.lap(Phase::Container);
-    let m = crate::bitcode::read_module(prog.bitcode).map_err(|e| CompileError::Malformed(format!("bitcode: {e}")))?;
+    let (m, facts) = crate::bitcode::read_module_with_facts(prog.bitcode)
+        .map_err(|e| CompileError::Malformed(format!("bitcode: {e}")))?;
     clock.lap(Phase::Bitcode);
     let verify_err = |e: crate::verify::VerifyError| CompileError::Malformed(format!("verify: {e}"));
     let info = crate::dxil::decode(&m).map_err(|e| verify_err(crate::verify::metadata_error(&e)))?;
     // Only the compile-time benchmark builds without the verifier, to measure what it costs.
     #[cfg(not(feature = "bench-no-verify"))]
-    crate::verify::verify_decoded(&m, &info).map_err(verify_err)?;
+    crate::verify::verify_read(&m, &info, &facts).map_err(verify_err)?;
+    #[cfg(feature = "bench-no-verify")]
+    let _ = facts;
     Ok((m, info))
 }
 

@@ -11,4 +11,4 @@ pub mod error;
 mod reader;
 
 pub use error::{BitcodeError, ErrorKind};
-pub use reader::read_module;
+pub use reader::{read_module, read_module_with_facts, ReadFacts};

@@ -26,9 +26,29 @@ const NO_TYPE: u32 = u32::MAX;
 
 /// Reads a DXIL bitcode module (the bytes after the DXIL program header).
 pub fn read_module(bitcode: &[u8]) -> std::result::Result<Module, BitcodeError> {
+    read_module_with_facts(bitcode).map(|(m, _)| m)
+}
+
+/// What reading established about a module. By construction, every operand
+/// names a value the module (or its function) defines (operands resolve
+/// through the reader's value table), and no instruction without a value is
+/// named (void instructions get no value id) unless the type table holds
+/// more than one `void`; recorded: the functions where an instruction other
+/// than a PHI names one not before it. The verifier relies on these only for
+/// the module exactly as read (`verify::verify_read`); a module changed since
+/// must be verified in full.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadFacts {
+    /// Functions with a non-PHI forward (or self) reference.
+    pub forward_refs: Vec<crate::ir::FuncId>,
+}
+
+/// [`read_module`], with what reading established about the module.
+pub fn read_module_with_facts(bitcode: &[u8]) -> std::result::Result<(Module, ReadFacts), BitcodeError> {
     let scratch = SCRATCH.with(|s| s.take()).unwrap_or_default();
     let mut r = Reader::new(bitcode, scratch);
     let result = r.run();
+    let facts = ReadFacts { forward_refs: std::mem::take(&mut r.forward_refs) };
     let (module, scratch) = r.finish();
     // Keep the reader's working storage for the next module on this thread,
     // unless a huge module made it big.
@@ -36,7 +56,7 @@ pub fn read_module(bitcode: &[u8]) -> std::result::Result<Module, BitcodeError> 
         SCRATCH.with(|s| s.set(Some(scratch)));
     }
     match result {
-        Ok(()) => Ok(module),
+        Ok(()) => Ok((module, facts)),
         Err((kind, at)) => Err(at.into_error(kind, &module)),
     }
 }
@@ -166,6 +186,10 @@ struct Reader<'a> {
     module_md_count: u32,
     local_md_base: u32,
     fwd: Vec<u32>,
+    /// Functions read so far with a non-PHI forward reference ([`ReadFacts`]).
+    forward_refs: Vec<FuncId>,
+    /// The function being read has one.
+    forward_refs_here: bool,
     /// Bytes of the string being decoded.
     strbuf: Vec<u8>,
     kinds_memo: Vec<KindsMemo>,
@@ -347,6 +371,8 @@ impl<'a> Reader<'a> {
             module_md_count: 0,
             local_md_base: 0,
             fwd: std::mem::take(&mut sc.fwd),
+            forward_refs: Vec::new(),
+            forward_refs_here: false,
             strbuf: std::mem::take(&mut sc.strbuf),
             kinds_memo: std::mem::take(&mut sc.kinds_memo),
             kinds_memo_next: sc.kinds_memo_next,

@@ -32,6 +32,7 @@ mod limits;
 mod ssa;
 mod types;
 
+use crate::bitcode::ReadFacts;
 use crate::dxil::{DxilError, DxilModuleInfo};
 use crate::ir::{BlockId, Function, InstId, InstKind, Module};
 
@@ -69,11 +70,24 @@ pub fn metadata_error(e: &DxilError) -> VerifyError {
 
 /// Verifies a module whose metadata decoded to `info`: every other rule.
 pub fn verify_decoded(m: &Module, info: &DxilModuleInfo) -> Result<()> {
+    verify(m, info, None)
+}
+
+/// [`verify_decoded`] for a module exactly as [`crate::bitcode::read_module_with_facts`]
+/// read it, with what reading established (`facts`): the operand-range and
+/// use rules of a function the reader vouches for need no visit of its
+/// operands. The verdict is the one [`verify_decoded`] gives.
+pub fn verify_read(m: &Module, info: &DxilModuleInfo, facts: &ReadFacts) -> Result<()> {
+    verify(m, info, Some(facts))
+}
+
+fn verify(m: &Module, info: &DxilModuleInfo, facts: Option<&ReadFacts>) -> Result<()> {
     types::verify_constants(m)?;
     let void = ssa::VoidTypes::of(m);
     let mut calls = dxop::Calls::new(m);
-    for f in m.functions.iter().filter(|f| !f.is_declaration) {
-        verify_function(m, f, info, &void, &mut calls)?;
+    for (i, f) in m.functions.iter().enumerate().filter(|(_, f)| !f.is_declaration) {
+        let as_read = facts.map(|r| !r.forward_refs.contains(&crate::ir::FuncId(i as u32)));
+        verify_function(m, f, info, &void, as_read, &mut calls)?;
     }
     limits::verify_module(m, info)
 }
@@ -89,9 +103,10 @@ fn verify_function<'m>(
     f: &'m Function,
     info: &DxilModuleInfo,
     void: &ssa::VoidTypes,
+    as_read: Option<bool>,
     calls: &mut dxop::Calls<'m>,
 ) -> Result<()> {
-    ssa::verify_function(m, f, void)?;
+    ssa::verify_function(m, f, void, as_read)?;
     let types = types::Checker::new(m, f);
     // The first `dx.op` error, then the first extracted-component error: reported when no
     // operand-type error follows.
@@ -136,5 +151,7 @@ pub(crate) fn err(rule: &'static str, place: String, detail: impl Into<String>) 
     VerifyError { rule, place, detail: detail.into() }
 }
 
+#[cfg(test)]
+mod read_tests;
 #[cfg(test)]
 mod tests;

@@ -4,38 +4,77 @@
 //! [`verify_function`] walks a function once for its structure
 //! ([`inst_structure`] on each instruction), and in a function of one block
 //! (most of DXIL) checks the use rules in the same operand visit; a function
-//! of several blocks then gets its CFG and dominator tree ([`Analyses`]) and
-//! a second walk for [`dominance`]. A structure error anywhere is reported
-//! before a use error.
+//! of several blocks gets its CFG and dominator tree ([`Analyses`]) first
+//! and checks [`dominance`] in the same walk. A structure error anywhere is
+//! reported before a use error.
 
 use super::{block_place, err, inst_place, Result, VerifyError};
 use crate::analysis::{Cfg, DomTree};
 use crate::ir::{Block, BlockId, Function, InstId, InstKind, Module, Type, Value};
 
-pub(crate) fn verify_function(m: &Module, f: &Function, void: &VoidTypes) -> Result<()> {
+/// `as_read`: the function is exactly as the bitcode reader built it
+/// (`Some`), which names no value that does not exist, and none without one
+/// while the type table has a single `void`; `Some(true)`: nor, outside PHIs,
+/// an instruction at or after the one naming it (the reader's
+/// [`crate::bitcode::ReadFacts`]). The operand range rule then holds without
+/// a visit of the operands, and in a function of one block the use rules too.
+pub(crate) fn verify_function(m: &Module, f: &Function, void: &VoidTypes, as_read: Option<bool>) -> Result<()> {
     if f.blocks.is_empty() {
         return Err(err("function.blocks", format!("function `{}`", f.name), "a defined function without blocks"));
     }
+    let (as_read, no_forward_refs) = match as_read {
+        Some(no_forward_refs) if void.unique => (true, no_forward_refs),
+        _ => (false, false),
+    };
     if let [b] = f.blocks.as_slice() {
         // Most DXIL functions are one block: no CFG or dominator tree needed.
         let mut first_use = None;
-        walk::<true>(m, f, void, (BlockId(0), b, 0), &mut first_use)?;
+        if as_read && no_forward_refs {
+            walk::<true, false>(m, f, void, (BlockId(0), b, 0), &mut first_use)?;
+        } else {
+            walk::<true, true>(m, f, void, (BlockId(0), b, 0), &mut first_use)?;
+        }
         return match first_use {
             Some((id, u)) => Err(u.error(f, id)),
             None => Ok(()),
         };
     }
-    structure(m, f, void)?;
-    let a = Analyses::of(f)?;
-    for (bi, b) in f.blocks.iter().enumerate() {
-        if !a.cfg.is_reachable(bi as u32) {
-            continue;
+    // The CFG first (it needs only the terminators; if they are unsound the structure walk
+    // says where), then one walk: structure, and dominance in the reachable blocks.
+    let a = match Analyses::of(f) {
+        Ok(a) => a,
+        Err(e) => {
+            structure(m, f, void)?;
+            return Err(e);
         }
+    };
+    let check_operands = !as_read;
+    let mut first_use = None;
+    let mut next = 0u32;
+    for (bi, b) in f.blocks.iter().enumerate() {
+        let bid = BlockId(bi as u32);
+        block_layout(f, bid, b, next)?;
+        next = b.end;
+        let reachable = a.cfg.is_reachable(bid.0);
+        let mut phis_done = false;
         for id in b.insts() {
-            dominance(m, f, &a, BlockId(bi as u32), id)?;
+            if check_operands {
+                inst_structure::<true>(m, f, void, bid, b.end, id, &mut phis_done, false)?;
+            } else {
+                inst_structure::<false>(m, f, void, bid, b.end, id, &mut phis_done, false)?;
+            }
+            if reachable && first_use.is_none() {
+                first_use = dominance(f, void, &a, bid, id).err();
+            }
         }
     }
-    Ok(())
+    if next as usize != f.insts.len() {
+        return Err(err("block.layout", format!("function `{}`", f.name), "instructions outside every block"));
+    }
+    match first_use {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 /// Blocks are contiguous runs of instructions ending in their only
@@ -44,7 +83,7 @@ pub(crate) fn verify_function(m: &Module, f: &Function, void: &VoidTypes) -> Res
 fn structure(m: &Module, f: &Function, void: &VoidTypes) -> Result<()> {
     let mut next = 0u32;
     for (bi, b) in f.blocks.iter().enumerate() {
-        walk::<false>(m, f, void, (BlockId(bi as u32), b, next), &mut None)?;
+        walk::<false, true>(m, f, void, (BlockId(bi as u32), b, next), &mut None)?;
         next = b.end;
     }
     if next as usize != f.insts.len() {
@@ -85,7 +124,7 @@ impl Use {
 /// one kept in `first_use` (the walk goes on: a structure error later in the
 /// function is reported first).
 #[inline(always)]
-fn walk<const USES: bool>(
+fn walk<const USES: bool, const OPERANDS: bool>(
     m: &Module,
     f: &Function,
     void: &VoidTypes,
@@ -96,7 +135,7 @@ fn walk<const USES: bool>(
     let mut phis_done = false;
     for id in b.insts() {
         let check = USES && first_use.is_none();
-        if let Some(u) = inst_structure(m, f, void, bid, b.end, id, &mut phis_done, check)? {
+        if let Some(u) = inst_structure::<OPERANDS>(m, f, void, bid, b.end, id, &mut phis_done, check)? {
             *first_use = Some((id, u));
         }
     }
@@ -127,7 +166,7 @@ fn block_layout(f: &Function, bid: BlockId, b: &Block, next: u32) -> Result<()> 
 /// of [`one_block_use`] and returns the first broken one.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn inst_structure(
+fn inst_structure<const OPERANDS: bool>(
     m: &Module,
     f: &Function,
     void: &VoidTypes,
@@ -161,14 +200,16 @@ fn inst_structure(
     }
     *phis_done = true;
     // Operands in range; in a one-block function also the use rules, the first broken one
-    // kept apart from the range errors.
-    let (inline, n, pool) = operand_parts(f, &inst.kind);
+    // kept apart from the range errors. (Without `OPERANDS`, the reader vouches for both.)
     let mut bad = None;
-    for &v in &inline[..n.min(3)] {
-        operand(m, f, void, id, v, uses, &mut bad)?;
-    }
-    for &v in pool {
-        operand(m, f, void, id, v, uses, &mut bad)?;
+    if OPERANDS {
+        let (inline, n, pool) = operand_parts(f, &inst.kind);
+        for &v in &inline[..n.min(3)] {
+            operand(m, f, void, id, v, uses, &mut bad)?;
+        }
+        for &v in pool {
+            operand(m, f, void, id, v, uses, &mut bad)?;
+        }
     }
     if is_terminator {
         targets(m, f, id, &inst.kind)?;
@@ -268,11 +309,16 @@ fn targets(m: &Module, f: &Function, id: InstId, kind: &InstKind) -> Result<()> 
 /// (an instruction of such a type cannot be used).
 pub(super) struct VoidTypes {
     void: Vec<bool>,
+    /// At most one `void` type: the one the reader gives void instructions,
+    /// none of which it lets be named as an operand.
+    unique: bool,
 }
 
 impl VoidTypes {
     pub(super) fn of(m: &Module) -> VoidTypes {
-        VoidTypes { void: m.types.list.iter().map(|t| matches!(t, Type::Void)).collect() }
+        let void: Vec<bool> = m.types.list.iter().map(|t| matches!(t, Type::Void)).collect();
+        let unique = void.iter().filter(|v| **v).count() <= 1;
+        VoidTypes { void, unique }
     }
     /// [`is_void`] by table: `void`, or a type that does not exist.
     #[inline(always)]
@@ -370,7 +416,7 @@ impl Analyses {
 /// definition; a PHI's incoming value by the end of the incoming block,
 /// which must be a predecessor; every reachable predecessor has an
 /// incoming value.
-fn dominance(m: &Module, f: &Function, a: &Analyses, bi: BlockId, id: InstId) -> Result<()> {
+fn dominance(f: &Function, void: &VoidTypes, a: &Analyses, bi: BlockId, id: InstId) -> Result<()> {
     let (cfg, dom) = (&a.cfg, &a.dom);
     let bi = bi.0;
     let inst = f.inst(id);
@@ -389,7 +435,10 @@ fn dominance(m: &Module, f: &Function, a: &Analyses, bi: BlockId, id: InstId) ->
             }
             if let Value::Inst(d) = v {
                 let def = f.inst(d);
-                if is_void(m, def.ty) {
+                if def.block.index() >= f.blocks.len() {
+                    continue; // the structure walk reports it at %d
+                }
+                if void.is_void(def.ty) {
                     return Err(err("ssa.void-use", inst_place(f, id), format!("uses %{}, which has no value", d.0)));
                 }
                 if !dom.dominates(def.block.0, from.0) {
@@ -416,9 +465,12 @@ fn dominance(m: &Module, f: &Function, a: &Analyses, bi: BlockId, id: InstId) ->
     for &v in inline[..n.min(3)].iter().chain(pool) {
         let Value::Inst(d) = v else { continue };
         let def = f.inst(d);
+        if def.block.index() >= f.blocks.len() {
+            continue; // the structure walk reports it at %d
+        }
         let bad = if d == id {
             "ssa.self-reference"
-        } else if is_void(m, def.ty) {
+        } else if void.is_void(def.ty) {
             "ssa.void-use"
         } else if def.block.0 == bi {
             if d.0 > id.0 {

@@ -26,6 +26,7 @@ impl<'a> Reader<'a> {
         self.cur_function = Some(fid);
         self.local_md_base = self.module.metadata.len() as u32;
         self.fwd.clear();
+        self.forward_refs_here = false;
 
         let mut func = std::mem::take(&mut self.module.functions[fid.index()]);
         for (i, &t) in func.param_tys.iter().enumerate() {
@@ -36,6 +37,9 @@ impl<'a> Reader<'a> {
         let r = self.function_entries(&mut body);
         self.module.functions[fid.index()] = body.func;
         r?;
+        if self.forward_refs_here {
+            self.forward_refs.push(fid);
+        }
         self.cur_function = None;
         Ok(())
     }
@@ -193,7 +197,7 @@ impl<'a> Reader<'a> {
         }
         let ty = self.ty(op(ops, *i)?)?;
         *i += 1;
-        Ok((self.forward(id)?, ty))
+        Ok((self.forward_plain(id)?, ty))
     }
 
     /// A value whose type is known from context.
@@ -204,6 +208,15 @@ impl<'a> Reader<'a> {
         if (id as usize) < self.values.len() {
             return Ok(self.values[id as usize].0);
         }
+        self.forward_plain(id)
+    }
+
+    /// A forward reference from an instruction other than a PHI (PHIs read theirs through
+    /// [`Reader::value_signed`]): the function is listed in
+    /// [`crate::bitcode::ReadFacts::forward_refs`] (its uses need checking one by one).
+    #[cold]
+    fn forward_plain(&mut self, id: u32) -> Result<Value> {
+        self.forward_refs_here = true;
         self.forward(id)
     }
 
