@@ -1,6 +1,7 @@
 //! The public compile API: a DXBC container in, a Vulkan SPIR-V module and
 //! its interface (bindings, push constants, workgroup size) out.
 
+use crate::analysis::Flows;
 use crate::container::Container;
 use crate::dxil::{DxilModuleInfo, EntryError, ShaderEntry};
 use crate::link::{LinkError, LinkOptions, LinkPlan, Stage, StageIo};
@@ -37,8 +38,8 @@ fn compile_timed(
     opts: &CompileOptions,
     clock: &mut impl PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
-    let (module, info) = read_container_timed(container, clock)?;
-    compile_decoded_timed(&module, info, opts, clock)
+    let (module, info, mut flows) = read_container_timed(container, clock)?;
+    compile_decoded_timed(&module, info, &mut flows, opts, clock)
 }
 
 /// A linked and compiled graphics pipeline.
@@ -93,11 +94,11 @@ fn compile_pipeline_timed(
     let mut ios = Vec::with_capacity(stages.len());
     for (k, bytes) in stages.iter().enumerate() {
         let err = |error| PipelineError::Compile { stage: k, error };
-        let (module, info) = read_container_timed(bytes, clock).map_err(err)?;
+        let (module, info, flows) = read_container_timed(bytes, clock).map_err(err)?;
         let (meta, entry) = read_meta(&module, info, opts).map_err(err)?;
         ios.push(stage_io(&module, &meta, entry).map_err(err)?);
         clock.lap(Phase::Metadata);
-        modules.push((module, meta));
+        modules.push((module, meta, flows));
     }
     let plan = crate::link::link(&ios, link_opts);
     clock.lap(Phase::Link);
@@ -110,10 +111,10 @@ fn compile_pipeline_timed(
                 error: CompileError::Internal(format!("plan stage {} has no shader", sp.stage)),
             });
         };
-        let Some((module, meta)) = modules.get(k) else {
+        let Some((module, meta, flows)) = modules.get_mut(k) else {
             return Err(PipelineError::Compile { stage: k, error: CompileError::Internal("stage index".into()) });
         };
-        let cs = compile_module_stage_timed(module, meta, &plan, index, opts, clock)
+        let cs = compile_module_stage_timed(module, meta, flows, &plan, index, opts, clock)
             .map_err(|error| PipelineError::Compile { stage: k, error })?;
         shaders.push(cs);
     }
@@ -126,13 +127,15 @@ fn compile_pipeline_timed(
 /// as built-ins.
 pub fn compile_module(module: &crate::ir::Module, opts: &CompileOptions) -> Result<CompiledShader, CompileError> {
     let info = crate::dxil::decode(module).map_err(|e| CompileError::Malformed(format!("metadata: {e}")))?;
-    compile_decoded_timed(module, info, opts, &mut ())
+    compile_decoded_timed(module, info, &mut Flows::default(), opts, &mut ())
 }
 
-/// Compiles the entry point `opts` names of a module whose metadata is decoded.
+/// Compiles the entry point `opts` names of a module whose metadata is decoded
+/// (`flows`: the CFGs the verifier built, for the structurizer).
 fn compile_decoded_timed(
     module: &crate::ir::Module,
     info: DxilModuleInfo,
+    flows: &mut Flows,
     opts: &CompileOptions,
     clock: &mut impl PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
@@ -145,14 +148,14 @@ fn compile_decoded_timed(
     {
         check_version(&meta, opts)?;
         clock.lap(Phase::Metadata);
-        return crate::lower::lower_timed(module, &meta, opts, None, clock);
+        return crate::lower::lower_timed(module, &meta, opts, None, flows, clock);
     }
     let io = stage_io(module, &meta, entry)?;
     let meta = &meta;
     let plan = LinkPlan::single_owned_at(io, opts.patch_location_offset)
         .map_err(|e| unsupported(meta, format!("signature: {e}")))?;
     clock.lap(Phase::Metadata);
-    compile_module_stage_timed(module, meta, &plan, 0, opts, clock)
+    compile_module_stage_timed(module, meta, flows, &plan, 0, opts, clock)
 }
 
 /// Compiles stage `stage_index` of a link plan (from [`crate::link::link`]); the
@@ -163,24 +166,15 @@ pub fn compile_stage(
     stage_index: usize,
     opts: &CompileOptions,
 ) -> Result<CompiledShader, CompileError> {
-    let (module, info) = read_container_timed(container, &mut ())?;
+    let (module, info, mut flows) = read_container_timed(container, &mut ())?;
     let (meta, _) = read_meta(&module, info, opts)?;
-    compile_module_stage(&module, &meta, plan, stage_index, opts)
-}
-
-pub(crate) fn compile_module_stage(
-    module: &crate::ir::Module,
-    meta: &EntryMeta,
-    plan: &LinkPlan,
-    stage_index: usize,
-    opts: &CompileOptions,
-) -> Result<CompiledShader, CompileError> {
-    compile_module_stage_timed(module, meta, plan, stage_index, opts, &mut ())
+    compile_module_stage_timed(&module, &meta, &mut flows, plan, stage_index, opts, &mut ())
 }
 
 fn compile_module_stage_timed(
     module: &crate::ir::Module,
     meta: &EntryMeta,
+    flows: &mut Flows,
     plan: &LinkPlan,
     stage_index: usize,
     opts: &CompileOptions,
@@ -203,16 +197,16 @@ fn compile_module_stage_timed(
         }
     }
     check_version(meta, opts)?;
-    crate::lower::lower_timed(module, meta, opts, Some((plan, stage_index)), clock)
+    crate::lower::lower_timed(module, meta, opts, Some((plan, stage_index)), flows, clock)
 }
 
 /// Parses the container, reads the bitcode, decodes the DXIL metadata (once: the
 /// verifier, lowering and the linker all read this [`DxilModuleInfo`]) and
-/// verifies the module.
+/// verifies the module, which gives the CFGs it built for the structurizer.
 fn read_container_timed(
     container: &[u8],
     clock: &mut impl PhaseClock,
-) -> Result<(crate::ir::Module, DxilModuleInfo), CompileError> {
+) -> Result<(crate::ir::Module, DxilModuleInfo, Flows), CompileError> {
     let c = Container::parse(container).map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
     let prog = c.dxil_program().map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
     clock.lap(Phase::Container);
@@ -223,10 +217,13 @@ fn read_container_timed(
     let info = crate::dxil::decode(&m).map_err(|e| verify_err(crate::verify::metadata_error(&e)))?;
     // Only the compile-time benchmark builds without the verifier, to measure what it costs.
     #[cfg(not(feature = "bench-no-verify"))]
-    crate::verify::verify_read(&m, &info, &facts).map_err(verify_err)?;
+    let flows = crate::verify::verify_read(&m, &info, &facts).map_err(verify_err)?;
     #[cfg(feature = "bench-no-verify")]
-    let _ = facts;
-    Ok((m, info))
+    let flows = {
+        let _ = facts;
+        Flows::default()
+    };
+    Ok((m, info, flows))
 }
 
 /// Picks the entry point `opts` names and adapts it for lowering; the entry

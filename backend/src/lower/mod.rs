@@ -173,19 +173,21 @@ pub fn lower(
     opts: &CompileOptions,
     plan: Option<(&crate::link::LinkPlan, usize)>,
 ) -> Result<CompiledShader, CompileError> {
-    lower_timed(m, meta, opts, plan, &mut ())
+    lower_timed(m, meta, opts, plan, &mut crate::analysis::Flows::default(), &mut ())
 }
 
-/// [`lower`], reporting the end of the structurize, lowering and assembly phases to `clock`.
+/// [`lower`], reporting the end of the structurize, lowering and assembly phases to `clock`;
+/// `flows`: CFGs and dominator trees an earlier pass (the verifier) built, for the structurizer.
 pub(crate) fn lower_timed(
     m: &Module,
     meta: &EntryMeta,
     opts: &CompileOptions,
     plan: Option<(&crate::link::LinkPlan, usize)>,
+    flows: &mut crate::analysis::Flows,
     clock: &mut impl crate::phase::PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
     if matches!(meta.kind, crate::ShaderKind::Hull | crate::ShaderKind::Domain) {
-        return tessellation::lower(m, meta, opts, plan, clock);
+        return tessellation::lower(m, meta, opts, plan, flows, clock);
     }
     let f = &m.functions[meta.func.index()];
     let unsup = |feature: String, block: Option<BlockId>| CompileError::Unsupported {
@@ -194,7 +196,7 @@ pub(crate) fn lower_timed(
         block: block.map(|b| b.0),
         shader_model: meta.sm_string(),
     };
-    let sf = match structure(m, f) {
+    let sf = match structure_with(m, f, flows.take(meta.func)) {
         Ok(sf) => sf,
         Err(e) => return Err(unsup(e, None)),
     };
@@ -258,8 +260,18 @@ pub(crate) fn lower_timed(
 }
 
 /// The structured form of `f`.
+#[cfg(test)]
 fn structure(m: &Module, f: &Function) -> Result<StructuredFunction, String> {
-    crate::structurize::structurize(m, f).map_err(|e| format!("control flow: {e}"))
+    structure_with(m, f, None)
+}
+
+/// The structured form of `f` (`flow`: its CFG and dominator tree, if built already).
+fn structure_with(
+    m: &Module,
+    f: &Function,
+    flow: Option<(crate::analysis::Cfg, crate::analysis::DomTree)>,
+) -> Result<StructuredFunction, String> {
+    crate::structurize::structurize_with(m, f, flow).map_err(|e| format!("control flow: {e}"))
 }
 
 impl<'m> Lowerer<'m> {

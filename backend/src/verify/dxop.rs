@@ -14,8 +14,8 @@ use crate::ir::{ConstKind, Function, InstId, Module, Type, TypeId, Value};
 /// ([`must_be_const`], [`needs_class`], [`has_offsets`], [`mask_operand`])
 /// ask of the op is read once, so a call costs no per-argument `match`.
 struct Declared<'m> {
-    op: DxilOp,
-    overload: Overload,
+    /// The op and overload (`op << 8 | overload + 1`) this entry is for.
+    key: u32,
     /// The declaration's parameters after the opcode, if every one fits
     /// (else empty, and `params_fit` is false).
     params: &'m [TypeId],
@@ -46,6 +46,8 @@ struct OpRules {
     constant: u64,
     class: u8,
     special: bool,
+    /// Bit k: parameter k is a texel offset (`offset0`…), for [`has_offsets`] ops.
+    offsets: u64,
 }
 
 impl OpRules {
@@ -68,11 +70,17 @@ impl OpRules {
                         special: has_offsets(op)
                             || matches!(op, DxilOp::AtomicBinOp | DxilOp::AtomicCompareExchange)
                             || mask_operand(op).is_some(),
+                        offsets: info
+                            .params
+                            .iter()
+                            .enumerate()
+                            .filter(|(k, p)| *k < 64 && p.name.starts_with("offset"))
+                            .fold(0u64, |m, (k, _)| m | 1 << k),
                     }
                 })
                 .collect()
         });
-        table.get(op as usize).copied().unwrap_or(OpRules { constant: 0, class: u8::MAX, special: false })
+        table.get(op as usize).copied().unwrap_or(OpRules { constant: 0, class: u8::MAX, special: false, offsets: 0 })
     }
 }
 
@@ -99,8 +107,11 @@ impl<'m> Declared<'m> {
         }
         let rules = OpRules::of(op);
         let mut int_constant = 0u64;
-        for (k, t) in params.iter().enumerate().filter(|(k, _)| bit(rules.constant, *k)) {
-            match m.types.list.get(t.0 as usize) {
+        let mut c = if params_fit { rules.constant } else { 0 };
+        while c != 0 {
+            let k = c.trailing_zeros() as usize;
+            c &= c - 1;
+            match params.get(k).and_then(|t| m.types.list.get(t.0 as usize)) {
                 Some(Type::Int(_)) => int_constant |= 1 << k,
                 Some(Type::Struct { .. }) => {}
                 // A constant operand declared otherwise: every call takes the slow path.
@@ -108,8 +119,7 @@ impl<'m> Declared<'m> {
             }
         }
         Declared {
-            op,
-            overload,
+            key: 0,
             params,
             params_fit,
             ret,
@@ -121,28 +131,46 @@ impl<'m> Declared<'m> {
     }
 }
 
-/// The `dx.op` declarations of one module, by callee, as its calls reach them.
+/// The `dx.op` declarations of one module, by callee, as its calls reach them
+/// (a callee called with several ops gets an entry per op).
 pub(crate) struct Calls<'m> {
-    declared: Vec<Option<Declared<'m>>>,
-    /// A callee the module does not have (the operand-range rule reports it first).
-    other: Option<Declared<'m>>,
+    /// By callee: the op and overload its entry of `declared` is for (0: none yet).
+    keys: Vec<u32>,
+    declared: Vec<Declared<'m>>,
 }
 
 impl<'m> Calls<'m> {
     pub(crate) fn new(m: &Module) -> Calls<'m> {
-        Calls { declared: std::iter::repeat_with(|| None).take(m.functions.len()).collect(), other: None }
+        // One entry per function, and one more for a callee the module does not have (the
+        // operand-range rule reports it first).
+        Calls { keys: vec![0; m.functions.len() + 1], declared: Vec::with_capacity(16) }
     }
 
-    #[inline]
+    #[inline(always)]
     fn get(&mut self, m: &'m Module, callee: crate::ir::FuncId, op: DxilOp, overload: Overload) -> &Declared<'m> {
-        let slot = match self.declared.get_mut(callee.index()) {
-            Some(slot) => slot,
-            None => &mut self.other,
-        };
-        if !slot.as_ref().is_some_and(|d| d.op == op && d.overload == overload) {
-            *slot = Some(Declared::of(m, callee, op, overload));
+        let key = (op as u32) << 8 | (overload as u32 + 1);
+        let slot = callee.index().min(self.keys.len() - 1);
+        let at = self.keys[slot] as usize;
+        if at != 0 && self.declared[at - 1].key == key {
+            return &self.declared[at - 1];
         }
-        slot.get_or_insert_with(|| Declared::of(m, callee, op, overload))
+        self.insert(m, slot, callee, (op, overload), key)
+    }
+
+    #[cold]
+    fn insert(
+        &mut self,
+        m: &'m Module,
+        slot: usize,
+        callee: crate::ir::FuncId,
+        (op, overload): (DxilOp, Overload),
+        key: u32,
+    ) -> &Declared<'m> {
+        let mut d = Declared::of(m, callee, op, overload);
+        d.key = key;
+        self.declared.push(d);
+        self.keys[slot] = self.declared.len() as u32;
+        &self.declared[self.declared.len() - 1]
     }
 }
 
@@ -167,8 +195,13 @@ pub(crate) fn call<'m>(
     if !(decl.params_fit && args_as_declared(m, f, decl, args)) {
         operands(m, f, id, op, overload, decl.constant, args)?;
     }
-    if decl.class != u8::MAX {
-        class_of_handle(m, f, id, op, decl.class, args)?;
+    let want = decl.class;
+    if want != u8::MAX {
+        let class = match args.first() {
+            Some(h) => handle_class(m, f, *h),
+            None => None,
+        };
+        class_of_handle(f, id, op, want, class)?;
     }
     if decl.special {
         special(m, f, dxil, id, op, overload, args)?;
@@ -202,10 +235,9 @@ fn result_error(m: &Module, f: &Function, id: InstId, op: DxilOp, overload: Over
     )
 }
 
-/// The handle operand of an op that needs a class ([`needs_class`]) has it,
-/// where the handle's class is known here.
-fn class_of_handle(m: &Module, f: &Function, id: InstId, op: DxilOp, want: u8, args: &[Value]) -> Result<()> {
-    let class = args.first().and_then(|h| handle_class(m, f, *h));
+/// The handle operand of an op that needs a class ([`needs_class`]) has it
+/// (`class`: the handle's, where [`handle_class`] knows it).
+fn class_of_handle(f: &Function, id: InstId, op: DxilOp, want: u8, class: Option<u8>) -> Result<()> {
     if class.is_some_and(|c| c != want) {
         const NAMES: [&str; 4] = ["an SRV", "a UAV", "a CBV", "a sampler"];
         let name = |c: u8| NAMES.get(c as usize).copied().unwrap_or("an unknown class");
@@ -218,28 +250,29 @@ fn class_of_handle(m: &Module, f: &Function, id: InstId, op: DxilOp, want: u8, a
     Ok(())
 }
 
-/// The common case, checked cheaply: every argument has its declared type
-/// (which fits the op) and every argument that must be constant is one.
-/// `false` sends the call through [`operands`], which finds the first
-/// problem in operand order.
 #[inline(always)]
 fn args_as_declared(m: &Module, f: &Function, decl: &Declared<'_>, args: &[Value]) -> bool {
     let ps = decl.params;
-    if ps.len() != args.len() {
+    if ps.len() != args.len() || args.len() > 64 {
         return false;
     }
+    let (constant, int_constant) = (decl.constant, decl.int_constant);
     for (k, (a, p)) in args.iter().zip(ps).enumerate() {
-        let ok = match *a {
-            Value::Inst(i) => !bit(decl.constant, k) && f.insts.get(i.index()).is_some_and(|x| x.ty == *p),
-            // A constant argument: of the declared type (and, where the op needs a constant,
-            // an integer one where the parameter is an integer: [`is_constant`]).
-            Value::Const(c) => m.consts.get(c.index()).is_some_and(|c| {
-                c.ty == *p && (!bit(decl.int_constant, k) || matches!(c.kind, ConstKind::Int(_) | ConstKind::Null))
-            }),
-            _ => false,
-        };
-        if !ok {
-            return false;
+        match *a {
+            Value::Const(c) => {
+                let Some(c) = m.consts.get(c.index()) else { return false };
+                // A constant operand declared an integer must be an integer constant ([`is_constant`]).
+                if c.ty != *p || (int_constant >> k & 1 != 0 && !matches!(c.kind, ConstKind::Int(_) | ConstKind::Null))
+                {
+                    return false;
+                }
+            }
+            Value::Inst(i) => {
+                if constant >> k & 1 != 0 || f.insts.get(i.index()).is_none_or(|x| x.ty != *p) {
+                    return false;
+                }
+            }
+            _ => return false,
         }
     }
     true
@@ -293,13 +326,15 @@ fn special(
     overload: Overload,
     args: &[Value],
 ) -> Result<()> {
-    let info = op.info();
     if has_offsets(op) {
-        let cube = args
-            .first()
-            .and_then(|h| handle_kind(m, f, dxil, *h))
-            .is_some_and(|k| k == ResourceKind::TextureCube as u32 || k == ResourceKind::TextureCubeArray as u32);
-        let offset = args.iter().zip(info.params).any(|(a, p)| p.name.starts_with("offset") && !is_undef(m, *a));
+        // The offsets first: the handle's kind is looked up only for a call that has one.
+        let offsets = OpRules::of(op).offsets;
+        let offset = args.iter().enumerate().any(|(k, a)| bit(offsets, k) && !is_undef(m, *a));
+        let cube = offset
+            && args
+                .first()
+                .and_then(|h| handle_kind(m, f, dxil, *h))
+                .is_some_and(|k| k == ResourceKind::TextureCube as u32 || k == ResourceKind::TextureCubeArray as u32);
         if cube && offset {
             return Err(err(
                 "dxop.cube-offset",
@@ -484,7 +519,7 @@ fn has_offsets(op: DxilOp) -> bool {
 }
 
 fn is_undef(m: &Module, v: Value) -> bool {
-    matches!(v, Value::Const(c) if m.konst(c).kind == ConstKind::Undef)
+    matches!(v, Value::Const(c) if matches!(m.konst(c).kind, ConstKind::Undef))
 }
 
 /// The resource kind (`ResourceKind` number) of a handle made by

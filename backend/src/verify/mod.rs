@@ -32,6 +32,7 @@ mod limits;
 mod ssa;
 mod types;
 
+use crate::analysis::Flows;
 use crate::bitcode::ReadFacts;
 use crate::dxil::{DxilError, DxilModuleInfo};
 use crate::ir::{BlockId, Function, InstId, InstKind, Module};
@@ -70,26 +71,33 @@ pub fn metadata_error(e: &DxilError) -> VerifyError {
 
 /// Verifies a module whose metadata decoded to `info`: every other rule.
 pub fn verify_decoded(m: &Module, info: &DxilModuleInfo) -> Result<()> {
-    verify(m, info, None)
+    verify(m, info, None).map(drop)
 }
 
 /// [`verify_decoded`] for a module exactly as [`crate::bitcode::read_module_with_facts`]
 /// read it, with what reading established (`facts`): the operand-range and
 /// use rules of a function the reader vouches for need no visit of its
-/// operands. The verdict is the one [`verify_decoded`] gives.
-pub fn verify_read(m: &Module, info: &DxilModuleInfo, facts: &ReadFacts) -> Result<()> {
+/// operands. The verdict is the one [`verify_decoded`] gives; a verified
+/// module comes with the CFG and dominator tree of each function of several
+/// blocks, for the structurizer.
+pub fn verify_read(m: &Module, info: &DxilModuleInfo, facts: &ReadFacts) -> Result<Flows> {
     verify(m, info, Some(facts))
 }
 
-fn verify(m: &Module, info: &DxilModuleInfo, facts: Option<&ReadFacts>) -> Result<()> {
+fn verify(m: &Module, info: &DxilModuleInfo, facts: Option<&ReadFacts>) -> Result<Flows> {
     types::verify_constants(m)?;
     let void = ssa::VoidTypes::of(m);
     let mut calls = dxop::Calls::new(m);
+    let mut flows = Flows::default();
     for (i, f) in m.functions.iter().enumerate().filter(|(_, f)| !f.is_declaration) {
-        let as_read = facts.map(|r| !r.forward_refs.contains(&crate::ir::FuncId(i as u32)));
-        verify_function(m, f, info, &void, as_read, &mut calls)?;
+        let id = crate::ir::FuncId(i as u32);
+        let as_read = facts.map(|r| !r.forward_refs.contains(&id));
+        if let Some((cfg, dom)) = verify_function(m, f, info, &void, as_read, &mut calls)? {
+            flows.insert(id, cfg, dom);
+        }
     }
-    limits::verify_module(m, info)
+    limits::verify_module(m, info)?;
+    Ok(flows)
 }
 
 /// A function: its structure and SSA form ([`ssa`]), then in one walk over
@@ -105,8 +113,8 @@ fn verify_function<'m>(
     void: &ssa::VoidTypes,
     as_read: Option<bool>,
     calls: &mut dxop::Calls<'m>,
-) -> Result<()> {
-    ssa::verify_function(m, f, void, as_read)?;
+) -> Result<Option<(crate::analysis::Cfg, crate::analysis::DomTree)>> {
+    let flow = ssa::verify_function(m, f, void, as_read)?;
     let types = types::Checker::new(m, f);
     // The first `dx.op` error, then the first extracted-component error: reported when no
     // operand-type error follows.
@@ -117,13 +125,17 @@ fn verify_function<'m>(
         match &inst.kind {
             InstKind::DxOp { op, overload, callee, args } => {
                 if dxop_error.is_none() {
-                    dxop_error = dxop::call(m, f, info, calls, id, inst, (*op, *overload, *callee, *args)).err();
+                    if let Err(e) = dxop::call(m, f, info, calls, id, inst, (*op, *overload, *callee, *args)) {
+                        dxop_error = Some(e);
+                    }
                 }
             }
             InstKind::ExtractValue { agg, indices } => {
                 types.inst(id)?;
                 if dxop_error.is_none() && extract_error.is_none() {
-                    extract_error = dxop::extract(m, f, id, *agg, *indices).err();
+                    if let Err(e) = dxop::extract(m, f, id, *agg, *indices) {
+                        extract_error = Some(e);
+                    }
                 }
             }
             _ => types.inst(id)?,
@@ -131,7 +143,7 @@ fn verify_function<'m>(
     }
     match dxop_error.or(extract_error) {
         Some(e) => Err(e),
-        None => Ok(()),
+        None => Ok(flow),
     }
 }
 

@@ -18,7 +18,14 @@ use crate::ir::{Block, BlockId, Function, InstId, InstKind, Module, Type, Value}
 /// an instruction at or after the one naming it (the reader's
 /// [`crate::bitcode::ReadFacts`]). The operand range rule then holds without
 /// a visit of the operands, and in a function of one block the use rules too.
-pub(crate) fn verify_function(m: &Module, f: &Function, void: &VoidTypes, as_read: Option<bool>) -> Result<()> {
+/// A function of several blocks gives back its CFG and dominator tree (for
+/// the structurizer: [`crate::analysis::Flows`]).
+pub(crate) fn verify_function(
+    m: &Module,
+    f: &Function,
+    void: &VoidTypes,
+    as_read: Option<bool>,
+) -> Result<Option<(Cfg, DomTree)>> {
     if f.blocks.is_empty() {
         return Err(err("function.blocks", format!("function `{}`", f.name), "a defined function without blocks"));
     }
@@ -36,7 +43,7 @@ pub(crate) fn verify_function(m: &Module, f: &Function, void: &VoidTypes, as_rea
         }
         return match first_use {
             Some((id, u)) => Err(u.error(f, id)),
-            None => Ok(()),
+            None => Ok(None),
         };
     }
     // The CFG first (it needs only the terminators; if they are unsound the structure walk
@@ -73,7 +80,7 @@ pub(crate) fn verify_function(m: &Module, f: &Function, void: &VoidTypes, as_rea
     }
     match first_use {
         Some(e) => Err(e),
-        None => Ok(()),
+        None => Ok(Some((a.cfg, a.dom))),
     }
 }
 
@@ -308,22 +315,36 @@ fn targets(m: &Module, f: &Function, id: InstId, kind: &InstKind) -> Result<()> 
 /// The types of a module that have no value: `void`, found once per module
 /// (an instruction of such a type cannot be used).
 pub(super) struct VoidTypes {
-    void: Vec<bool>,
+    /// The `void` types, when there is one.
+    one: Option<crate::ir::TypeId>,
+    /// The types, one bit each, when there are several `void`s (hostile input).
+    several: Vec<bool>,
+    len: u32,
     /// At most one `void` type: the one the reader gives void instructions,
     /// none of which it lets be named as an operand.
-    unique: bool,
+    pub(super) unique: bool,
 }
 
 impl VoidTypes {
     pub(super) fn of(m: &Module) -> VoidTypes {
-        let void: Vec<bool> = m.types.list.iter().map(|t| matches!(t, Type::Void)).collect();
-        let unique = void.iter().filter(|v| **v).count() <= 1;
-        VoidTypes { void, unique }
+        let list = &m.types.list;
+        let mut voids = list.iter().enumerate().filter(|(_, t)| matches!(t, Type::Void)).map(|(i, _)| i);
+        let one = voids.next().map(|i| crate::ir::TypeId(i as u32));
+        let unique = voids.next().is_none();
+        let several = if unique { Vec::new() } else { list.iter().map(|t| matches!(t, Type::Void)).collect() };
+        VoidTypes { one, several, len: list.len() as u32, unique }
     }
     /// [`is_void`] by table: `void`, or a type that does not exist.
     #[inline(always)]
     fn is_void(&self, t: crate::ir::TypeId) -> bool {
-        self.void.get(t.0 as usize).copied().unwrap_or(true)
+        if t.0 >= self.len {
+            return true;
+        }
+        if self.unique {
+            Some(t) == self.one
+        } else {
+            self.several.get(t.0 as usize).copied().unwrap_or(true)
+        }
     }
 }
 
