@@ -18,14 +18,21 @@
 //! instruction) and becomes `CompileError::Malformed`.
 //!
 //! Cost: the driver decodes the metadata once ([`crate::dxil::decode`]) for
-//! the verifier, lowering and the linker, so [`verify_decoded`] only checks.
-//! Per function, [`ssa`] walks the instructions once (a function of one
-//! block, most of DXIL, needs no CFG), then one walk checks operand types and
-//! `dx.op` calls together; a `dx.op` declaration is checked against the
-//! operation table once per module and a call whose arguments have the
-//! declared types needs no per-argument table lookup. The error reported is
-//! always the first of the first rule group that has one, in the order
-//! structure, SSA, operand types, `dx.op` calls.
+//! the verifier, lowering and the linker, so the verifier only checks. Per
+//! function, [`ssa`] walks the instructions once (a function of one block,
+//! most of DXIL, needs no CFG; a function the bitcode reader vouches for —
+//! [`verify_read`] with its [`ReadFacts`] — needs no visit of its operands),
+//! then one walk checks operand types and `dx.op` calls together; a `dx.op`
+//! declaration is checked against the operation table once per module and a
+//! call whose arguments have the declared types needs no per-argument table
+//! lookup. The CFG and dominator tree of a function of several blocks go to
+//! the structurizer ([`Flows`]). The error reported is always the first of
+//! the first rule group that has one, in the order structure, SSA, operand
+//! types, `dx.op` calls, as if each group walked the function in turn.
+//!
+//! Entry points: [`verify_module`] (decodes the metadata itself) and
+//! [`verify_decoded`] check any module and trust nothing; [`verify_read`] is
+//! for a module exactly as the reader built it (the driver).
 
 mod dxop;
 mod limits;
