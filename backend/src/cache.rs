@@ -15,7 +15,9 @@
 //! user names): one file per key, written to a temporary file and renamed
 //! into place, so concurrent processes see a whole file or none; a file that
 //! is short, corrupt (checksum) or from another version is ignored and
-//! rewritten.
+//! rewritten. An entry holds everything a `CompiledShader` reports, the placements and root
+//! block of binding-model compiles included; compiles with a remap callback stay in memory (the
+//! callback's key names it only within one process).
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;
@@ -24,14 +26,19 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
+use crate::binding::model::{
+    CounterLocation, PushEntry, PushEntryKind, PushLayout, RecordEntry, ResourceLocation, ResourcePlacement,
+    ResourceQuery, ShaderRecordLayout,
+};
 use crate::binding::{DescriptorKind, ResourceClass};
 use crate::compile::{CompileError, CompileOptions, CompiledShader, PushConstantRange, ResourceBinding};
 use crate::fxhash::FxHashMap;
 use crate::link::LinkPlan;
+use crate::resource_kind::ResourceKind;
 use crate::ShaderKind;
 
 /// Version of the key derivation and of the on-disk format; bump on any change to either.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 5;
 
 const MAGIC: &[u8; 4] = b"DXJC";
 const SHARDS: usize = 16;
@@ -138,10 +145,17 @@ impl CompileCache {
 
     /// The cached shader of `key`, in memory or on disk.
     pub fn get(&self, key: CacheKey) -> Option<Arc<CompiledShader>> {
+        self.get_from(key, true)
+    }
+
+    fn get_from(&self, key: CacheKey, disk: bool) -> Option<Arc<CompiledShader>> {
         let shard = self.shard(key);
         if let Some(s) = shard.inner.read().ok().and_then(|m| m.map.get(&key.0).cloned()) {
             shard.hits.fetch_add(1, Ordering::Relaxed);
             return Some(s);
+        }
+        if !disk {
+            return None;
         }
         let s = Arc::new(self.load(key)?);
         shard.disk_hits.fetch_add(1, Ordering::Relaxed);
@@ -175,18 +189,35 @@ impl CompileCache {
         key: CacheKey,
         compile: impl FnOnce() -> Result<CompiledShader, CompileError>,
     ) -> Result<Arc<CompiledShader>, CompileError> {
-        if let Some(s) = self.get(key) {
+        self.get_or_insert(key, true, compile)
+    }
+
+    fn get_or_insert(
+        &self,
+        key: CacheKey,
+        disk: bool,
+        compile: impl FnOnce() -> Result<CompiledShader, CompileError>,
+    ) -> Result<Arc<CompiledShader>, CompileError> {
+        if let Some(s) = self.get_from(key, disk) {
             return Ok(s);
         }
         self.shard(key).misses.fetch_add(1, Ordering::Relaxed);
         let s = Arc::new(compile()?);
-        self.insert(key, s.clone());
+        if disk {
+            self.insert(key, s.clone());
+        } else {
+            self.insert_memory(key, s.clone());
+        }
         Ok(s)
     }
 
-    /// [`crate::compile`] through the cache.
+    /// [`crate::compile`] through the cache. Compiles under a binding model are kept on disk with
+    /// their placements and root-block layout, except those with a remap callback: a callback's
+    /// key ([`crate::binding::model::ResourceRemap::cache_key`]) names it only within this
+    /// process, so they stay in memory.
     pub fn compile(&self, container: &[u8], opts: &CompileOptions) -> Result<Arc<CompiledShader>, CompileError> {
-        self.get_or_insert_with(CacheKey::new(container, None, opts), || crate::compile(container, opts))
+        let disk = opts.bindings.as_ref().is_none_or(|m| m.remap.is_none());
+        self.get_or_insert(CacheKey::new(container, None, opts), disk, || crate::compile(container, opts))
     }
 
     pub fn stats(&self) -> CacheStats {
@@ -223,11 +254,6 @@ impl CompileCache {
         static COUNTER: AtomicU64 = AtomicU64::new(0);
         let Some(path) = self.path(key) else { return Ok(()) };
         let Some(dir) = self.dir.as_ref() else { return Ok(()) };
-        // Shaders compiled under a binding model keep their placements in memory only (the disk
-        // format does not carry them): never write an entry that would read back without them.
-        if shader.push_layout.is_some() || !shader.placements.is_empty() {
-            return Ok(());
-        }
         let bytes = encode_file(shader, key, env!("CARGO_PKG_VERSION"));
         // Unique per process and call: concurrent writers never share a temporary file.
         let tmp =
@@ -340,6 +366,138 @@ fn encode_payload(s: &CompiledShader, out: &mut Vec<u8>) {
     }
     // The patch-constant Location of hull/domain shaders (u32::MAX: none).
     put_u32(out, s.patch_location_offset.unwrap_or(u32::MAX));
+    // The sample-count specialization constant's id (u32::MAX: none).
+    put_u32(out, s.sample_count_spec_id.unwrap_or(u32::MAX));
+    put_opt_u32(out, s.required_subgroup_size);
+    // Under a binding model: the root block and every placement.
+    match &s.push_layout {
+        None => out.push(0),
+        Some(l) => {
+            out.push(1);
+            put_u32(out, l.words);
+            put_u32(out, l.entries.len() as u32);
+            for e in &l.entries {
+                put_u32(out, e.parameter);
+                put_u32(out, e.word);
+                put_u32(out, e.words);
+                put_entry_kind(out, e.kind);
+            }
+        }
+    }
+    // Ray-tracing exports under a local root signature: the shader record's layout.
+    match &s.shader_record {
+        None => out.push(0),
+        Some(r) => {
+            out.push(1);
+            put_u32(out, r.size);
+            put_u32(out, r.entries.len() as u32);
+            for e in &r.entries {
+                put_u32(out, e.parameter);
+                put_u32(out, e.offset);
+                put_u32(out, e.size);
+                put_entry_kind(out, e.kind);
+            }
+        }
+    }
+    put_u32(out, s.placements.len() as u32);
+    for p in &s.placements {
+        let q = &p.query;
+        put_u32(out, q.stage as u32);
+        out.push(class_code(q.class));
+        put_u32(out, res_kind_code(q.kind));
+        put_u32(out, q.space);
+        put_u32(out, q.register);
+        put_opt_u32(out, q.count);
+        out.push(u8::from(q.heap));
+        out.push(u8::from(q.has_counter));
+        let descriptor = |d: DescriptorKind| DESCRIPTORS.iter().position(|x| *x == d).unwrap_or(0) as u8;
+        match p.placement.location {
+            ResourceLocation::Descriptor { set, binding, descriptor: d } => {
+                out.push(0);
+                put_u32(out, set);
+                put_u32(out, binding);
+                out.push(descriptor(d));
+            }
+            ResourceLocation::Heap { set, binding, descriptor: d, table_word, heap_offset, bounds } => {
+                out.push(1);
+                put_u32(out, set);
+                put_u32(out, binding);
+                out.push(descriptor(d));
+                put_opt_u32(out, table_word);
+                put_u32(out, heap_offset);
+                put_opt_u32(out, bounds.map(|b| b.0));
+                put_u32(out, bounds.map_or(0, |b| b.1));
+            }
+            ResourceLocation::RootConstants { word, words } => {
+                out.push(2);
+                put_u32(out, word);
+                put_u32(out, words);
+            }
+            ResourceLocation::Address { word } => {
+                out.push(3);
+                put_u32(out, word);
+            }
+            ResourceLocation::RecordConstants { offset, words } => {
+                out.push(4);
+                put_u32(out, offset);
+                put_u32(out, words);
+            }
+            ResourceLocation::RecordAddress { offset } => {
+                out.push(5);
+                put_u32(out, offset);
+            }
+            ResourceLocation::RecordHeap { set, binding, descriptor: d, table_offset, heap_offset, bounds } => {
+                out.push(6);
+                put_u32(out, set);
+                put_u32(out, binding);
+                out.push(descriptor(d));
+                put_u32(out, table_offset);
+                put_u32(out, heap_offset);
+                put_opt_u32(out, bounds.map(|b| b.0));
+                put_u32(out, bounds.map_or(0, |b| b.1));
+            }
+        }
+        let (tag, at) = match p.placement.counter {
+            None => (0, (0, 0)),
+            Some(CounterLocation::Descriptor { set, binding }) => (1, (set, binding)),
+            Some(CounterLocation::Heap { set, binding }) => (2, (set, binding)),
+            Some(CounterLocation::AddressTable { set, binding }) => (3, (set, binding)),
+        };
+        out.push(tag);
+        put_u32(out, at.0);
+        put_u32(out, at.1);
+    }
+}
+
+/// A root-block or shader-record entry's kind.
+fn put_entry_kind(out: &mut Vec<u8>, kind: PushEntryKind) {
+    match kind {
+        PushEntryKind::RootDescriptor { class, space, register } => {
+            out.push(0);
+            out.push(class_code(class));
+            put_u32(out, space);
+            put_u32(out, register);
+        }
+        PushEntryKind::RootConstants { space, register } => {
+            out.push(1);
+            put_u32(out, space);
+            put_u32(out, register);
+        }
+        PushEntryKind::TableOffset { sampler_heap } => {
+            out.push(2);
+            out.push(u8::from(sampler_heap));
+        }
+    }
+}
+
+/// The resource kind's DXIL shape number (read back by [`res_kind_of`]).
+fn res_kind_code(k: ResourceKind) -> u32 {
+    k.to_u32()
+}
+
+/// A resource kind written by [`res_kind_code`]; `Invalid` (0) is never a placed range's kind.
+fn res_kind_of(v: u32) -> Option<ResourceKind> {
+    ResourceKind::from_u32(v).filter(|&k| k != ResourceKind::Invalid)
 }
 
 fn encode_file(s: &CompiledShader, key: CacheKey, version: &str) -> Vec<u8> {
@@ -406,6 +564,19 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// What [`put_entry_kind`] wrote.
+fn entry_kind(r: &mut Reader<'_>) -> Option<PushEntryKind> {
+    Some(match r.u8()? {
+        0 => {
+            let class = ResourceClass::from_dxil(u64::from(r.u8()?))?;
+            PushEntryKind::RootDescriptor { class, space: r.u32()?, register: r.u32()? }
+        }
+        1 => PushEntryKind::RootConstants { space: r.u32()?, register: r.u32()? },
+        2 => PushEntryKind::TableOffset { sampler_heap: r.flag()? },
+        _ => return None,
+    })
+}
+
 fn decode_payload(r: &mut Reader<'_>) -> Option<CompiledShader> {
     let n = r.count(4)?;
     let spirv = r.bytes(n * 4)?.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
@@ -456,6 +627,80 @@ fn decode_payload(r: &mut Reader<'_>) -> Option<CompiledShader> {
         heap_bindings.push(crate::compile::HeapBinding { sampler_heap, set, binding, descriptor });
     }
     let patch_location_offset = Some(r.u32()?).filter(|&o| o != u32::MAX);
+    let sample_count_spec_id = Some(r.u32()?).filter(|&o| o != u32::MAX);
+    let required_subgroup_size = r.opt_u32()?;
+    let push_layout = if r.flag()? {
+        let words = r.u32()?;
+        let n = r.count(14)?;
+        let mut entries = Vec::with_capacity(n);
+        for _ in 0..n {
+            let (parameter, word, size) = (r.u32()?, r.u32()?, r.u32()?);
+            entries.push(PushEntry { parameter, word, words: size, kind: entry_kind(r)? });
+        }
+        Some(PushLayout { entries, words })
+    } else {
+        None
+    };
+    let shader_record = if r.flag()? {
+        let size = r.u32()?;
+        let n = r.count(12)?;
+        let mut entries = Vec::with_capacity(n);
+        for _ in 0..n {
+            let (parameter, offset, size) = (r.u32()?, r.u32()?, r.u32()?);
+            entries.push(RecordEntry { parameter, offset, size, kind: entry_kind(r)? });
+        }
+        Some(ShaderRecordLayout { entries, size })
+    } else {
+        None
+    };
+    let n = r.count(32)?;
+    let mut placements = Vec::with_capacity(n);
+    for _ in 0..n {
+        let stage = ShaderKind::from_u32(r.u32()?)?;
+        let class = ResourceClass::from_dxil(u64::from(r.u8()?))?;
+        let kind = res_kind_of(r.u32()?)?;
+        let (space, register, count) = (r.u32()?, r.u32()?, r.opt_u32()?);
+        let (heap, has_counter) = (r.flag()?, r.flag()?);
+        let query = ResourceQuery { stage, class, kind, space, register, count, heap, has_counter };
+        let location = match r.u8()? {
+            0 => ResourceLocation::Descriptor {
+                set: r.u32()?,
+                binding: r.u32()?,
+                descriptor: *DESCRIPTORS.get(usize::from(r.u8()?))?,
+            },
+            1 => {
+                let (set, binding) = (r.u32()?, r.u32()?);
+                let descriptor = *DESCRIPTORS.get(usize::from(r.u8()?))?;
+                let (table_word, heap_offset) = (r.opt_u32()?, r.u32()?);
+                let (first, second) = (r.opt_u32()?, r.u32()?);
+                let bounds = first.map(|f| (f, second));
+                ResourceLocation::Heap { set, binding, descriptor, table_word, heap_offset, bounds }
+            }
+            2 => ResourceLocation::RootConstants { word: r.u32()?, words: r.u32()? },
+            3 => ResourceLocation::Address { word: r.u32()? },
+            4 => ResourceLocation::RecordConstants { offset: r.u32()?, words: r.u32()? },
+            5 => ResourceLocation::RecordAddress { offset: r.u32()? },
+            6 => {
+                let (set, binding) = (r.u32()?, r.u32()?);
+                let descriptor = *DESCRIPTORS.get(usize::from(r.u8()?))?;
+                let (table_offset, heap_offset) = (r.u32()?, r.u32()?);
+                let (first, second) = (r.opt_u32()?, r.u32()?);
+                let bounds = first.map(|f| (f, second));
+                ResourceLocation::RecordHeap { set, binding, descriptor, table_offset, heap_offset, bounds }
+            }
+            _ => return None,
+        };
+        let tag = r.u8()?;
+        let (set, binding) = (r.u32()?, r.u32()?);
+        let counter = match tag {
+            0 => None,
+            1 => Some(CounterLocation::Descriptor { set, binding }),
+            2 => Some(CounterLocation::Heap { set, binding }),
+            3 => Some(CounterLocation::AddressTable { set, binding }),
+            _ => return None,
+        };
+        placements.push(crate::compile::PlacedResource { query, placement: ResourcePlacement { location, counter } });
+    }
     Some(CompiledShader {
         spirv,
         entry_point,
@@ -465,9 +710,12 @@ fn decode_payload(r: &mut Reader<'_>) -> Option<CompiledShader> {
         push_constants,
         capabilities,
         heap_bindings,
-        push_layout: None,
-        placements: Vec::new(),
+        push_layout,
+        shader_record,
+        placements,
         patch_location_offset,
+        sample_count_spec_id,
+        required_subgroup_size,
     })
 }
 
@@ -577,6 +825,106 @@ mod tests {
         // A later read comes from memory.
         c.compile(&fixture(A), &opts).unwrap();
         assert_eq!(c.stats().hits, 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    fn bindless(name: &str) -> Vec<u8> {
+        let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/bindless").join(name);
+        std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    }
+
+    #[test]
+    fn binding_model_compiles_round_trip_through_disk() {
+        use crate::binding::model::{BindingModel, HeapArrays, RootDescriptorMode, TableMode};
+        let dir = temp_dir("bindless");
+        let mut jobs = Vec::new();
+        for name in ["table_ranges.cs_6_0.dxil", "heap_nonuniform.cs_6_6.dxil"] {
+            let dxil = bindless(name);
+            let rs = crate::container::Container::parse(&dxil).unwrap().root_signature().unwrap().unwrap();
+            let mut policies = vec![BindingModel::from_root_signature(rs.clone())];
+            let mut m = BindingModel::from_root_signature(rs.clone());
+            m.policy.heap = HeapArrays::mutable(3, 1);
+            policies.push(m);
+            let mut m = BindingModel::from_root_signature(rs);
+            m.policy.tables = TableMode::Descriptors { first_set: 4 };
+            m.policy.root_descriptors = RootDescriptorMode::Descriptors { set: 1 };
+            policies.push(m);
+            for m in policies {
+                let opts = CompileOptions { bindings: Some(Arc::new(m)), ..CompileOptions::default() };
+                let want = crate::compile(&dxil, &opts).unwrap();
+                jobs.push((dxil.clone(), opts, want));
+            }
+        }
+        // Placements of every kind were made: heap elements with bounds, buffer addresses,
+        // plain descriptors, a root block.
+        let all: Vec<_> = jobs.iter().flat_map(|j| j.2.placements.iter().map(|p| p.placement.location)).collect();
+        assert!(all.iter().any(|l| matches!(l, ResourceLocation::Heap { bounds: Some(_), .. })));
+        assert!(all.iter().any(|l| matches!(l, ResourceLocation::Address { .. })));
+        assert!(all.iter().any(|l| matches!(l, ResourceLocation::Descriptor { .. })));
+        assert!(jobs.iter().all(|j| j.2.push_layout.is_some()));
+        {
+            let c = CompileCache::with_disk(64, &dir).unwrap();
+            for (dxil, opts, _) in &jobs {
+                c.compile(dxil, opts).unwrap();
+            }
+        }
+        let files = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).count();
+        assert_eq!(files, jobs.len(), "binding-model compiles are written to disk");
+        let c = CompileCache::with_disk(64, &dir).unwrap();
+        for (dxil, opts, want) in &jobs {
+            assert_eq!(*c.compile(dxil, opts).unwrap(), *want, "placements and root block read back");
+        }
+        assert_eq!((c.stats().disk_hits, c.stats().misses), (jobs.len() as u64, 0));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A ray-tracing export under a local root signature: its shader-record layout and record
+    /// placements read back from disk.
+    #[test]
+    fn shader_record_layouts_round_trip_through_disk() {
+        use crate::binding::model::BindingModel;
+        let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/raytracing/local_rootsig.lib_6_3.dxil");
+        let dxil = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        let c = crate::container::Container::parse(&dxil).unwrap();
+        let grs = c.export_root_signature("ClosestHit", false).unwrap().unwrap();
+        let opts = CompileOptions {
+            bindings: Some(Arc::new(BindingModel::from_root_signature(grs))),
+            entry_point: Some("ClosestHit".into()),
+            ..CompileOptions::default()
+        };
+        let want = crate::compile(&dxil, &opts).unwrap();
+        assert!(want.shader_record.is_some());
+        assert!(want.placements.iter().any(|p| p.placement.location.in_shader_record()));
+        let dir = temp_dir("record");
+        CompileCache::with_disk(4, &dir).unwrap().compile(&dxil, &opts).unwrap();
+        let c = CompileCache::with_disk(4, &dir).unwrap();
+        assert_eq!(*c.compile(&dxil, &opts).unwrap(), want, "shader record and placements read back");
+        assert_eq!((c.stats().disk_hits, c.stats().misses), (1, 0));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn compiles_with_a_remap_callback_stay_in_memory() {
+        use crate::binding::model::{BindingModel, ResourceRemap};
+        struct Same;
+        impl ResourceRemap for Same {
+            fn remap(&self, _: &ResourceQuery, p: Option<&ResourcePlacement>) -> Result<ResourcePlacement, String> {
+                p.copied().ok_or_else(|| "not covered".to_string())
+            }
+        }
+        let dir = temp_dir("remap");
+        let dxil = bindless("table_ranges.cs_6_0.dxil");
+        let rs = crate::container::Container::parse(&dxil).unwrap().root_signature().unwrap().unwrap();
+        let mut m = BindingModel::from_root_signature(rs);
+        m.remap = Some(Arc::new(Same));
+        let opts = CompileOptions { bindings: Some(Arc::new(m)), ..CompileOptions::default() };
+        let c = CompileCache::with_disk(64, &dir).unwrap();
+        let a = c.compile(&dxil, &opts).unwrap();
+        let b = c.compile(&dxil, &opts).unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        assert!(!a.placements.is_empty());
+        // The callback's key names it only in this process: nothing on disk.
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

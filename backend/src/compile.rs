@@ -10,9 +10,13 @@ use crate::ShaderKind;
 
 // The types of the API live in their own modules (so lowering needs nothing from this driver);
 // their `compile::` paths stay valid.
-pub use crate::compiled::{CompiledShader, HeapBinding, PlacedResource, PushConstantRange, ResourceBinding};
+pub use crate::compiled::{
+    CompiledShader, HeapBinding, PlacedResource, PushConstantRange, ResourceBinding, SPEC_ID_SAMPLE_COUNT,
+};
 pub use crate::error::CompileError;
-pub use crate::options::{CompileOptions, PatchConstantInvocations, PipelineStateOptions, Robustness};
+pub use crate::options::{
+    CompileOptions, PatchConstantInvocations, PipelineStateOptions, Robustness, SubgroupSizeRange,
+};
 pub use crate::phase::{Phase, PhaseTimes};
 pub(crate) use crate::phase::{PhaseClock, Stopwatch};
 
@@ -38,8 +42,30 @@ fn compile_timed(
     opts: &CompileOptions,
     clock: &mut impl PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
-    let (module, info, mut flows) = read_container_timed(container, clock)?;
-    compile_decoded_timed(&module, info, &mut flows, opts, clock)
+    let c = Container::parse(container).map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
+    let (module, info, mut flows) = read_program_timed(&c, clock)?;
+    let local = library_local_root_signature(&c, opts)?;
+    compile_decoded_timed(&module, info, &mut flows, opts, local, clock)
+}
+
+/// The local root signature the library's `RDAT` associates with the export `opts` names (only
+/// looked up for library exports, and only when the binding model leaves the choice to the
+/// library).
+fn library_local_root_signature(
+    c: &Container<'_>,
+    opts: &CompileOptions,
+) -> Result<Option<crate::container::RootSignature>, CompileError> {
+    let Some(entry) = opts.entry_point.as_deref() else { return Ok(None) };
+    if let Some(m) = opts.bindings.as_deref() {
+        if m.local_root_signature != crate::binding::LocalRoot::FromLibrary {
+            return Ok(None);
+        }
+    }
+    if c.rdat().is_none() {
+        return Ok(None);
+    }
+    c.export_root_signature(entry, true)
+        .map_err(|e| CompileError::Malformed(format!("local root signature of {entry}: {e}")))
 }
 
 /// A linked and compiled graphics pipeline.
@@ -127,19 +153,22 @@ fn compile_pipeline_timed(
 /// as built-ins.
 pub fn compile_module(module: &crate::ir::Module, opts: &CompileOptions) -> Result<CompiledShader, CompileError> {
     let info = crate::dxil::decode(module).map_err(|e| CompileError::Malformed(format!("metadata: {e}")))?;
-    compile_decoded_timed(module, info, &mut Flows::default(), opts, &mut ())
+    compile_decoded_timed(module, info, &mut Flows::default(), opts, None, &mut ())
 }
 
 /// Compiles the entry point `opts` names of a module whose metadata is decoded
-/// (`flows`: the CFGs the verifier built, for the structurizer).
+/// (`flows`: the CFGs the verifier built, for the structurizer; `local`: a library
+/// export's local root signature from the container's `RDAT`).
 fn compile_decoded_timed(
     module: &crate::ir::Module,
     info: DxilModuleInfo,
     flows: &mut Flows,
     opts: &CompileOptions,
+    local: Option<crate::container::RootSignature>,
     clock: &mut impl PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
-    let (meta, entry) = read_meta(module, info, opts)?;
+    let (mut meta, entry) = read_meta(module, info, opts)?;
+    meta.local_root_signature = local.map(Box::new);
     if meta.kind == ShaderKind::Node {
         return Err(unsupported(&meta, "work-graph node shaders (DXIL library work graphs)".into()));
     }
@@ -208,6 +237,14 @@ fn read_container_timed(
     clock: &mut impl PhaseClock,
 ) -> Result<(crate::ir::Module, DxilModuleInfo, Flows), CompileError> {
     let c = Container::parse(container).map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
+    read_program_timed(&c, clock)
+}
+
+/// [`read_container_timed`] of a parsed container.
+fn read_program_timed(
+    c: &Container<'_>,
+    clock: &mut impl PhaseClock,
+) -> Result<(crate::ir::Module, DxilModuleInfo, Flows), CompileError> {
     let prog = c.dxil_program().map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
     clock.lap(Phase::Container);
     let (m, facts) = crate::bitcode::read_module_with_facts(prog.bitcode)

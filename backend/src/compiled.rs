@@ -2,7 +2,7 @@
 //! (bindings, push constants, heap bindings, workgroup size, placements under a binding model).
 //! Built by lowering (`lower`), returned by the compile driver (`compile`).
 
-use crate::binding::{DescriptorKind, PushLayout, ResourceClass, ResourcePlacement, ResourceQuery};
+use crate::binding::{DescriptorKind, PushLayout, ResourceClass, ResourcePlacement, ResourceQuery, ShaderRecordLayout};
 use crate::ShaderKind;
 
 /// The size of the push-constant range a shader uses (offset 0).
@@ -42,6 +42,12 @@ pub struct HeapBinding {
     pub descriptor: DescriptorKind,
 }
 
+/// The `SpecId` of the rasterizer sample count (`u32`, default 1) a shader declares when it calls
+/// `RenderTargetGetSampleCount` or `RenderTargetGetSamplePosition` without
+/// `PipelineStateOptions::rasterizer_sample_count`: the layer sets it at pipeline creation
+/// (`VkSpecializationInfo`) to the PSO's `SampleDesc.Count`.
+pub const SPEC_ID_SAMPLE_COUNT: u32 = 0;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompiledShader {
     pub spirv: Vec<u32>,
@@ -59,9 +65,21 @@ pub struct CompiledShader {
     pub push_layout: Option<PushLayout>,
     /// Under a [`crate::binding::BindingModel`]: every resource range the shader uses and where it was placed.
     pub placements: Vec<PlacedResource>,
+    /// Ray-tracing exports with a local root signature: the local root arguments in the shader
+    /// record (what a layer writes after each shader identifier of the shader binding table).
+    pub shader_record: Option<ShaderRecordLayout>,
     /// Hull and domain shaders: the Location their patch constants start at (single-stage
     /// compiles: pass the hull's to the domain compile as `CompileOptions::patch_location_offset`).
     pub patch_location_offset: Option<u32>,
+    /// `Some(SPEC_ID_SAMPLE_COUNT)` when the module declares the rasterizer-sample-count
+    /// specialization constant ([`SPEC_ID_SAMPLE_COUNT`]), which the pipeline must set.
+    pub sample_count_spec_id: Option<u32>,
+    /// The subgroup size the pipeline must run this stage with
+    /// (`VkPipelineShaderStageRequiredSubgroupSizeCreateInfo::requiredSubgroupSize`): the size
+    /// chosen for the shader's `[WaveSize]` within
+    /// [`crate::PipelineStateOptions::subgroup_size`] (without that option, the shader's own
+    /// size, or its preferred or smallest one). `None`: any size.
+    pub required_subgroup_size: Option<u32>,
 }
 
 /// One resource range and where the binding model placed it.

@@ -17,6 +17,7 @@ pub use semantic_kind::SemanticKind;
 pub use shader_kind::ShaderKind;
 
 pub mod analysis;
+pub mod asm;
 pub mod bitcode;
 pub mod dxil;
 pub mod ir;
@@ -37,4 +38,5 @@ pub use compile::{
     compile, compile_pipeline, compile_pipeline_with_stats, compile_stage, compile_with_stats, CompileError,
     CompileOptions, CompiledPipeline, CompiledShader, HeapBinding, PatchConstantInvocations, Phase, PhaseTimes,
     PipelineError, PipelineStateOptions, PlacedResource, PushConstantRange, ResourceBinding, Robustness,
+    SubgroupSizeRange, SPEC_ID_SAMPLE_COUNT,
 };

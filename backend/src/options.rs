@@ -34,6 +34,10 @@ pub struct CompileOptions {
     /// The device has `VK_KHR_fragment_shader_barycentric`: `SV_Barycentrics` is lowered
     /// (otherwise it is reported unsupported).
     pub fragment_barycentrics: bool,
+    /// The device has `VK_KHR_fragment_shading_rate` (`primitiveFragmentShadingRate` for VS/GS
+    /// outputs): `SV_ShadingRate` is lowered to `ShadingRateKHR` / `PrimitiveShadingRateKHR`
+    /// (otherwise it is reported unsupported).
+    pub fragment_shading_rate: bool,
     /// Hull shaders: which tessellation-control invocations run the patch-constant function.
     pub hull_patch_constants: PatchConstantInvocations,
     /// The binding model a D3D12 layer supplies (root signature, policy, callback; see
@@ -68,6 +72,37 @@ pub struct PipelineStateOptions {
     /// typed UAVs that are loaded are declared `Unknown` even when the shader does not set the
     /// "typed UAV load additional formats" flag, so any format can be bound.
     pub typed_uav_load_without_format: bool,
+    /// The subgroup (wave) sizes the pipeline's stage may run with: the device's
+    /// `minSubgroupSize..=maxSubgroupSize` (`VK_EXT_subgroup_size_control`, a layer's
+    /// `SUBGROUP_PROPERTIES`), or one size. With it, a compute shader's `[WaveSize]` (SM 6.6) or
+    /// `[WaveSize(min, max, preferred)]` (SM 6.8) is checked against the range (a shader that
+    /// needs sizes outside it is `Unsupported`, naming both) and the size chosen is reported as
+    /// [`crate::CompiledShader::required_subgroup_size`], which the pipeline must then set
+    /// (`VkPipelineShaderStageRequiredSubgroupSizeCreateInfo`); `WaveGetLaneCount` becomes that
+    /// constant, or the range's only size when min == max. `None`: `WaveGetLaneCount` reads
+    /// `SubgroupSize`, and `[WaveSize]` is reported unchecked.
+    pub subgroup_size: Option<SubgroupSizeRange>,
+    /// Min-precision types (`min16float`, `min16int`, `min16uint`: the 16-bit types of a shader
+    /// built without `-enable-16bit-types`) are computed as real 16-bit SPIR-V types
+    /// (`Float16`/`Int16`; the device needs `shaderFloat16`/`shaderInt16`). `false`: they are
+    /// computed at 32 bits, as D3D12 allows, float results decorated `RelaxedPrecision`.
+    /// Either way their memory and stage I/O stay 32 bits wide, as D3D12 lays them out.
+    /// Shaders with native 16-bit types are not affected.
+    pub native_min_precision: bool,
+}
+
+/// Subgroup sizes `min..=max` (powers of two, `min <= max`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SubgroupSizeRange {
+    pub min: u32,
+    pub max: u32,
+}
+
+impl SubgroupSizeRange {
+    /// Exactly `size`.
+    pub fn exactly(size: u32) -> SubgroupSizeRange {
+        SubgroupSizeRange { min: size, max: size }
+    }
 }
 
 /// Which invocations of the Vulkan tessellation control shader run a hull
@@ -90,6 +125,7 @@ impl Default for CompileOptions {
             spirv_version: (1, 3),
             demote_to_helper: true,
             fragment_barycentrics: false,
+            fragment_shading_rate: false,
             hull_patch_constants: PatchConstantInvocations::First,
             bindings: None,
             state: PipelineStateOptions::default(),

@@ -1,5 +1,6 @@
 //! dxjit conformance: corpus access, data-driven suites and reference checks.
 
+pub mod compile_tally;
 pub mod corpus;
 pub mod dxjit_ref;
 pub mod refmodel;

@@ -3,8 +3,8 @@
 //!
 //! Two independent readers render the same bitcode into an [`RModule`]; the
 //! test compares them with [`diff`]. The reference side (LLVM 14 through
-//! `llvm-sys`) lives in `conformance/tests/llvm_ref/`; this file has no LLVM
-//! dependency. Both sides must follow the rules below **exactly**; anything
+//! `llvm-ir`, and `llvm-sys` for metadata and flags) lives in
+//! `conformance/tests/llvm_ref/`; this file has no LLVM dependency. Both sides must follow the rules below **exactly**; anything
 //! not listed is rendered as read.
 //!
 //! # Normalisation rules

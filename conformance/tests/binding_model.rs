@@ -175,10 +175,10 @@ fn state_rasterizer_sample_count() {
         panic!("the corpus has no RenderTargetGetSampleCount shader");
     };
     let dxil = std::fs::read(set.path_of(e)).expect("read");
-    match compile(&dxil, &CompileOptions::default()) {
-        Err(CompileError::Unsupported { feature, .. }) => assert!(feature.contains("sample count"), "{feature}"),
-        r => panic!("without the sample count: {r:?}"),
-    }
+    // Without the sample count: a specialization constant the layer sets (SpecId SPEC_ID_SAMPLE_COUNT).
+    let spec = compile(&dxil, &CompileOptions::default()).expect("compiles without the sample count");
+    validate(&spec, "sample count as a specialization constant");
+    assert_eq!(spec.sample_count_spec_id, Some(dxjit::SPEC_ID_SAMPLE_COUNT));
     let state = dxjit::PipelineStateOptions { rasterizer_sample_count: Some(4), ..Default::default() };
     let cs = compile(&dxil, &CompileOptions { state, ..CompileOptions::default() }).expect("compiles");
     validate(&cs, "sample count");
@@ -579,4 +579,118 @@ fn acceleration_structure_root_srv_and_heap() {
         }
         l => panic!("{l:?}"),
     }
+}
+
+/// Local root signatures: the library's association (RDAT), one given by the caller, and the
+/// default rule. `raytracing/local_rootsig.lib_6_3`'s ClosestHit reads `cbuffer b0, space1`.
+#[test]
+fn local_root_signature_in_the_shader_record() {
+    use dxjit::binding::{LocalRoot, ShaderRecordLayout};
+    use dxjit::container::rootsig::{
+        DescriptorRange, DescriptorRangeType, RootDescriptor, RootParameter, RootParameterKind, RootSignatureVersion,
+        ShaderVisibility,
+    };
+    let dxil = fixture("raytracing/local_rootsig.lib_6_3.dxil");
+    let c = Container::parse(&dxil).expect("container");
+    let grs = c.export_root_signature("ClosestHit", false).expect("RDAT").expect("global root signature");
+    let lrs = c.export_root_signature("ClosestHit", true).expect("RDAT").expect("local root signature");
+    assert!(c.export_root_signature("RayGen", true).expect("RDAT").is_none(), "RayGen has no local root signature");
+    let compile_export = |model: BindingModel, entry: &str| {
+        let opts = CompileOptions {
+            bindings: Some(Arc::new(model)),
+            entry_point: Some(entry.into()),
+            ..CompileOptions::default()
+        };
+        compile(&dxil, &opts)
+    };
+
+    // From the library: one root constant, the first 4 bytes after the shader identifier.
+    let cs = compile_export(BindingModel::from_root_signature(grs.clone()), "ClosestHit").expect("compiles");
+    validate(&cs, "local root constants");
+    assert_eq!(
+        placement(&cs, ResourceClass::Cbv, 0).location,
+        ResourceLocation::RecordConstants { offset: 0, words: 1 }
+    );
+    let record = cs.shader_record.as_ref().expect("shader record layout");
+    assert_eq!(record, &ShaderRecordLayout::of(&lrs));
+    assert_eq!((record.size, record.entries[0].offset), (4, 0));
+    // Only what the export uses is placed: the library's u0 and t0 belong to RayGen.
+    assert_eq!(cs.placements.len(), 1, "{:?}", cs.placements);
+    // The raygen export has no local root signature, hence no record; the global root
+    // signature's parameters stay in the root block.
+    let rg = compile_export(BindingModel::from_root_signature(grs.clone()), "RayGen").expect("compiles");
+    validate(&rg, "raygen");
+    assert!(rg.shader_record.is_none());
+    assert_eq!(placement(&rg, ResourceClass::Srv, 0).location, ResourceLocation::Address { word: 0 });
+    assert!(!rg.placements.iter().any(|p| p.query.space == 1), "{:?}", rg.placements);
+
+    // Given by the caller: a descriptor table before a root CBV (D3D12 aligns both to 8 bytes).
+    let table = RootParameter {
+        visibility: ShaderVisibility::All,
+        kind: RootParameterKind::DescriptorTable(vec![DescriptorRange {
+            range_type: DescriptorRangeType::Cbv,
+            num_descriptors: 1,
+            base_shader_register: 0,
+            register_space: 1,
+            flags: None,
+            offset_in_descriptors_from_table_start: 2,
+        }]),
+    };
+    let constants = RootParameter {
+        visibility: ShaderVisibility::All,
+        kind: RootParameterKind::Constants { shader_register: 5, register_space: 1, num_32bit_values: 1 },
+    };
+    let given = |params: Vec<RootParameter>| RootSignature {
+        version: RootSignatureVersion::V1_1,
+        flags: 0x80, // LOCAL_ROOT_SIGNATURE
+        parameters: params,
+        static_samplers: Vec::new(),
+    };
+    let in_table = given(vec![constants.clone(), table]);
+    assert_eq!(
+        ShaderRecordLayout::of(&in_table).entries.iter().map(|e| (e.offset, e.size)).collect::<Vec<_>>(),
+        [(0, 4), (8, 8)]
+    );
+    let model = BindingModel {
+        local_root_signature: LocalRoot::Given(in_table),
+        ..BindingModel::from_root_signature(grs.clone())
+    };
+    let cs = compile_export(model, "ClosestHit").expect("compiles");
+    validate(&cs, "local descriptor table");
+    match placement(&cs, ResourceClass::Cbv, 0).location {
+        ResourceLocation::RecordHeap { set, binding, table_offset, heap_offset, .. } => {
+            assert_eq!((set, binding), HeapArrays::per_type().uniform_buffer);
+            assert_eq!((table_offset, heap_offset), (8, 2));
+        }
+        l => panic!("{l:?}"),
+    }
+    let root_cbv = RootParameter {
+        visibility: ShaderVisibility::All,
+        kind: RootParameterKind::Cbv(RootDescriptor { shader_register: 0, register_space: 1, flags: None }),
+    };
+    let model = BindingModel {
+        local_root_signature: LocalRoot::Given(given(vec![constants, root_cbv])),
+        ..BindingModel::from_root_signature(grs.clone())
+    };
+    let cs = compile_export(model, "ClosestHit").expect("compiles");
+    validate(&cs, "local root CBV");
+    assert_eq!(placement(&cs, ResourceClass::Cbv, 0).location, ResourceLocation::RecordAddress { offset: 8 });
+    assert!(cs.capabilities.iter().any(|c| c == "PhysicalStorageBufferAddresses"), "{:?}", cs.capabilities);
+
+    // No local root signature: b0 space1 is covered by nothing (D3D12 fails the state object).
+    let model = BindingModel { local_root_signature: LocalRoot::None, ..BindingModel::from_root_signature(grs) };
+    match compile_export(model, "ClosestHit") {
+        Err(CompileError::Binding(m)) => assert!(m.resource.contains("b0 space1"), "{m}"),
+        r => panic!("expected a binding error, got {r:?}"),
+    }
+
+    // The default rule (no binding model) puts the library's local root constants in the record too.
+    let opts = CompileOptions { entry_point: Some("ClosestHit".into()), ..CompileOptions::default() };
+    let cs = compile(&dxil, &opts).expect("compiles");
+    validate(&cs, "default rule");
+    assert!(cs.bindings.iter().all(|b| b.space != 1), "b0 space1 is not a descriptor: {:?}", cs.bindings);
+    assert_eq!(
+        cs.placements.iter().map(|p| p.placement.location).collect::<Vec<_>>(),
+        [ResourceLocation::RecordConstants { offset: 0, words: 1 }]
+    );
 }

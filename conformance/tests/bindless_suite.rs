@@ -80,3 +80,40 @@ fn bindless_suite() {
     assert!(report.specs.len() >= 25, "the suite lost specs: {}", report.specs.len());
     assert_eq!(report.failed, 0, "{}", report.closing_line());
 }
+
+/// The HS/DS spec's statistics tell its tess factors (3, from root constants) from others, which
+/// its colours cannot: with the factors perturbed to 2 or 4 the spec fails on the triangle count
+/// (6 or 24 instead of 13), and with 1 as well.
+#[cfg(feature = "vulkan")]
+#[test]
+fn hs_ds_statistics_see_the_tess_factors() {
+    use dxjit_conformance::runner::vulkan::VulkanBackend;
+    use dxjit_conformance::runner::Status;
+    let backend = match VulkanBackend::new(std::env::var("DXJIT_DEVICE").ok()) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("SKIPPED hs_ds_statistics_see_the_tess_factors: no Vulkan device ({e})");
+            return;
+        }
+    };
+    let path = runner::specs_root().join("bindless/tri_heap_hs_ds.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let three = format!("values = [{}, {}]", 3.0f32.to_bits(), 3.0f32.to_bits());
+    assert!(text.contains(&three), "the spec's factors are 3.0: {three}");
+    for (factor, triangles) in [(3.0f32, 13), (2.0, 6), (4.0, 24), (1.0, 1)] {
+        let t = text.replace(&three, &format!("values = [{}, {}]", factor.to_bits(), factor.to_bits()));
+        let spec = Spec::parse("tri_heap_hs_ds", &path, &t).unwrap();
+        let r = runner::run_spec(&backend, &spec, &RunConfig::default());
+        if r.status == Status::Skipped {
+            eprintln!("SKIPPED hs_ds_statistics_see_the_tess_factors: {}", r.detail);
+            return;
+        }
+        if factor == 3.0 {
+            assert_eq!(r.status, Status::Pass, "{}", r.detail);
+        } else {
+            assert_eq!(r.status, Status::Fail, "factor {factor}: {}", r.detail);
+            let want = format!("statistic c_invocations: expected 13, got {triangles}");
+            assert!(r.detail.contains(&want), "factor {factor}: {}", r.detail);
+        }
+    }
+}

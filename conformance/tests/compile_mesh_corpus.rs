@@ -4,86 +4,19 @@
 //! errors and panics all fail the test: every one must compile. Prints a
 //! summary line.
 
-use std::collections::BTreeMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
-use dxjit::{compile, CompileError, CompileOptions};
-use dxjit_conformance::corpus::Corpus;
+use dxjit_conformance::compile_tally::compile_corpus_stages;
 use dxjit_conformance::spirv_val;
-
-#[derive(Default)]
-struct Counts {
-    total: usize,
-    valid: usize,
-    unsupported: usize,
-}
 
 #[test]
 fn compile_mesh_corpus() {
-    let Some(corpus) = Corpus::for_test("compile_mesh_corpus") else { return };
-    let opts = CompileOptions::default();
-    let mut per_stage: BTreeMap<String, Counts> = BTreeMap::new();
-    let mut invalid = Vec::new();
-    let mut panics = Vec::new();
-    let mut internal = Vec::new();
-    let mut malformed = Vec::new();
-    let mut features: BTreeMap<String, usize> = BTreeMap::new();
-    let verbose = std::env::var_os("DXJIT_VERBOSE").is_some();
-    for (set, e) in corpus.entries() {
-        if !matches!(e.stage.as_str(), "mesh" | "amplification") {
-            continue;
-        }
-        let c = per_stage.entry(e.stage.clone()).or_default();
-        c.total += 1;
-        let name = format!("{}/{}", set.name, e.dxil_path);
-        let bytes = std::fs::read(set.path_of(e)).unwrap();
-        match catch_unwind(AssertUnwindSafe(|| compile(&bytes, &opts))) {
-            Err(_) => panics.push(name),
-            Ok(Ok(cs)) => match spirv_val::validate_env(&cs.spirv, "vulkan1.3") {
-                Ok(()) => c.valid += 1,
-                Err(msg) => invalid.push(format!("{name}: {msg}")),
-            },
-            Ok(Err(CompileError::Unsupported { feature, .. })) => {
-                if verbose {
-                    eprintln!("unsupported {name}: {feature}");
-                }
-                c.unsupported += 1;
-                *features.entry(feature).or_default() += 1;
-            }
-            Ok(Err(CompileError::Malformed(m))) => malformed.push(format!("{name}: {m}")),
-            Ok(Err(CompileError::Internal(m))) => internal.push(format!("{name}: {m}")),
-            Ok(Err(e @ CompileError::Binding(_))) => internal.push(format!("{name}: {e}")),
-        }
-    }
-    let mut top: Vec<_> = features.into_iter().collect();
-    top.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    for (f, n) in &top {
-        eprintln!("  unsupported x{n}: {f}");
-    }
-    for m in invalid.iter().chain(&internal).chain(&malformed).chain(&panics) {
-        eprintln!("FAILED {m}");
-    }
-    let total: usize = per_stage.values().map(|c| c.total).sum();
-    let valid: usize = per_stage.values().map(|c| c.valid).sum();
-    let unsupported: usize = per_stage.values().map(|c| c.unsupported).sum();
-    let stages: Vec<String> =
-        per_stage.iter().map(|(s, c)| format!("{s} {}/{} ({} unsupported)", c.valid, c.total, c.unsupported)).collect();
-    let top3: Vec<String> = top.iter().take(3).map(|(f, n)| format!("{f} x{n}")).collect();
-    eprintln!(
-        "mesh corpus: {total} shaders, {valid} compiled+valid ({:.1}%) [{}], {unsupported} unsupported [{}], \
-         {} malformed, {} INVALID, {} internal errors, {} panics",
-        100.0 * valid as f64 / total.max(1) as f64,
-        stages.join(", "),
-        top3.join("; "),
-        malformed.len(),
-        invalid.len(),
-        internal.len(),
-        panics.len()
-    );
-    assert!(invalid.is_empty(), "{} modules fail spirv-val", invalid.len());
-    assert!(panics.is_empty(), "{} compiles panicked", panics.len());
-    assert!(internal.is_empty(), "{} internal errors", internal.len());
-    assert!(malformed.is_empty(), "{} corpus shaders reported malformed", malformed.len());
+    let Some(t) = compile_corpus_stages("compile_mesh_corpus", &["mesh", "amplification"], |cs| {
+        spirv_val::validate_env(&cs.spirv, "vulkan1.3")
+    }) else {
+        return;
+    };
+    let (total, valid) = (t.total(), t.valid());
+    eprintln!("mesh corpus: {}", t.summary(true));
+    t.assert_no_failures();
     assert!(total > 0, "no mesh or amplification shader in the corpus");
     assert_eq!(valid, total, "only {valid} of {total} mesh/amplification shaders compile to valid SPIR-V");
 }

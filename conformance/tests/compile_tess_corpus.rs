@@ -9,50 +9,21 @@ use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use dxjit::link::{link_modules, LinkOptions, LinkPlan};
-use dxjit::{compile, compile_stage, CompileError, CompileOptions, CompiledShader, PatchConstantInvocations};
+use dxjit::{compile, compile_stage, CompileOptions, CompiledShader, PatchConstantInvocations};
+use dxjit_conformance::compile_tally::CompileTally;
 use dxjit_conformance::corpus::{Corpus, CorpusSet, Entry};
 use dxjit_conformance::spirv_val;
 
-#[derive(Default)]
-struct Tally {
-    total: usize,
-    valid: usize,
-    unsupported: usize,
-    malformed: Vec<String>,
-    invalid: Vec<String>,
-    internal: Vec<String>,
-    panics: Vec<String>,
-    features: BTreeMap<String, usize>,
-}
-
-impl Tally {
-    fn record(&mut self, name: String, r: std::thread::Result<Result<CompiledShader, CompileError>>) {
-        self.total += 1;
-        match r {
-            Err(_) => self.panics.push(name),
-            Ok(Ok(cs)) => match spirv_val::validate(&cs.spirv) {
-                Ok(()) => {
-                    self.valid += 1;
-                    if cs.stage == dxjit::ShaderKind::Hull {
-                        let (ocp, barriers) = tcs_shape(&cs.spirv);
-                        if (ocp == Some(1)) != (barriers == 0) || barriers > 1 {
-                            self.invalid.push(format!("{name}: {barriers} barriers with OutputVertices {ocp:?}"));
-                        }
-                    }
-                }
-                Err(msg) => self.invalid.push(format!("{name}: {msg}")),
-            },
-            Ok(Err(CompileError::Unsupported { feature, .. })) => {
-                eprintln!("unsupported {name}: {feature}");
-                self.unsupported += 1;
-                *self.features.entry(feature).or_default() += 1;
-            }
-            Ok(Err(CompileError::Malformed(m))) => self.malformed.push(format!("{name}: {m}")),
-            Ok(Err(CompileError::Internal(m))) => self.internal.push(format!("{name}: {m}")),
-            // No binding model is given here: a binding error would be a bug.
-            Ok(Err(e @ CompileError::Binding(_))) => self.internal.push(format!("{name}: {e}")),
+/// spirv-val, and for a hull shader the barrier rule of [`tcs_shape`].
+fn check(cs: &CompiledShader) -> Result<(), String> {
+    spirv_val::validate(&cs.spirv)?;
+    if cs.stage == dxjit::ShaderKind::Hull {
+        let (ocp, barriers) = tcs_shape(&cs.spirv);
+        if (ocp == Some(1)) != (barriers == 0) || barriers > 1 {
+            return Err(format!("{barriers} barriers with OutputVertices {ocp:?}"));
         }
     }
+    Ok(())
 }
 
 /// (OutputVertices, number of OpControlBarrier) of a TCS: the barrier
@@ -111,8 +82,9 @@ fn pipelines(set: &CorpusSet) -> Vec<(String, Vec<&Entry>)> {
 #[test]
 fn compile_tess_corpus() {
     let Some(corpus) = Corpus::for_test("compile_tess_corpus") else { return };
-    let mut alone = Tally::default();
-    let mut linked = Tally::default();
+    // Every unsupported shader is printed.
+    let mut alone = CompileTally { verbose: true, ..CompileTally::default() };
+    let mut linked = CompileTally { verbose: true, ..CompileTally::default() };
     let (mut pipes, mut rejected) = (0, 0);
     for mode in [PatchConstantInvocations::First, PatchConstantInvocations::All] {
         let opts = CompileOptions { hull_patch_constants: mode, ..CompileOptions::default() };
@@ -122,7 +94,7 @@ fn compile_tess_corpus() {
             }
             let name = format!("{}/{} ({mode:?})", set.name, e.dxil_path);
             let bytes = std::fs::read(set.path_of(e)).unwrap();
-            alone.record(name, catch_unwind(AssertUnwindSafe(|| compile(&bytes, &opts))));
+            alone.record(&e.stage, name, catch_unwind(AssertUnwindSafe(|| compile(&bytes, &opts))), check);
         }
     }
     let opts = CompileOptions::default();
@@ -153,17 +125,12 @@ fn compile_tess_corpus() {
                 };
                 let bytes = &blobs[pos];
                 let r = catch_unwind(AssertUnwindSafe(|| compile_stage(bytes, &plan, k, &opts)));
-                linked.record(format!("{name} [{}]", sp.stage), r);
+                linked.record(&sp.stage.to_string(), format!("{name} [{}]", sp.stage), r, check);
             }
         }
     }
     for t in [&alone, &linked] {
-        for m in t.invalid.iter().chain(&t.internal).chain(&t.malformed) {
-            eprintln!("FAILED {m}");
-        }
-        for m in &t.panics {
-            eprintln!("PANIC {m}");
-        }
+        t.print_failures();
     }
     let mut feats: Vec<_> = alone.features.iter().chain(&linked.features).collect();
     feats.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
@@ -172,12 +139,12 @@ fn compile_tess_corpus() {
         "tessellation corpus: alone {} compiles (HS/DS x 2 patch-constant modes), {} valid, {} unsupported; \
          {pipes} linked pipelines ({rejected} rejected by D3D12 rules), {} HS/DS compiles, {} valid, {} unsupported; \
          {} INVALID, {} malformed, {} internal, {} panics; unsupported: [{}]",
-        alone.total,
-        alone.valid,
-        alone.unsupported,
-        linked.total,
-        linked.valid,
-        linked.unsupported,
+        alone.total(),
+        alone.valid(),
+        alone.unsupported(),
+        linked.total(),
+        linked.valid(),
+        linked.unsupported(),
         alone.invalid.len() + linked.invalid.len(),
         alone.malformed.len() + linked.malformed.len(),
         alone.internal.len() + linked.internal.len(),
@@ -185,10 +152,7 @@ fn compile_tess_corpus() {
         feats.join("; ")
     );
     for t in [&alone, &linked] {
-        assert!(t.invalid.is_empty(), "modules fail spirv-val");
-        assert!(t.panics.is_empty(), "compiles panicked");
-        assert!(t.internal.is_empty(), "internal errors");
-        assert!(t.malformed.is_empty(), "corpus shaders reported malformed");
+        t.assert_no_failures();
     }
-    assert!(alone.total >= 70 && pipes > 0, "the corpus has hull/domain shaders and tessellation pipelines");
+    assert!(alone.total() >= 70 && pipes > 0, "the corpus has hull/domain shaders and tessellation pipelines");
 }

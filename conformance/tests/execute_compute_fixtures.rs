@@ -59,6 +59,7 @@ fn run(
         push_constants: Vec::new(),
         dispatch,
         required_subgroup_size: None,
+        scene: None,
     };
     let result = ctx.run_compute(&job).unwrap_or_else(|e| panic!("{name}: {e}"));
     let msgs = ctx.take_validation_messages();

@@ -35,6 +35,11 @@ pub(crate) enum Prepared {
     },
     Image(PreparedImage),
     Sampler(vk::Sampler),
+    /// The job's top-level acceleration structure (see `raytracing::attach_scene`).
+    Accel {
+        handle: vk::AccelerationStructureKHR,
+        address: u64,
+    },
     /// A null descriptor: nothing created, nothing read back.
     Nothing,
 }
@@ -142,7 +147,10 @@ pub(crate) fn prepare(
             fill(scratch.mapped(staging_mem)?, &[(0, data.as_slice())]);
             Ok(Prepared::Buffer { buffer, staging, staging_mem, size, len: data.len(), address: Some(address) })
         }
-        ResourceDesc::Null(_) => Ok(Prepared::Nothing),
+        // Acceleration structures come from the job's scene (`raytracing::attach_scene`).
+        ResourceDesc::Null(_)
+        | ResourceDesc::AccelerationStructure
+        | ResourceDesc::AccelerationStructureAddress { .. } => Ok(Prepared::Nothing),
         ResourceDesc::UniformTexelBuffer { format, data } | ResourceDesc::StorageTexelBuffer { format, data } => {
             let storage = matches!(res.resource, ResourceDesc::StorageTexelBuffer { .. });
             let bpt = u64::from(format.bytes_per_texel());
@@ -597,7 +605,7 @@ pub(crate) fn record_upload(
                         &copy_regions(img),
                     );
                 }
-                Prepared::Sampler(_) | Prepared::Nothing => {}
+                Prepared::Sampler(_) | Prepared::Accel { .. } | Prepared::Nothing => {}
             }
         }
         let to_shader: Vec<_> = images
@@ -685,7 +693,7 @@ pub(crate) fn record_readback(
                         &copy_regions(img),
                     );
                 }
-                Prepared::Image(_) | Prepared::Sampler(_) | Prepared::Nothing => {}
+                Prepared::Image(_) | Prepared::Sampler(_) | Prepared::Accel { .. } | Prepared::Nothing => {}
             }
         }
         let host = [vk::MemoryBarrier::default()
@@ -729,14 +737,15 @@ pub(crate) fn read_results(
                 }
                 data
             }
-            Prepared::Sampler(_) | Prepared::Nothing => continue,
+            Prepared::Sampler(_) | Prepared::Accel { .. } | Prepared::Nothing => continue,
         };
         out.push((res.set, res.binding, res.array_index, bytes));
     }
     Ok(out)
 }
 
-/// Writes the device address of every [`ResourceDesc::AddressBuffer`] into the push constants
+/// Writes the device address of every [`ResourceDesc::AddressBuffer`] (with a push offset) and
+/// [`ResourceDesc::AccelerationStructureAddress`] into the push constants
 /// (`push` already padded to the job's push-constant size).
 pub(crate) fn patch_addresses(
     resources: &[BoundResource],
@@ -744,12 +753,16 @@ pub(crate) fn patch_addresses(
     push: &mut [u8],
 ) -> Result<(), RuntimeError> {
     for (res, p) in resources.iter().zip(prepared) {
-        let (ResourceDesc::AddressBuffer { push_offset, .. }, Prepared::Buffer { address: Some(a), .. }) =
-            (&res.resource, p)
-        else {
-            continue;
+        let (at, a) = match (&res.resource, p) {
+            (
+                ResourceDesc::AddressBuffer { push_offset: Some(push_offset), .. },
+                Prepared::Buffer { address: Some(a), .. },
+            ) => (*push_offset as usize, *a),
+            (ResourceDesc::AccelerationStructureAddress { push_offset }, Prepared::Accel { address, .. }) => {
+                (*push_offset as usize, *address)
+            }
+            _ => continue,
         };
-        let at = *push_offset as usize;
         let len = push.len();
         let dst = push
             .get_mut(at..at + 8)

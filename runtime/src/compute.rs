@@ -7,6 +7,7 @@ use ash::vk;
 use crate::bind::{patch_addresses, prepare, read_results, record_readback, record_upload, Prepared};
 use crate::context::Context;
 use crate::descriptors::DescriptorPlan;
+use crate::raytracing::{attach_scene, build_scene, record_scene_build};
 use crate::reflect::{reflect, EXECUTION_MODEL_GLCOMPUTE};
 use crate::resources::BoundResource;
 use crate::scratch::Scratch;
@@ -24,6 +25,8 @@ pub struct ComputeJob<'a> {
     pub dispatch: [u32; 3],
     /// Required subgroup size (VK_EXT_subgroup_size_control / Vulkan 1.3).
     pub required_subgroup_size: Option<u32>,
+    /// Acceleration structures for ray queries (see [`crate::ResourceDesc::AccelerationStructure`]).
+    pub scene: Option<crate::Scene>,
 }
 
 /// What a job left in its resources.
@@ -85,8 +88,13 @@ impl Context {
 
         let mut exclusive = self.lock();
         let mut scratch = Scratch::new(self, &mut exclusive)?;
-        let prepared: Vec<Prepared> =
+        let mut prepared: Vec<Prepared> =
             job.resources.iter().map(|r| prepare(&mut scratch, r, plan.image_type(r))).collect::<Result<_, _>>()?;
+        let scene = match &job.scene {
+            Some(s) => Some(build_scene(&mut scratch, s)?),
+            None => None,
+        };
+        attach_scene(&job.resources, &mut prepared, scene.as_ref())?;
         let layouts = plan.create_layouts(&mut scratch, vk::ShaderStageFlags::COMPUTE)?;
         let sets = plan.allocate_and_write(&mut scratch, &layouts, &prepared)?;
         let ranges =
@@ -124,6 +132,9 @@ impl Context {
 
         let device = scratch.device();
         let cb = scratch.begin_commands()?;
+        if let Some(scene) = &scene {
+            record_scene_build(&scratch, cb, scene, vk::PipelineStageFlags::COMPUTE_SHADER)?;
+        }
         record_upload(device, cb, &prepared, vk::PipelineStageFlags::COMPUTE_SHADER);
         let mut push = job.push_constants.clone();
         push.resize(push_len, 0);

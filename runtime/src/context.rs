@@ -336,6 +336,9 @@ pub struct Context {
     driver: String,
     features: DeviceFeatures,
     validation: bool,
+    /// `VK_KHR_acceleration_structure` and `VK_KHR_ray_tracing_pipeline` entry points, when enabled.
+    pub(crate) accel: Option<ash::khr::acceleration_structure::Device>,
+    pub(crate) rt_pipeline: Option<ash::khr::ray_tracing_pipeline::Device>,
 }
 
 impl Context {
@@ -397,6 +400,12 @@ impl Context {
         // SAFETY: valid device and create info.
         let command_pool = unsafe { device.0.create_command_pool(&pool_info, None) }.call("vkCreateCommandPool")?;
         let exclusive = Exclusive { allocator: Some(allocator), command_pool, device: device.0.clone() };
+        let accel = features
+            .acceleration_structure
+            .then(|| ash::khr::acceleration_structure::Device::new(&instance.instance, &device.0));
+        let rt_pipeline = features
+            .ray_tracing_pipeline
+            .then(|| ash::khr::ray_tracing_pipeline::Device::new(&instance.instance, &device.0));
 
         Ok(Context {
             exclusive: Mutex::new(exclusive),
@@ -410,6 +419,8 @@ impl Context {
             name: info.name,
             features,
             validation: opts.validation,
+            accel,
+            rt_pipeline,
         })
     }
 

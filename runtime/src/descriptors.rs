@@ -38,6 +38,7 @@ fn nullable(kind: DescriptorKind) -> bool {
             | DescriptorKind::StorageTexelBuffer
             | DescriptorKind::SampledImage
             | DescriptorKind::StorageImage
+            | DescriptorKind::AccelerationStructure
     )
 }
 
@@ -113,7 +114,8 @@ impl DescriptorPlan {
     ) -> Result<DescriptorPlan, RuntimeError> {
         let mut map: BTreeMap<(u32, u32), BindingPlan> = BTreeMap::new();
         for (i, res) in resources.iter().enumerate() {
-            if let ResourceDesc::AddressBuffer { .. } = res.resource {
+            if let ResourceDesc::AddressBuffer { .. } | ResourceDesc::AccelerationStructureAddress { .. } = res.resource
+            {
                 // Reached through its address, not a descriptor.
                 continue;
             }
@@ -357,7 +359,9 @@ impl DescriptorPlan {
             Buffer(usize),
             Texel(usize),
             Image(usize),
+            Accel(usize),
         }
+        let mut accels: Vec<vk::AccelerationStructureKHR> = Vec::new();
         let mut buffer_infos = Vec::new();
         let mut texel_views = Vec::new();
         let mut image_infos = Vec::new();
@@ -415,6 +419,13 @@ impl DescriptorPlan {
                             });
                             Info::Image(image_infos.len() - 1)
                         }
+                        DescriptorKind::AccelerationStructure => {
+                            accels.push(match p {
+                                Some(Prepared::Accel { handle, .. }) => *handle,
+                                _ => vk::AccelerationStructureKHR::null(),
+                            });
+                            Info::Accel(accels.len() - 1)
+                        }
                         other => {
                             return Err(RuntimeError::Unsupported(format!("{} descriptors", other.name())));
                         }
@@ -423,6 +434,18 @@ impl DescriptorPlan {
                 }
             }
         }
+        // Acceleration-structure writes chain their handle (one per write).
+        let mut accel_writes: Vec<vk::WriteDescriptorSetAccelerationStructureKHR> = pending
+            .iter()
+            .filter_map(|p| match p.4 {
+                Info::Accel(i) => accels.get(i).map(|a| {
+                    vk::WriteDescriptorSetAccelerationStructureKHR::default()
+                        .acceleration_structures(std::slice::from_ref(a))
+                }),
+                _ => None,
+            })
+            .collect();
+        let mut accel_iter = accel_writes.iter_mut();
         let writes: Vec<vk::WriteDescriptorSet> = pending
             .iter()
             .filter_map(|(ds, binding, element, ty, info)| {
@@ -435,6 +458,7 @@ impl DescriptorPlan {
                     Info::Buffer(i) => w.buffer_info(std::slice::from_ref(buffer_infos.get(*i)?)),
                     Info::Texel(i) => w.texel_buffer_view(std::slice::from_ref(texel_views.get(*i)?)),
                     Info::Image(i) => w.image_info(std::slice::from_ref(image_infos.get(*i)?)),
+                    Info::Accel(_) => w.descriptor_count(1).push_next(accel_iter.next()?),
                 })
             })
             .collect();

@@ -99,6 +99,21 @@ pub struct DeviceFeatures {
     pub transform_feedback_rasterization_stream_select: bool,
     pub mesh_shader: bool,
     pub task_shader: bool,
+    /// `VK_KHR_acceleration_structure` (`accelerationStructure`): BLAS/TLAS building and
+    /// acceleration-structure descriptors.
+    pub acceleration_structure: bool,
+    /// `VK_KHR_ray_tracing_pipeline` (`rayTracingPipeline`).
+    pub ray_tracing_pipeline: bool,
+    /// `VK_KHR_ray_query` (`rayQuery`): inline ray tracing in any stage.
+    pub ray_query: bool,
+    /// Ray-tracing pipeline properties (0 without the extension).
+    pub shader_group_handle_size: u32,
+    pub shader_group_handle_alignment: u32,
+    pub shader_group_base_alignment: u32,
+    pub max_shader_group_stride: u32,
+    pub max_ray_recursion_depth: u32,
+    /// `minAccelerationStructureScratchOffsetAlignment`.
+    pub min_acceleration_structure_scratch_offset_alignment: u32,
 
     // Resource access from shaders.
     pub fragment_stores_and_atomics: bool,
@@ -161,6 +176,11 @@ fn wanted_extensions(api_version: u32) -> Vec<&'static CStr> {
         ash::ext::vertex_attribute_divisor::NAME,
         ash::ext::mesh_shader::NAME,
         ash::ext::mutable_descriptor_type::NAME,
+        // Ray tracing (VK_KHR_acceleration_structure needs deferred host operations).
+        ash::khr::deferred_host_operations::NAME,
+        ash::khr::acceleration_structure::NAME,
+        ash::khr::ray_tracing_pipeline::NAME,
+        ash::khr::ray_query::NAME,
         // Must be enabled when the implementation exposes it (portability drivers such as MoltenVK).
         ash::khr::portability_subset::NAME,
     ];
@@ -196,6 +216,9 @@ pub(crate) struct FeatureChain {
     divisor: vk::PhysicalDeviceVertexAttributeDivisorFeaturesEXT<'static>,
     mesh: vk::PhysicalDeviceMeshShaderFeaturesEXT<'static>,
     mutable: vk::PhysicalDeviceMutableDescriptorTypeFeaturesEXT<'static>,
+    accel: vk::PhysicalDeviceAccelerationStructureFeaturesKHR<'static>,
+    rt_pipeline: vk::PhysicalDeviceRayTracingPipelineFeaturesKHR<'static>,
+    ray_query: vk::PhysicalDeviceRayQueryFeaturesKHR<'static>,
     features2: vk::PhysicalDeviceFeatures2<'static>,
 }
 
@@ -264,6 +287,15 @@ impl FeatureChain {
         if self.has(ash::ext::mutable_descriptor_type::NAME) {
             link!(head, self.mutable);
         }
+        if self.has(ash::khr::acceleration_structure::NAME) {
+            link!(head, self.accel);
+        }
+        if self.has(ash::khr::ray_tracing_pipeline::NAME) {
+            link!(head, self.rt_pipeline);
+        }
+        if self.has(ash::khr::ray_query::NAME) {
+            link!(head, self.ray_query);
+        }
         self.features2.p_next = head;
         self.features2.features = self.core;
         ptr::addr_of_mut!(self.features2)
@@ -283,6 +315,31 @@ impl FeatureChain {
         // robustBufferAccess2 requires robustBufferAccess.
         if self.core.robust_buffer_access == vk::FALSE {
             self.robustness2.robust_buffer_access2 = vk::FALSE;
+        }
+        // Ray tracing: capture/replay and host-side builds are not used here.
+        self.accel.acceleration_structure_capture_replay = vk::FALSE;
+        self.accel.acceleration_structure_indirect_build = vk::FALSE;
+        self.accel.acceleration_structure_host_commands = vk::FALSE;
+        self.rt_pipeline.ray_tracing_pipeline_shader_group_handle_capture_replay = vk::FALSE;
+        self.rt_pipeline.ray_tracing_pipeline_shader_group_handle_capture_replay_mixed = vk::FALSE;
+        // The ray-tracing extensions need buffer device addresses and each other.
+        let bda = self.v12.buffer_device_address != vk::FALSE;
+        let accel = self.has(ash::khr::acceleration_structure::NAME)
+            && self.has(ash::khr::deferred_host_operations::NAME)
+            && self.accel.acceleration_structure != vk::FALSE
+            && bda;
+        if !accel {
+            self.extensions.retain(|e| {
+                *e != ash::khr::acceleration_structure::NAME
+                    && *e != ash::khr::ray_tracing_pipeline::NAME
+                    && *e != ash::khr::ray_query::NAME
+            });
+        }
+        if self.has(ash::khr::ray_tracing_pipeline::NAME) && self.rt_pipeline.ray_tracing_pipeline == vk::FALSE {
+            self.extensions.retain(|e| *e != ash::khr::ray_tracing_pipeline::NAME);
+        }
+        if self.has(ash::khr::ray_query::NAME) && self.ray_query.ray_query == vk::FALSE {
+            self.extensions.retain(|e| *e != ash::khr::ray_query::NAME);
         }
         if self.extensions.contains(&ash::ext::mesh_shader::NAME)
             && self.mesh.mesh_shader == vk::FALSE
@@ -387,6 +444,18 @@ impl FeatureChain {
             transform_feedback_rasterization_stream_select: props.transform_feedback_rasterization_stream_select,
             mesh_shader: b(self.mesh.mesh_shader),
             task_shader: b(self.mesh.task_shader),
+            acceleration_structure: self.has(ash::khr::acceleration_structure::NAME)
+                && b(self.accel.acceleration_structure),
+            ray_tracing_pipeline: self.has(ash::khr::ray_tracing_pipeline::NAME)
+                && b(self.rt_pipeline.ray_tracing_pipeline),
+            ray_query: self.has(ash::khr::ray_query::NAME) && b(self.ray_query.ray_query),
+            shader_group_handle_size: props.shader_group_handle_size,
+            shader_group_handle_alignment: props.shader_group_handle_alignment,
+            shader_group_base_alignment: props.shader_group_base_alignment,
+            max_shader_group_stride: props.max_shader_group_stride,
+            max_ray_recursion_depth: props.max_ray_recursion_depth,
+            min_acceleration_structure_scratch_offset_alignment: props
+                .min_acceleration_structure_scratch_offset_alignment,
             fragment_stores_and_atomics: b(c.fragment_stores_and_atomics),
             vertex_pipeline_stores_and_atomics: b(c.vertex_pipeline_stores_and_atomics),
             shader_image_gather_extended: b(c.shader_image_gather_extended),
@@ -449,6 +518,12 @@ pub(crate) struct DeviceProps {
     /// f16, f32, f64.
     pub denorm_preserve: [bool; 3],
     pub denorm_ftz: [bool; 3],
+    pub shader_group_handle_size: u32,
+    pub shader_group_handle_alignment: u32,
+    pub shader_group_base_alignment: u32,
+    pub max_shader_group_stride: u32,
+    pub max_ray_recursion_depth: u32,
+    pub min_acceleration_structure_scratch_offset_alignment: u32,
 }
 
 /// Queries [`DeviceProps`] (Vulkan 1.2+ device; 1.3 or the EXT for subgroup size control).
@@ -464,7 +539,17 @@ pub(crate) fn query_props(
     let mut xfb = vk::PhysicalDeviceTransformFeedbackPropertiesEXT::default();
     let has_sgsc = api_version >= vk::API_VERSION_1_3 || extensions.contains(&ash::ext::subgroup_size_control::NAME);
     let has_xfb = extensions.contains(&ash::ext::transform_feedback::NAME);
+    let mut rt = vk::PhysicalDeviceRayTracingPipelinePropertiesKHR::default();
+    let mut accel = vk::PhysicalDeviceAccelerationStructurePropertiesKHR::default();
+    let has_rt = extensions.contains(&ash::khr::ray_tracing_pipeline::NAME);
+    let has_accel = extensions.contains(&ash::khr::acceleration_structure::NAME);
     let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut v11).push_next(&mut v12);
+    if has_rt {
+        p2 = p2.push_next(&mut rt);
+    }
+    if has_accel {
+        p2 = p2.push_next(&mut accel);
+    }
     if has_sgsc {
         p2 = p2.push_next(&mut sgsc);
     }
@@ -506,6 +591,12 @@ pub(crate) fn query_props(
             v12.shader_denorm_flush_to_zero_float32 != vk::FALSE,
             v12.shader_denorm_flush_to_zero_float64 != vk::FALSE,
         ],
+        shader_group_handle_size: rt.shader_group_handle_size,
+        shader_group_handle_alignment: rt.shader_group_handle_alignment,
+        shader_group_base_alignment: rt.shader_group_base_alignment,
+        max_shader_group_stride: rt.max_shader_group_stride,
+        max_ray_recursion_depth: rt.max_ray_recursion_depth,
+        min_acceleration_structure_scratch_offset_alignment: accel.min_acceleration_structure_scratch_offset_alignment,
     };
     (base, props)
 }

@@ -5,7 +5,8 @@
 //! Layout: `context` (instance, device choice, validation capture), `features` (what is enabled),
 //! `resources` (job resource descriptions), `bind` + `descriptors` (resource creation, upload, read-back,
 //! descriptor sets — shared by every pipeline kind), `scratch` (per-job object ownership), `compute`
-//! (compute jobs), `graphics` (graphics jobs: one draw with dynamic rendering), `reflect` (SPIR-V binding
+//! (compute jobs), `graphics` (graphics jobs: one draw with dynamic rendering), `raytracing`
+//! (acceleration structures for any job, ray-tracing pipeline jobs), `reflect` (SPIR-V binding
 //! reflection).
 
 mod bind;
@@ -16,6 +17,7 @@ mod error;
 mod features;
 mod format;
 mod graphics;
+mod raytracing;
 pub mod reflect;
 mod resources;
 mod scratch;
@@ -27,6 +29,10 @@ pub use error::RuntimeError;
 pub use features::DeviceFeatures;
 pub use format::{AddressMode, BorderColor, CompareOp, Filter, Format, ImageDim};
 pub use graphics::*;
+pub use raytracing::{
+    AddressOf, Blas, Geometry, GeometryKind, Instance, RayTracingJob, RtShader, RtStage, Scene, ShaderGroup,
+    ShaderRecord,
+};
 pub use resources::{BoundResource, ImageDesc, ResourceDesc, SamplerDesc, Subresource};
 
 /// Converts a SPIR-V binary (as bytes, either endianness) to words, checking the magic number.

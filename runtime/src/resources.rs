@@ -43,11 +43,19 @@ pub enum ResourceDesc {
     Sampler(SamplerDesc),
     /// A buffer reached through its 64-bit buffer device address instead of a descriptor (a D3D12
     /// root descriptor): created with `SHADER_DEVICE_ADDRESS` usage, its address is written
-    /// (little-endian u64) into the job's push constants at byte `push_offset`. The
-    /// `(set, binding, array_index)` of its [`BoundResource`] only names it in the results. Needs
-    /// `bufferDeviceAddress`.
+    /// (little-endian u64) into the job's push constants at byte `push_offset` (`None`: only a
+    /// shader record holds it, see [`crate::AddressOf`]). The `(set, binding, array_index)` of its
+    /// [`BoundResource`] only names it in the results. Needs `bufferDeviceAddress`.
     AddressBuffer {
         data: Vec<u8>,
+        push_offset: Option<u32>,
+    },
+    /// The job's top-level acceleration structure ([`crate::Scene`]) in an acceleration-structure
+    /// descriptor. Needs `VK_KHR_acceleration_structure`.
+    AccelerationStructure,
+    /// The job's top-level acceleration structure reached through its device address (a D3D12
+    /// root SRV), written into the push constants at byte `push_offset`.
+    AccelerationStructureAddress {
         push_offset: u32,
     },
     /// An explicitly empty element of a descriptor array (robustness2 `nullDescriptor` for buffer and
@@ -68,6 +76,9 @@ impl ResourceDesc {
             ResourceDesc::StorageImage(_) => DescriptorKind::StorageImage,
             ResourceDesc::Sampler(_) => DescriptorKind::Sampler,
             ResourceDesc::AddressBuffer { .. } => DescriptorKind::StorageBuffer,
+            ResourceDesc::AccelerationStructure | ResourceDesc::AccelerationStructureAddress { .. } => {
+                DescriptorKind::AccelerationStructure
+            }
             ResourceDesc::Null(kind) => *kind,
         }
     }

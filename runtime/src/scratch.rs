@@ -29,6 +29,7 @@ pub(crate) struct Scratch<'a> {
     shader_modules: Vec<vk::ShaderModule>,
     pipelines: Vec<vk::Pipeline>,
     query_pools: Vec<vk::QueryPool>,
+    acceleration_structures: Vec<vk::AccelerationStructureKHR>,
     command_buffers: Vec<vk::CommandBuffer>,
     fences: Vec<vk::Fence>,
     /// Work was submitted and not seen to complete: wait for the device before destroying anything.
@@ -58,6 +59,7 @@ impl<'a> Scratch<'a> {
             shader_modules: Vec::new(),
             pipelines: Vec::new(),
             query_pools: Vec::new(),
+            acceleration_structures: Vec::new(),
             command_buffers: Vec::new(),
             fences: Vec::new(),
             pending: false,
@@ -109,6 +111,48 @@ impl<'a> Scratch<'a> {
         // SAFETY: memory and offset come from an allocation satisfying the buffer's requirements.
         unsafe { device.bind_buffer_memory(buffer, a.memory(), a.offset()) }.call("vkBindBufferMemory")?;
         Ok((buffer, id))
+    }
+
+    /// The device address of a buffer created with `SHADER_DEVICE_ADDRESS` usage.
+    pub(crate) fn buffer_address(&self, buffer: vk::Buffer) -> u64 {
+        let info = vk::BufferDeviceAddressInfo::default().buffer(buffer);
+        // SAFETY: the caller created `buffer` with SHADER_DEVICE_ADDRESS usage on memory allocated
+        // with the device-address flag (the allocator is created with it when the device has it).
+        unsafe { self.device().get_buffer_device_address(&info) }
+    }
+
+    /// Creates an acceleration structure (destroyed with the scratch).
+    pub(crate) fn acceleration_structure(
+        &mut self,
+        info: &vk::AccelerationStructureCreateInfoKHR<'_>,
+    ) -> Result<vk::AccelerationStructureKHR, RuntimeError> {
+        let Some(ext) = self.ctx.accel.as_ref() else {
+            return Err(RuntimeError::Unsupported("acceleration structures (VK_KHR_acceleration_structure)".into()));
+        };
+        // SAFETY: valid create info over a live buffer with ACCELERATION_STRUCTURE_STORAGE usage.
+        let a = unsafe { ext.create_acceleration_structure(info, None) }.call("vkCreateAccelerationStructureKHR")?;
+        self.acceleration_structures.push(a);
+        Ok(a)
+    }
+
+    /// Creates a ray-tracing pipeline.
+    pub(crate) fn ray_tracing_pipeline(
+        &mut self,
+        info: &vk::RayTracingPipelineCreateInfoKHR<'_>,
+    ) -> Result<vk::Pipeline, RuntimeError> {
+        let Some(ext) = self.ctx.rt_pipeline.as_ref() else {
+            return Err(RuntimeError::Unsupported("ray-tracing pipelines (VK_KHR_ray_tracing_pipeline)".into()));
+        };
+        // SAFETY: valid create info whose modules, groups and layout are alive.
+        let result = unsafe {
+            ext.create_ray_tracing_pipelines(
+                vk::DeferredOperationKHR::null(),
+                vk::PipelineCache::null(),
+                std::slice::from_ref(info),
+                None,
+            )
+        };
+        self.keep_pipeline(result, "vkCreateRayTracingPipelinesKHR")
     }
 
     /// Creates an image with bound device-local memory.
@@ -302,6 +346,11 @@ impl Drop for Scratch<'_> {
             }
             for p in self.pipelines.drain(..) {
                 device.destroy_pipeline(p, None);
+            }
+            if let Some(ext) = self.ctx.accel.as_ref() {
+                for a in self.acceleration_structures.drain(..) {
+                    ext.destroy_acceleration_structure(a, None);
+                }
             }
             for m in self.shader_modules.drain(..) {
                 device.destroy_shader_module(m, None);

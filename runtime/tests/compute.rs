@@ -16,6 +16,7 @@ fn job<'a>(spirv: &'a [u32], resources: Vec<BoundResource>, dispatch: [u32; 3]) 
         push_constants: Vec::new(),
         dispatch,
         required_subgroup_size: None,
+        scene: None,
     }
 }
 
@@ -510,7 +511,7 @@ fn bindless_heap_and_buffer_address() {
             resource: ResourceDesc::Null(dxjit_runtime::reflect::DescriptorKind::StorageBuffer),
         },
         BoundResource::new(1, 0, ResourceDesc::StorageBuffer { data: vec![0; 32] }),
-        BoundResource::new(7, 0, ResourceDesc::AddressBuffer { data: u32s(&root), push_offset: 0 }),
+        BoundResource::new(7, 0, ResourceDesc::AddressBuffer { data: u32s(&root), push_offset: Some(0) }),
     ];
     let mut j = job(&spirv, resources, [1, 1, 1]);
     j.push_constants = push;

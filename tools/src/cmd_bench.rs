@@ -9,6 +9,11 @@
 //! do not compile (graphics stages, unsupported ops) are listed with
 //! `ok = false` and left out of every timing figure.
 //!
+//! DXIL libraries (ray tracing) are not single shaders: each export is compiled
+//! on its own (`CompileOptions::entry_point`) and timed the same way, in a
+//! section of its own (`library_exports` in the JSON), so the figures of the
+//! other shaders keep their meaning.
+//!
 //! Memory: this binary's global allocator counts bytes per thread, so each
 //! compile's peak heap use, allocation count and leaked bytes are exact.
 
@@ -145,6 +150,17 @@ struct Shader {
     bytes: Vec<u8>,
     stage: String,
     bitcode_bytes: usize,
+    /// Libraries: the exports (plain names), each timed on its own.
+    exports: Vec<String>,
+}
+
+/// The plain names of a library's exports (from its `!dx.entryPoints`).
+fn library_exports(bytes: &[u8]) -> Vec<String> {
+    let Ok(c) = dxjit::container::Container::parse(bytes) else { return Vec::new() };
+    let Ok(prog) = c.dxil_program() else { return Vec::new() };
+    let Ok(m) = dxjit::bitcode::read_module(prog.bitcode) else { return Vec::new() };
+    let Ok(info) = dxjit::dxil::decode(&m) else { return Vec::new() };
+    info.functions().map(|e| dxjit::dxil::library::export_name(&e.name).to_string()).collect()
 }
 
 fn load(paths: &[PathBuf], root: Option<&Path>) -> Result<Vec<Shader>, String> {
@@ -159,7 +175,8 @@ fn load(paths: &[PathBuf], root: Option<&Path>) -> Result<Vec<Shader>, String> {
             Err(_) => ("unknown".to_string(), 0),
         };
         let path = root.and_then(|r| p.strip_prefix(r).ok()).unwrap_or(p).display().to_string();
-        out.push(Shader { path, bytes, stage, bitcode_bytes });
+        let exports = if stage == "library" { library_exports(&bytes) } else { Vec::new() };
+        out.push(Shader { path, bytes, stage, bitcode_bytes, exports });
     }
     Ok(out)
 }
@@ -200,6 +217,8 @@ fn round2(x: f64) -> f64 {
 struct Result1 {
     ok: bool,
     error: Option<String>,
+    /// The compiled shader's stage (`raygeneration`, … for library exports).
+    stage: String,
     whole: Summary,
     phases: [Summary; Phase::COUNT], // indexed by Phase; Link stays empty for one shader
     spirv_bytes: usize,
@@ -217,6 +236,7 @@ fn bench_shader(s: &Shader, opts: &CompileOptions, iterations: usize) -> Result1
             return Result1 {
                 ok: false,
                 error: Some(e.to_string()),
+                stage: String::new(),
                 whole: Summary::default(),
                 phases: [Summary::default(); Phase::COUNT],
                 spirv_bytes: 0,
@@ -228,6 +248,7 @@ fn bench_shader(s: &Shader, opts: &CompileOptions, iterations: usize) -> Result1
         }
     };
     let spirv_bytes = first.spirv.len() * 4;
+    let stage = first.stage.name().to_string();
     drop(first);
     let mut whole = Vec::with_capacity(iterations);
     let (mut peak_bytes, mut allocs, mut leaked) = (0u64, 0u64, 0i64);
@@ -262,6 +283,7 @@ fn bench_shader(s: &Shader, opts: &CompileOptions, iterations: usize) -> Result1
     Result1 {
         ok: true,
         error: None,
+        stage,
         whole: summarize(&mut whole),
         phases: ph,
         spirv_bytes,
@@ -516,6 +538,7 @@ fn bench_device(ok: &[&Shader], opts: &CompileOptions) -> Result<Value, String> 
             push_constants: vec![0u8; c.push_constants.map_or(0, |p| p.size as usize)],
             dispatch: [1, 1, 1],
             required_subgroup_size: None,
+            scene: None,
         };
         let t = Instant::now();
         match ctx.run_compute(&job) {
@@ -537,6 +560,71 @@ fn bench_device(ok: &[&Shader], opts: &CompileOptions) -> Result<Value, String> 
 #[cfg(not(feature = "vulkan"))]
 fn bench_device(_: &[&Shader], _: &CompileOptions) -> Result<Value, String> {
     Err("--device needs a build with `--features vulkan`".into())
+}
+
+// ---- library exports --------------------------------------------------------
+
+/// Prints the library-export table (slowest first, `top` rows) and summary; returns the JSON.
+fn library_section(libraries: &[Shader], results: &[(&Shader, &str, Result1)], top: usize) -> Value {
+    let timed: Vec<&(&Shader, &str, Result1)> = results.iter().filter(|r| r.2.ok).collect();
+    let mut by_time = timed.clone();
+    by_time.sort_by(|x, y| y.2.whole.median.total_cmp(&x.2.whole.median));
+    let rows = if top == 0 { by_time.len() } else { top.min(by_time.len()) };
+    println!(
+        "\nlibrary exports ({} of {} exports of {} libraries compiled and timed, each on its own; {rows} slowest):",
+        timed.len(),
+        results.len(),
+        libraries.len()
+    );
+    println!("{:>9} {:>9} {:>9} {:>8} {:>9}  export", "median µs", "p90 µs", "max µs", "SPIR-V B", "peak KiB");
+    for (s, e, r) in by_time.iter().take(rows) {
+        println!(
+            "{:>9.2} {:>9.2} {:>9.2} {:>8} {:>9.1}  {}#{e} [{}]",
+            r.whole.median,
+            r.whole.p90,
+            r.whole.max,
+            r.spirv_bytes,
+            r.peak_bytes as f64 / 1024.0,
+            s.path,
+            r.stage
+        );
+    }
+    let mut med: Vec<f64> = timed.iter().map(|r| r.2.whole.median).collect();
+    let total: f64 = med.iter().sum();
+    let sum = summarize(&mut med);
+    println!(
+        "{:>9.2} {:>9.2} {:>9.2} {:>8} {:>9}  all exports (median, p90, max of each export's median; total {total:.1} µs)",
+        sum.median, sum.p90, sum.max, "", ""
+    );
+    let not_timed = results.len() - timed.len();
+    if not_timed > 0 {
+        println!("{not_timed} exports not compiled (unsupported or malformed; excluded from the figures)");
+    }
+    json!({
+        "libraries": libraries.len(),
+        "compiled": timed.len(),
+        "not_compiled": not_timed,
+        "total_us": round2(total),
+        "median_us": round2(sum.median),
+        "p90_us": round2(sum.p90),
+        "max_us": round2(sum.max),
+        "exports": results.iter().map(|(s, e, r)| {
+            let mut j = json!({
+                "path": s.path, "export": e, "ok": r.ok, "stage": r.stage,
+                "median_us": round2(r.whole.median), "p90_us": round2(r.whole.p90), "max_us": round2(r.whole.max),
+                "spirv_bytes": r.spirv_bytes,
+            });
+            if r.ok {
+                let ph: serde_json::Map<String, Value> =
+                    Phase::SHADER.iter().map(|p| (p.name().to_string(), summary_json(r.phases[*p as usize]))).collect();
+                j["phases"] = Value::Object(ph);
+                j["peak_alloc_bytes"] = json!(r.peak_bytes);
+            } else {
+                j["error"] = json!(r.error);
+            }
+            j
+        }).collect::<Vec<_>>(),
+    })
 }
 
 // ---- compare --------------------------------------------------------------
@@ -613,10 +701,12 @@ fn run(a: Args) -> Result<(), String> {
         ));
     }
     let root = (inputs.len() == 1 && inputs[0].is_dir()).then(|| inputs[0].as_path());
-    let shaders = load(&files, root)?;
+    let all = load(&files, root)?;
+    let (libraries, shaders): (Vec<Shader>, Vec<Shader>) = all.into_iter().partition(|s| s.stage == "library");
     let opts = CompileOptions::default();
 
-    let bar = indicatif::ProgressBar::new(shaders.len() as u64);
+    let n_exports: usize = libraries.iter().map(|l| l.exports.len()).sum();
+    let bar = indicatif::ProgressBar::new((shaders.len() + n_exports) as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {wide_msg}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
@@ -626,6 +716,16 @@ fn run(a: Args) -> Result<(), String> {
         bar.set_message(s.path.clone());
         results.push(bench_shader(s, &opts, iterations));
         bar.inc(1);
+    }
+    // Library exports, each compiled alone.
+    let mut export_results: Vec<(&Shader, &str, Result1)> = Vec::with_capacity(n_exports);
+    for l in &libraries {
+        for e in &l.exports {
+            bar.set_message(format!("{}#{e}", l.path));
+            let eopts = CompileOptions { entry_point: Some(e.clone()), ..opts.clone() };
+            export_results.push((l, e.as_str(), bench_shader(l, &eopts, iterations)));
+            bar.inc(1);
+        }
     }
     bar.finish_and_clear();
 
@@ -718,9 +818,14 @@ fn run(a: Args) -> Result<(), String> {
     }
     println!("{:>12} {:>9.2} {:>9.2} {:>9.2} {total_us:>11.1}", "whole", corpus.median, corpus.p90, corpus.max);
     println!(
-        "\n{} shaders: {} compiled and timed, {failed} not compiled (unsupported or malformed; excluded from timings)",
+        "\n{} shaders: {} compiled and timed, {failed} not compiled (unsupported or malformed; excluded from timings){}",
         shaders.len(),
-        ok.len()
+        ok.len(),
+        if libraries.is_empty() {
+            String::new()
+        } else {
+            format!("; {} DXIL libraries ({n_exports} exports) timed per export below", libraries.len())
+        }
     );
     println!(
         "throughput: {:.0} shaders/s on 1 thread, {:.0} shaders/s on {threads} threads (scaling {:.2}×); \
@@ -744,6 +849,8 @@ fn run(a: Args) -> Result<(), String> {
         max_peak as f64 / 1024.0,
         retained as f64 / 1024.0
     );
+    let library_json =
+        if libraries.is_empty() { Value::Null } else { library_section(&libraries, &export_results, a.top) };
     let failures: Vec<Value> = shaders
         .iter()
         .zip(&results)
@@ -790,6 +897,7 @@ fn run(a: Args) -> Result<(), String> {
         "leaking_shaders": leaks,
         "peak_growing_shaders": growth,
         "thread_retained_bytes": retained,
+        "library_exports": library_json,
     });
 
     if let Some(dir) = &a.cache {

@@ -482,7 +482,26 @@ fn to_text(m: &Module, info: &DxilModuleInfo, rdat: Option<&Rdat>) -> String {
     }
     out.push_str("resources:\n");
     resources_text(&mut out, "  ", &info.resources);
-    out.push('\n');
-    out.push_str(&dxjit::ir::print::print_module(m));
-    out
+    // The account above is comments of the module text below, so that the
+    // whole output is assembler input (`dxjit asm`).
+    let mut text = String::with_capacity(out.len() * 2);
+    for line in out.lines() {
+        if !line.is_empty() {
+            text.push_str("; ");
+            text.push_str(line);
+        }
+        text.push('\n');
+    }
+    text.push('\n');
+    text.push_str(&dxjit::ir::print::print_module(m));
+    // A library's subobjects live in RDAT, not in the module: they follow as DXC's
+    // `!dx.subobjects`, from which `dxjit asm` makes the RDAT part again.
+    if let Some(r) = rdat.filter(|r| !r.subobjects.is_empty()) {
+        text.push_str(
+            "\n; RDAT subobjects, as DXC's !dx.subobjects: dxjit asm makes the RDAT part from them and, as\n\
+             ; DXC does, leaves them out of the DXIL part (root signature texts are not in RDAT)\n",
+        );
+        text.push_str(&dxjit::asm::rdat::subobjects_text(&r.subobjects, m.metadata.len()));
+    }
+    text
 }

@@ -1,5 +1,6 @@
 //! The `dxjit` command line.
 
+mod cmd_asm;
 mod cmd_bench;
 mod cmd_compile;
 mod cmd_conform;
@@ -31,6 +32,8 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Assemble module text (what `dis` prints, or hand-written; docs/asm.md) into a DXBC container.
+    Asm(cmd_asm::Args),
     /// Compile-time benchmark: per shader and per phase, throughput, memory, cache.
     Bench(cmd_bench::Args),
     /// Compile a DXIL shader to SPIR-V (all but mesh/amplification/libraries; graphics stages with the
@@ -63,6 +66,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Cmd::Asm(a) => cmd_asm::main(a),
         Cmd::Bench(a) => cmd_bench::main(a),
         Cmd::Compile(a) => cmd_compile::main(a),
         Cmd::Corpus(a) => cmd_corpus::main(a),

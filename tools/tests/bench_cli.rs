@@ -82,3 +82,45 @@ fn bench_writes_the_documented_json_times_pipelines_and_compares() {
     assert!(out2.contains("geometric mean of ratios"), "{out2}");
     assert!(out2.contains("shaders_per_second"), "{out2}");
 }
+
+/// DXIL libraries are timed per export, in their own section, apart from the other shaders.
+#[test]
+fn bench_times_library_exports_apart() {
+    let dir = std::env::temp_dir().join(format!("dxjit-bench-cli-lib-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let json = dir.join("run.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_dxjit"))
+        .arg("bench")
+        .arg(root().join("fixtures/raytracing"))
+        .arg(root().join("fixtures/rayquery"))
+        .args(["--iterations", "2", "--threads", "2", "--top", "0", "--json"])
+        .arg(&json)
+        .output()
+        .expect("run dxjit");
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{out}\n{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("json written")).expect("json");
+    // The two ray-query shaders are ordinary shaders; no library is among them.
+    let shaders = v["shaders"].as_array().expect("shaders");
+    assert_eq!(shaders.len(), 2, "{shaders:?}");
+    assert!(shaders.iter().all(|s| s["stage"] != "library" && s["ok"] == true), "{shaders:?}");
+    // Every export of the six fixture libraries (recursion's assembled), compiled and timed on its own.
+    let lib = &v["library_exports"];
+    let exports = lib["exports"].as_array().expect("library exports");
+    assert_eq!(lib["libraries"], 6);
+    assert_eq!(exports.len(), 22);
+    assert_eq!(lib["compiled"], 22);
+    for e in exports {
+        assert_eq!(e["ok"], true, "{e}");
+        assert!(e["export"].as_str().is_some_and(|x| !x.is_empty() && !x.contains('@')), "{e}");
+        let stage = e["stage"].as_str().unwrap_or("");
+        assert!(["raygeneration", "miss", "closesthit", "anyhit", "intersection", "callable"].contains(&stage), "{e}");
+        let (med, max) = (e["median_us"].as_f64().unwrap(), e["max_us"].as_f64().unwrap());
+        assert!(med > 0.0 && med <= max, "{e}");
+        assert!(e["phases"]["lowering"]["median_us"].as_f64().is_some(), "{e}");
+    }
+    assert!(lib["median_us"].as_f64().unwrap() > 0.0);
+    assert!(out.contains("library exports (22 of 22 exports of 6 libraries"), "{out}");
+    assert!(out.contains("basic.lib_6_3.dxil#RayGen [raygeneration]"), "{out}");
+}

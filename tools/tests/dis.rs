@@ -74,7 +74,7 @@ fn dis_text_runs_on_corpus_sample() {
         let out = dxjit(&["dis"], &set.path_of(e));
         assert!(out.status.success(), "{}: {}", e.dxil_path, String::from_utf8_lossy(&out.stderr));
         let text = String::from_utf8_lossy(&out.stdout);
-        assert!(text.starts_with(&format!("stage              {}\n", e.stage)), "{}: {text}", e.dxil_path);
+        assert!(text.starts_with(&format!("; stage              {}\n", e.stage)), "{}: {text}", e.dxil_path);
     }
 }
 

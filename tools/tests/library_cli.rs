@@ -18,6 +18,7 @@ fn dis_prints_library_exports_and_subobjects() {
     let text = String::from_utf8_lossy(&o.stdout);
     let section: Vec<&str> = text
         .lines()
+        .map(|l| l.strip_prefix("; ").unwrap_or(l))
         .skip_while(|l| *l != "library exports:")
         .take_while(|l| *l != "resources:")
         .filter(|l| !l.is_empty())

@@ -13,8 +13,15 @@
  *    containers give DXIL_SPV_ERROR_PARSER). dxjit_route_stats() counts each compile's route.
  *  - Every option type is accepted; see README "Using dxjit from C" for which ones change
  *    dxjit's code. Unknown option types give DXIL_SPV_ERROR_UNSUPPORTED_FEATURE.
- *  - DXIL libraries and local root signatures (DXR, work graphs) give
- *    DXIL_SPV_ERROR_UNSUPPORTED_FEATURE from dxil_spv_converter_run() (or go to the fallback).
+ *  - DXIL libraries (tier C): exports are enumerated (dxil_spv_parsed_blob_get_num_entry_points
+ *    and friends), RDAT state subobjects are reported, dxil_spv_converter_set_entry_point picks
+ *    the export to compile and the local-root-signature calls lay its shader record out as D3D12
+ *    does (parameters in order; root constants 4-byte aligned, root descriptors and descriptor
+ *    tables 8 bytes, 8-byte aligned). A table's heap index is the low word of the record's
+ *    descriptor handle shifted right by DXIL_SPV_OPTION_SBT_DESCRIPTOR_SIZE_LOG2's value (the
+ *    sampler value for sampler tables), + the range's offset + the register's place in it.
+ *    Work-graph node shaders and their metadata give DXIL_SPV_ERROR_UNSUPPORTED_FEATURE (or go
+ *    to the fallback).
  *  - Thread safety: a parsed blob or converter is used by one thread at a time; different
  *    objects may be used on different threads concurrently. The log callback is per thread.
  */
@@ -246,7 +253,8 @@ typedef enum dxil_spv_node_launch_type {
 
 /* What a resource remapper is asked about. Register, space and range are UINT32_MAX for SM 6.6
  * ResourceDescriptorHeap/SamplerDescriptorHeap accesses; range_size is UINT32_MAX for unbounded
- * ranges. alignment: 16 for raw buffers, the stride for structured buffers, else 0. */
+ * ranges. alignment: 16 for raw buffers, the largest power of two dividing the
+ * stride for structured buffers, else 0. */
 typedef struct dxil_spv_d3d_binding {
     dxil_spv_shader_stage stage;
     dxil_spv_resource_kind kind;
@@ -813,7 +821,13 @@ DXIL_SPV_PUBLIC_API dxil_spv_result dxil_spv_parsed_blob_scan_resources(dxil_spv
                                                                         dxil_spv_uav_remapper_cb uav_remapper,
                                                                         void *userdata);
 
-/* RDAT subobjects of DXIL libraries: dxjit reports none. */
+/* RDAT subobjects of DXIL libraries (0 for other blobs), in the library's order, kinds the
+ * interface names only. Association: exports[0] is the subobject associated, exports[1..] the
+ * exports; hit group: exports = { any hit, closest hit, intersection } ("" when absent); args:
+ * state object config { flags }, shader config { max payload, max attributes }, pipeline config
+ * { max recursion depth, flags (config 1) }; root signatures: payload = the serialized root
+ * signature. Pointers are owned by the blob. An index out of range zero-fills *subobject and logs
+ * an error. */
 DXIL_SPV_PUBLIC_API unsigned dxil_spv_parsed_blob_get_num_rdat_subobjects(dxil_spv_parsed_blob blob);
 DXIL_SPV_PUBLIC_API void dxil_spv_parsed_blob_get_rdat_subobject(dxil_spv_parsed_blob blob, unsigned index,
                                                                  dxil_spv_rdat_subobject *subobject);
@@ -866,7 +880,14 @@ DXIL_SPV_PUBLIC_API void dxil_spv_converter_set_uav_remapper(dxil_spv_converter 
 DXIL_SPV_PUBLIC_API void dxil_spv_converter_set_cbv_remapper(dxil_spv_converter converter,
                                                              dxil_spv_cbv_remapper_cb remapper, void *userdata);
 
-/* Local root signatures (DXR): the compile becomes unsupported. */
+/* Local root signature of the export (one call per parameter, in order; a table is begin, one
+ * add_local_root_descriptor_table per range, end -- or one add outside begin/end for a table of
+ * one range). A SAMPLER-class root descriptor keeps its 8 bytes and places nothing. Root
+ * constants and root descriptors are read from the shader record without asking the remappers;
+ * table ranges ask the remapper of their class, which must answer a heap array
+ * (bindless.use_heap). begin with a table open, end without one or with no ranges give
+ * DXIL_SPV_ERROR_INVALID_ARGUMENT; a table left open, a bad resource class or a parameter
+ * inside an open table make dxil_spv_converter_run() give DXIL_SPV_ERROR_INVALID_ARGUMENT. */
 DXIL_SPV_PUBLIC_API void dxil_spv_converter_add_local_root_constants(dxil_spv_converter converter,
                                                                      unsigned register_space, unsigned register_index,
                                                                      unsigned num_words);

@@ -113,6 +113,14 @@ typedef enum DxjitLocation {
   DXJIT_LOCATION_ROOT_CONSTANTS = 2,
   // A root descriptor: a 64-bit buffer device address in root-block words `word`, `word + 1`.
   DXJIT_LOCATION_ADDRESS = 3,
+  // Local root signature: root constants, `words` values from shader-record byte `word`.
+  DXJIT_LOCATION_RECORD_CONSTANTS = 4,
+  // Local root signature: a 64-bit buffer device address at shader-record byte `word`.
+  DXJIT_LOCATION_RECORD_ADDRESS = 5,
+  // Local root signature: heap array elements at (set, binding), index `(low word of the
+  // descriptor handle at shader-record byte table_word) >> record_table_shift + heap_offset + k`
+  // (`record_sampler_table_shift` for samplers).
+  DXJIT_LOCATION_RECORD_HEAP = 6,
 } DxjitLocation;
 
 // Where a UAV counter lives (`DxjitPlacement.counter`).
@@ -171,6 +179,31 @@ typedef enum DxjitDescriptor {
   DXJIT_DESCRIPTOR_PUSH_CONSTANT = 8,
 } DxjitDescriptor;
 
+// Which local root signature a ray-tracing export is compiled with
+// (`dxjit_binding_layout_set_local_root_signature`).
+typedef enum DxjitLocalRoot {
+  // The one the library's RDAT subobjects associate with the export (D3D12's association
+  // rules), if any. The default.
+  DXJIT_LOCAL_ROOT_FROM_LIBRARY = 0,
+  // The one given (the state object the layer builds associates it).
+  DXJIT_LOCAL_ROOT_GIVEN = 1,
+  // None.
+  DXJIT_LOCAL_ROOT_NONE = 2,
+} DxjitLocalRoot;
+
+// State subobject kinds of a DXIL library (`DxjitSubobject.kind`, D3D12_STATE_SUBOBJECT_TYPE
+// numbering).
+typedef enum DxjitSubobjectKind {
+  DXJIT_SUBOBJECT_STATE_OBJECT_CONFIG = 0,
+  DXJIT_SUBOBJECT_GLOBAL_ROOT_SIGNATURE = 1,
+  DXJIT_SUBOBJECT_LOCAL_ROOT_SIGNATURE = 2,
+  DXJIT_SUBOBJECT_TO_EXPORTS_ASSOCIATION = 8,
+  DXJIT_SUBOBJECT_RAYTRACING_SHADER_CONFIG = 9,
+  DXJIT_SUBOBJECT_RAYTRACING_PIPELINE_CONFIG = 10,
+  DXJIT_SUBOBJECT_HIT_GROUP = 11,
+  DXJIT_SUBOBJECT_RAYTRACING_PIPELINE_CONFIG1 = 12,
+} DxjitSubobjectKind;
+
 // A binding layout: root signature, policy and remap callback (opaque).
 typedef struct DxjitBindingLayout DxjitBindingLayout;
 
@@ -185,6 +218,36 @@ typedef struct DxjitPipeline DxjitPipeline;
 
 // One compiled shader (opaque): SPIR-V and its interface.
 typedef struct DxjitShader DxjitShader;
+
+// One state subobject of a DXIL library (`dxjit_blob_subobject`). Pointers are owned by the
+// blob. Fields a kind does not use are 0 / NULL.
+typedef struct DxjitSubobject {
+  // A `DxjitSubobjectKind` value (`DXJIT_NONE`: a kind dxjit does not decode).
+  uint32_t kind;
+  // The subobject's name.
+  const char *name;
+  // Global and local root signatures: the serialized root signature (RTS0 layout).
+  const uint8_t *data;
+  size_t size;
+  // Associations: the subobject associated and the exports (`export_count` names; none: a
+  // default association).
+  const char *subobject;
+  const char *const *exports;
+  uint32_t export_count;
+  // Hit groups: 0 triangles, 1 procedural primitive; the exports ("" when absent).
+  uint32_t hit_group_type;
+  const char *any_hit;
+  const char *closest_hit;
+  const char *intersection;
+  // State object config (D3D12_STATE_OBJECT_FLAGS) and pipeline config 1
+  // (D3D12_RAYTRACING_PIPELINE_FLAGS) flags.
+  uint32_t flags;
+  // Shader config.
+  uint32_t max_payload_size;
+  uint32_t max_attribute_size;
+  // Pipeline config (and config 1).
+  uint32_t max_recursion_depth;
+} DxjitSubobject;
 
 // One signature element.
 typedef struct DxjitSignatureElement {
@@ -303,6 +366,12 @@ typedef struct DxjitBindingPolicy {
   // Static sampler i at (static_sampler_set, static_sampler_first_binding + i).
   uint32_t static_sampler_set;
   uint32_t static_sampler_first_binding;
+  // Local descriptor tables: heap index = low word of the shader record's descriptor handle
+  // shifted right by this many bits (CBV/SRV/UAV tables; `log2` of the layer's descriptor
+  // size when its handles are `index * size`).
+  uint32_t record_table_shift;
+  // The same for tables of the sampler heap.
+  uint32_t record_sampler_table_shift;
 } DxjitBindingPolicy;
 
 // What a remap callback is asked about: one resource range of a shader.
@@ -385,6 +454,13 @@ typedef struct DxjitCompileOptions {
   uint32_t output_swizzle_count;
   // The binding layout (NULL: dxjit's default register rule).
   const struct DxjitBindingLayout *bindings;
+  // The subgroup sizes the pipeline may run the stage with (0, 0: not known); see
+  // `dxjit_shader_required_subgroup_size`.
+  uint32_t subgroup_size_min;
+  uint32_t subgroup_size_max;
+  // Min-precision types (min16float, min16int) as real 16-bit types (the device needs
+  // shaderFloat16/shaderInt16); false: computed at 32 bits.
+  bool native_min_precision;
 } DxjitCompileOptions;
 
 // One root-block entry of a compiled shader.
@@ -402,6 +478,25 @@ typedef struct DxjitPushEntry {
   uint32_t register_;
   bool sampler_heap;
 } DxjitPushEntry;
+
+// One local root argument in the shader record of a compiled ray-tracing export
+// (`dxjit_shader_record_entry`).
+typedef struct DxjitRecordEntry {
+  // A `DxjitPushEntryKind` value: root descriptor (a 64-bit buffer address), root constants,
+  // or a descriptor table (a 64-bit D3D12_GPU_DESCRIPTOR_HANDLE, see
+  // `DxjitBindingPolicy.record_table_shift`).
+  uint32_t kind;
+  // The local root signature's parameter.
+  uint32_t parameter;
+  // First byte after the shader identifier (D3D12) / shader group handle (Vulkan), and size.
+  uint32_t offset;
+  uint32_t size;
+  // As in `DxjitPushEntry`.
+  uint32_t class_;
+  uint32_t space;
+  uint32_t register_;
+  bool sampler_heap;
+} DxjitRecordEntry;
 
 // One Vulkan binding a compiled shader uses (dxjit's default rule or a binding map).
 typedef struct DxjitBinding {
@@ -516,6 +611,22 @@ enum DxjitResult dxjit_blob_entry_point_count(const struct DxjitBlob *blob, uint
 // Name of entry point `index` (owned by the blob). Thread safety: any thread.
 enum DxjitResult dxjit_blob_entry_point_name(const struct DxjitBlob *blob, uint32_t index, const char **name);
 
+// Plain export name of entry point `index` (libraries: what state objects name it, the
+// mangled name up to its first `@`; other shaders: the entry point's name), owned by the blob.
+// Thread safety: any thread.
+enum DxjitResult dxjit_blob_entry_point_export_name(const struct DxjitBlob *blob, uint32_t index, const char **name);
+
+// Stage of entry point `index` (library exports: the export's shader kind; work-graph nodes
+// are `DXJIT_STAGE_NODE`, which dxjit does not compile). Thread safety: any thread.
+enum DxjitResult dxjit_blob_entry_point_stage(const struct DxjitBlob *blob, uint32_t index, enum DxjitStage *stage);
+
+// Number of RDAT state subobjects (DXIL libraries; 0 for other shaders). Thread safety: any
+// thread.
+enum DxjitResult dxjit_blob_subobject_count(const struct DxjitBlob *blob, uint32_t *count);
+
+// RDAT state subobject `index` (its pointers are owned by the blob). Thread safety: any thread.
+enum DxjitResult dxjit_blob_subobject(const struct DxjitBlob *blob, uint32_t index, struct DxjitSubobject *subobject);
+
 // Number of elements of a signature (`sig`: a `DxjitSignature` value). Thread safety: any thread.
 enum DxjitResult dxjit_blob_signature_count(const struct DxjitBlob *blob, uint32_t sig, uint32_t *count);
 
@@ -567,6 +678,13 @@ enum DxjitResult dxjit_binding_layout_set_policy(struct DxjitBindingLayout *layo
 // while compiles use the layout. Thread safety: as `dxjit_binding_layout_set_root_signature`.
 enum DxjitResult dxjit_binding_layout_set_remap(struct DxjitBindingLayout *layout, DxjitRemapFn remap, void *user_data);
 
+// Ray-tracing exports: which local root signature (`mode`: a `DxjitLocalRoot` value). With
+// `DXJIT_LOCAL_ROOT_GIVEN`, `data`/`size` hold it: a serialized root signature (RTS0 layout, as
+// a library's local-root-signature subobject carries it) or a container with an RTS0 part;
+// otherwise they are ignored. Its parameters are read from the shader record
+// (`dxjit_shader_record_layout`). Thread safety: as `dxjit_binding_layout_set_root_signature`.
+enum DxjitResult dxjit_binding_layout_set_local_root_signature(struct DxjitBindingLayout *layout, uint32_t mode, const uint8_t *data, size_t size);
+
 // Without a root signature: the root block's size in 32-bit words (`DXJIT_NONE`: unset).
 // Thread safety: as `dxjit_binding_layout_set_root_signature`.
 enum DxjitResult dxjit_binding_layout_set_root_words(struct DxjitBindingLayout *layout, uint32_t words);
@@ -598,6 +716,13 @@ enum DxjitStage dxjit_shader_stage(const struct DxjitShader *shader);
 // Thread safety: any thread.
 enum DxjitResult dxjit_shader_workgroup_size(const struct DxjitShader *shader, uint32_t (*size)[3]);
 
+// The subgroup size the pipeline must run the stage with
+// (`VkPipelineShaderStageRequiredSubgroupSizeCreateInfo::requiredSubgroupSize`; 0: any): the size
+// chosen for the shader's `[WaveSize]` within the options' subgroup sizes, which
+// `WaveGetLaneCount` then returns as a constant.
+// Thread safety: any thread.
+enum DxjitResult dxjit_shader_required_subgroup_size(const struct DxjitShader *shader, uint32_t *size);
+
 // Size in bytes of the push-constant range the shader uses at offset 0 (0: none).
 // Thread safety: any thread.
 enum DxjitResult dxjit_shader_push_constant_size(const struct DxjitShader *shader, uint32_t *size);
@@ -608,6 +733,15 @@ enum DxjitResult dxjit_shader_push_layout(const struct DxjitShader *shader, uint
 
 // Root-block entry `index`. Thread safety: any thread.
 enum DxjitResult dxjit_shader_push_entry(const struct DxjitShader *shader, uint32_t index, struct DxjitPushEntry *entry);
+
+// Ray-tracing exports compiled with a local root signature: whether the shader has a shader
+// record, its local root arguments' size in bytes (after the shader identifier) and entry count
+// (`has_record` false: 0, 0). Thread safety: any thread.
+enum DxjitResult dxjit_shader_record_layout(const struct DxjitShader *shader, bool *has_record, uint32_t *size, uint32_t *entry_count);
+
+// Shader-record entry `index` (one per local root parameter, in parameter order).
+// Thread safety: any thread.
+enum DxjitResult dxjit_shader_record_entry(const struct DxjitShader *shader, uint32_t index, struct DxjitRecordEntry *entry);
 
 // Under a binding layout: number of placed resource ranges. Thread safety: any thread.
 enum DxjitResult dxjit_shader_placement_count(const struct DxjitShader *shader, uint32_t *count);
@@ -648,7 +782,10 @@ enum DxjitResult dxjit_cache_create(size_t capacity, const char *dir, struct Dxj
 void dxjit_cache_free(struct DxjitCache *cache);
 
 // `dxjit_compile` through the cache: a hit returns the stored result (a new shader object the
-// caller frees). Thread safety: any thread; one cache may be used by many threads at once.
+// caller frees). Shaders compiled under a binding layout are kept on disk with their placements
+// and root-block layout, except those of a layout with a remap callback, which stay in memory
+// (a callback is only recognised within one process). Thread safety: any thread; one cache may
+// be used by many threads at once.
 enum DxjitResult dxjit_cache_compile(const struct DxjitCache *cache, const uint8_t *data, size_t size, const struct DxjitCompileOptions *options, struct DxjitShader **out);
 
 // The cache's counters. Thread safety: any thread.

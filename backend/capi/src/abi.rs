@@ -184,7 +184,7 @@ pub type UavRemapper = Option<unsafe extern "C" fn(*mut c_void, *const UavD3dBin
 pub type CbvRemapper = Option<unsafe extern "C" fn(*mut c_void, *const D3dBinding, *mut CbvVulkanBinding) -> Bool>;
 pub type LogCallback = Option<unsafe extern "C" fn(*mut c_void, u32, *const c_char)>;
 
-/// `dxil_spv_rdat_subobject` (tier C: only ever zero-filled here).
+/// `dxil_spv_rdat_subobject`: one RDAT state subobject of a DXIL library.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 pub struct RdatSubobject {

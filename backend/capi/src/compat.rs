@@ -23,11 +23,13 @@ use std::sync::Arc;
 
 use dxjit::binding::model::{
     BindingPolicy, CounterLocation, ResourceLocation, ResourcePlacement, ResourceQuery, ResourceRemap, RootBlock,
+    ShaderRecordLayout,
 };
-use dxjit::binding::{BindingModel, DescriptorKind, ResourceClass};
+use dxjit::binding::{BindingModel, DescriptorKind, LocalRoot, ResourceClass};
+use dxjit::container::rootsig::{DescriptorRangeType, RootParameterKind, RootSignature, ShaderVisibility};
 use dxjit::link::{LinkPlan, Placement, StageIo, StreamOutputPlan, XfbOutput};
 use dxjit::ResourceKind;
-use dxjit::{CompileError, CompileOptions, CompiledShader, Robustness, ShaderKind};
+use dxjit::{CompileError, CompileOptions, CompiledShader, Robustness, ShaderKind, SubgroupSizeRange};
 
 use crate::abi::{self, opt, Bool};
 use crate::fallback::{self, Library, Route};
@@ -110,6 +112,8 @@ enum BlobKind {
 pub struct ParsedBlob {
     kind: BlobKind,
     demangled: Vec<CString>,
+    /// The RDAT subobjects of the kinds the interface names, in the library's order.
+    subobjects: Vec<abi::RdatSubobject>,
 }
 
 impl Drop for ParsedBlob {
@@ -176,11 +180,14 @@ pub unsafe extern "C" fn dxil_spv_parse_dxil_blob(data: *const c_void, size: usi
                 return abi::ERROR_PARSER;
             }
         };
-        let demangled = match &kind {
-            BlobKind::Dxil(b) => b.info().functions().map(|e| cstring(demangle(&e.name))).collect(),
-            BlobKind::Dxbc { .. } => Vec::new(),
+        let (demangled, subobjects) = match &kind {
+            BlobKind::Dxil(b) => (
+                b.info().functions().map(|e| cstring(demangle(&e.name))).collect(),
+                b.subobjects().iter().filter_map(rdat_view).collect(),
+            ),
+            BlobKind::Dxbc { .. } => (Vec::new(), Vec::new()),
         };
-        let pb = Box::new(ParsedBlob { kind, demangled });
+        let pb = Box::new(ParsedBlob { kind, demangled, subobjects });
         // SAFETY: checked non-NULL above.
         unsafe { blob.write(Box::into_raw(pb)) };
         abi::SUCCESS
@@ -325,7 +332,8 @@ pub unsafe extern "C" fn dxil_spv_parsed_blob_get_entry_point_name(
     })
 }
 
-/// Index of the entry point called `entry` (mangled or demangled).
+/// Index of the entry point called `entry` (mangled or demangled); `DXIL_SPV_ERROR_GENERIC`
+/// when the blob has none of that name.
 #[no_mangle]
 pub unsafe extern "C" fn dxil_spv_parsed_blob_get_entry_index_by_name(
     blob: *const ParsedBlob,
@@ -340,20 +348,26 @@ pub unsafe extern "C" fn dxil_spv_parsed_blob_get_entry_index_by_name(
         let Ok(Some(want)) = (unsafe { crate::ffi::opt_str(entry, "entry") }) else {
             return abi::ERROR_INVALID_ARGUMENT;
         };
-        let found = b.info().functions().position(|e| e.name == want || demangle(&e.name) == want);
-        match (found, index.is_null()) {
-            (Some(i), false) => {
+        if index.is_null() {
+            return abi::ERROR_INVALID_ARGUMENT;
+        }
+        match b.info().functions().position(|e| e.name == want || demangle(&e.name) == want) {
+            Some(i) => {
                 // SAFETY: checked non-NULL.
                 unsafe { index.write(i as c_uint) };
                 abi::SUCCESS
             }
-            _ => abi::ERROR_INVALID_ARGUMENT,
+            None => {
+                log(abi::log::ERROR, &format!("dxjit: the blob has no entry point {want:?}"));
+                abi::ERROR_GENERIC
+            }
         }
     })
 }
 
-/// The stage of library export `entry` (dxjit compiles no libraries yet: their exports'
-/// kinds are reported, the compile itself is unsupported).
+/// The stage of entry point `entry` (mangled or demangled name): a library export's shader kind
+/// (work-graph nodes: compute, as the interface reports them; dxjit does not compile them), the
+/// shader's stage for other blobs; `DXIL_SPV_STAGE_UNKNOWN` for an unknown name or NULL.
 #[no_mangle]
 pub unsafe extern "C" fn dxil_spv_parsed_blob_get_shader_stage_for_entry(
     blob: *const ParsedBlob,
@@ -364,53 +378,126 @@ pub unsafe extern "C" fn dxil_spv_parsed_blob_get_shader_stage_for_entry(
         let Some(BlobKind::Dxil(b)) = unsafe { blob.as_ref() }.map(|b| &b.kind) else { return 0 };
         // SAFETY: per the caller.
         let Ok(Some(want)) = (unsafe { crate::ffi::opt_str(entry, "entry") }) else { return 0 };
-        b.info()
-            .functions()
-            .find(|e| e.name == want || demangle(&e.name) == want)
-            .map_or(0, |e| stage_num(e.properties.shader_kind.unwrap_or(b.info().shader_model.kind)))
+        let Some(e) = b.info().functions().find(|e| e.name == want || demangle(&e.name) == want) else {
+            return abi::stage::UNKNOWN;
+        };
+        match e.properties.shader_kind.unwrap_or(b.info().shader_model.kind) {
+            ShaderKind::Node => abi::stage::COMPUTE,
+            k => stage_num(k),
+        }
     })
 }
 
-/// RDAT subobjects (tier C, DXR state objects): none are reported.
-#[no_mangle]
-pub unsafe extern "C" fn dxil_spv_parsed_blob_get_num_rdat_subobjects(_blob: *const ParsedBlob) -> c_uint {
-    0
+/// The interface's view of one RDAT subobject (`None`: a kind the interface does not name).
+/// Association: `exports` = the subobject associated, then the exports; hit group: any hit,
+/// closest hit, intersection; `args`: state object config flags, shader config payload and
+/// attribute sizes, pipeline config recursion depth (and flags); root signatures: the RTS0 bytes.
+fn rdat_view(o: &crate::native::OwnedSubobject) -> Option<abi::RdatSubobject> {
+    use dxjit::container::rdat::{HitGroupType, SubobjectData as D};
+    let kind = o.kind()?;
+    let mut v = abi::RdatSubobject {
+        kind,
+        subobject_name: o.name.as_ptr(),
+        hit_group_type: 0,
+        exports: std::ptr::null(),
+        num_exports: 0,
+        args: [0; 2],
+        payload: std::ptr::null(),
+        payload_size: 0,
+    };
+    match &o.data.data {
+        D::StateObjectConfig { flags } => v.args = [*flags, 0],
+        D::GlobalRootSignature { data } | D::LocalRootSignature { data } => {
+            v.payload = data.as_ptr().cast();
+            v.payload_size = data.len();
+        }
+        D::SubobjectToExportsAssociation { .. } => {
+            v.exports = o.pointers.as_ptr();
+            v.num_exports = o.pointers.len() as c_uint;
+        }
+        D::RaytracingShaderConfig { max_payload_size, max_attribute_size } => {
+            v.args = [*max_payload_size, *max_attribute_size]
+        }
+        D::RaytracingPipelineConfig { max_trace_recursion_depth } => v.args = [*max_trace_recursion_depth, 0],
+        D::RaytracingPipelineConfig1 { max_trace_recursion_depth, flags } => {
+            v.args = [*max_trace_recursion_depth, *flags]
+        }
+        D::HitGroup { hit_group_type, .. } => {
+            v.hit_group_type = match hit_group_type {
+                HitGroupType::Triangles => 0,
+                HitGroupType::ProceduralPrimitive => 1,
+            };
+            v.exports = o.pointers.as_ptr();
+            v.num_exports = o.pointers.len() as c_uint;
+        }
+        D::Other { .. } => return None,
+    }
+    Some(v)
 }
 
-/// RDAT subobjects (tier C): zero-fills `subobject`.
+/// Number of RDAT state subobjects (DXIL libraries; 0 for other blobs and NULL).
+#[no_mangle]
+pub unsafe extern "C" fn dxil_spv_parsed_blob_get_num_rdat_subobjects(blob: *const ParsedBlob) -> c_uint {
+    guard(0, || {
+        // SAFETY: NULL or live per the caller.
+        unsafe { blob.as_ref() }.map_or(0, |b| b.subobjects.len() as c_uint)
+    })
+}
+
+/// RDAT subobject `index` (pointers owned by the blob). A NULL blob or an index out of range
+/// zero-fills `subobject` and logs an error (the function returns nothing).
 #[no_mangle]
 pub unsafe extern "C" fn dxil_spv_parsed_blob_get_rdat_subobject(
-    _blob: *const ParsedBlob,
-    _index: c_uint,
+    blob: *const ParsedBlob,
+    index: c_uint,
     subobject: *mut abi::RdatSubobject,
 ) {
-    if !subobject.is_null() {
-        // SAFETY: non-NULL, valid per the caller.
-        unsafe { subobject.write_bytes(0, 1) };
-    }
+    guard((), || {
+        if subobject.is_null() {
+            log(abi::log::ERROR, "dxjit: dxil_spv_parsed_blob_get_rdat_subobject: subobject is NULL");
+            return;
+        }
+        // SAFETY: NULL or live per the caller.
+        let found = unsafe { blob.as_ref() }.and_then(|b| b.subobjects.get(index as usize));
+        match found {
+            // SAFETY: non-NULL, valid per the caller.
+            Some(v) => unsafe { subobject.write(*v) },
+            None => {
+                let n = dxil_spv_parsed_blob_get_num_rdat_subobjects(blob);
+                log(abi::log::ERROR, &format!("dxjit: RDAT subobject {index} out of range ({n} subobjects)"));
+                // SAFETY: non-NULL, valid per the caller.
+                unsafe { subobject.write_bytes(0, 1) };
+            }
+        }
+    })
 }
 
-/// Work-graph node metadata (tier C): unsupported.
+const NO_WORK_GRAPHS: &str =
+    "dxjit: work-graph node metadata (DXIL library work graphs) is not supported: DXIL_SPV_ERROR_UNSUPPORTED_FEATURE";
+
+/// Work-graph node metadata: unsupported (dxjit does not compile work-graph node shaders).
 #[no_mangle]
 pub unsafe extern "C" fn dxil_spv_parsed_blob_get_entry_point_node_input(
     _blob: *const ParsedBlob,
     _index: c_uint,
     _data: *mut c_void,
 ) -> i32 {
+    log(abi::log::ERROR, NO_WORK_GRAPHS);
     abi::ERROR_UNSUPPORTED_FEATURE
 }
 
-/// Work-graph node metadata (tier C): unsupported.
+/// Work-graph node metadata: unsupported.
 #[no_mangle]
 pub unsafe extern "C" fn dxil_spv_parsed_blob_get_entry_point_num_node_outputs(
     _blob: *const ParsedBlob,
     _index: c_uint,
     _num: *mut c_uint,
 ) -> i32 {
+    log(abi::log::ERROR, NO_WORK_GRAPHS);
     abi::ERROR_UNSUPPORTED_FEATURE
 }
 
-/// Work-graph node metadata (tier C): unsupported.
+/// Work-graph node metadata: unsupported.
 #[no_mangle]
 pub unsafe extern "C" fn dxil_spv_parsed_blob_get_entry_point_node_output(
     _blob: *const ParsedBlob,
@@ -418,6 +505,7 @@ pub unsafe extern "C" fn dxil_spv_parsed_blob_get_entry_point_node_output(
     _output: c_uint,
     _data: *mut c_void,
 ) -> i32 {
+    log(abi::log::ERROR, NO_WORK_GRAPHS);
     abi::ERROR_UNSUPPORTED_FEATURE
 }
 
@@ -450,12 +538,17 @@ struct Settings {
     typed_uav_read_without_format: bool,
     typed_offsets: bool,
     offset_layout: (u32, u32, u32),
-    /// Recorded; dxjit's options have no switch for it yet.
+    /// MIN_PRECISION_NATIVE_16BIT: min-precision types as real 16-bit types.
     native_16bit: bool,
     invariant_position: bool,
     barycentrics: bool,
-    /// Recorded; dxjit's options have no switch for it yet.
-    subgroup: Option<(u32, u32)>,
+    /// SUBGROUP_PROPERTIES: the device's subgroup sizes.
+    subgroup: Option<SubgroupSizeRange>,
+    /// FORCE_SUBGROUP_SIZE: the one size the layer runs the pipeline with.
+    forced_subgroup: Option<u32>,
+    /// SBT_DESCRIPTOR_SIZE_LOG2: how the layer's descriptor handles in shader records encode heap
+    /// indices (`handle >> log2`), for CBV/SRV/UAV and for sampler tables.
+    sbt_shift: (u32, u32),
 }
 
 impl Default for Settings {
@@ -475,6 +568,8 @@ impl Default for Settings {
             invariant_position: false,
             barycentrics: false,
             subgroup: None,
+            forced_subgroup: None,
+            sbt_shift: (0, 0),
         }
     }
 }
@@ -490,7 +585,7 @@ struct OptionCopy {
 }
 
 enum Output {
-    Dxjit { shader: CompiledShader, patch_offset: u32 },
+    Dxjit { shader: Box<CompiledShader>, patch_offset: u32 },
     Fallback { lib: Arc<Library>, blob: *mut c_void, conv: *mut c_void },
 }
 
@@ -506,8 +601,12 @@ pub struct Converter {
     patch_location_offset: Option<u32>,
     entry_point: Option<CString>,
     meta: Vec<(u32, u32, c_uint, c_uint)>,
-    /// A tier-C call (local root signature) was made: the compile is unsupported.
-    needs_library: bool,
+    /// The local root signature, parameter by parameter (`dxil_spv_converter_add_local_root_*`).
+    local: Vec<LocalParam>,
+    /// A local descriptor table between begin and end: its ranges so far.
+    open_table: Option<Vec<LocalRange>>,
+    /// A local-root call with an argument out of range (the run fails with it).
+    local_error: Option<String>,
     output: Option<Output>,
     entry_out: Option<CString>,
 }
@@ -550,7 +649,9 @@ pub unsafe extern "C" fn dxil_spv_create_converter(blob: *const ParsedBlob, conv
             patch_location_offset: None,
             entry_point: None,
             meta: Vec::new(),
-            needs_library: false,
+            local: Vec::new(),
+            open_table: None,
+            local_error: None,
             output: None,
             entry_out: None,
         };
@@ -676,72 +777,215 @@ pub unsafe extern "C" fn dxil_spv_converter_set_entry_point(converter: *mut Conv
     })
 }
 
-/// Local root signatures (tier C): the compile becomes unsupported.
+/// One parameter of a local root signature, as the layer declared it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum LocalParam {
+    /// Root constants `b<register> space<space>`: `words` values at a 4-byte aligned offset.
+    Constants { space: u32, register: u32, words: u32 },
+    /// A root descriptor (8-byte address, 8-byte aligned); `class` a dxil_spv_resource_class
+    /// (a sampler class takes the room of one and places nothing: a layer's placeholder).
+    Descriptor { class: u32, space: u32, register: u32 },
+    /// A descriptor table (an 8-byte D3D12_GPU_DESCRIPTOR_HANDLE, 8-byte aligned).
+    Table(Vec<LocalRange>),
+}
+
+/// One range of a local descriptor table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct LocalRange {
+    class: u32,
+    space: u32,
+    register: u32,
+    /// `u32::MAX`: unbounded.
+    count: u32,
+    /// Offset of the range's first descriptor from the table's handle, in descriptors.
+    offset: u32,
+}
+
+fn resource_class(class: u32) -> Option<ResourceClass> {
+    Some(match class {
+        0 => ResourceClass::Srv,
+        1 => ResourceClass::Uav,
+        2 => ResourceClass::Cbv,
+        3 => ResourceClass::Sampler,
+        _ => return None,
+    })
+}
+
+/// The local root signature the layer declared, as dxjit's root-signature type (for the shader
+/// record's layout, which is D3D12's: parameters in order, root constants 4-byte aligned, root
+/// descriptors and tables 8 bytes, 8-byte aligned). A sampler-class root descriptor (a layer's
+/// placeholder) keeps its 8 bytes as an SRV that the lookup never matches
+/// ([`local_placement`]).
+fn local_root_signature(params: &[LocalParam]) -> RootSignature {
+    use dxjit::container::rootsig::{DescriptorRange, RootDescriptor, RootParameter, RootSignatureVersion};
+    let parameters = params
+        .iter()
+        .map(|p| RootParameter {
+            visibility: ShaderVisibility::All,
+            kind: match p {
+                LocalParam::Constants { space, register, words } => RootParameterKind::Constants {
+                    shader_register: *register,
+                    register_space: *space,
+                    num_32bit_values: *words,
+                },
+                LocalParam::Descriptor { class, space, register } => {
+                    let d = RootDescriptor { shader_register: *register, register_space: *space, flags: None };
+                    match class {
+                        1 => RootParameterKind::Uav(d),
+                        2 => RootParameterKind::Cbv(d),
+                        _ => RootParameterKind::Srv(d),
+                    }
+                }
+                LocalParam::Table(ranges) => RootParameterKind::DescriptorTable(
+                    ranges
+                        .iter()
+                        .map(|r| DescriptorRange {
+                            range_type: match r.class {
+                                0 => DescriptorRangeType::Srv,
+                                1 => DescriptorRangeType::Uav,
+                                2 => DescriptorRangeType::Cbv,
+                                3 => DescriptorRangeType::Sampler,
+                                o => DescriptorRangeType::Other(o),
+                            },
+                            num_descriptors: r.count,
+                            base_shader_register: r.register,
+                            register_space: r.space,
+                            flags: None,
+                            offset_in_descriptors_from_table_start: r.offset,
+                        })
+                        .collect(),
+                ),
+            },
+        })
+        .collect();
+    RootSignature { version: RootSignatureVersion::V1_1, flags: 0, parameters, static_samplers: Vec::new() }
+}
+
+/// Records one local-root call's argument error (the converter's run fails with the first).
+fn local_error(c: &mut Converter, msg: String) {
+    log(abi::log::ERROR, &format!("dxjit: {msg}"));
+    c.local_error.get_or_insert(msg);
+}
+
+/// Local root signature: root constants `b<register> space<space>` (`num_words` 32-bit values)
+/// as the next parameter; the shader reads them from its shader record.
 #[no_mangle]
 pub unsafe extern "C" fn dxil_spv_converter_add_local_root_constants(
     converter: *mut Converter,
-    _space: c_uint,
-    _register: c_uint,
-    _words: c_uint,
+    space: c_uint,
+    register: c_uint,
+    words: c_uint,
 ) {
-    // SAFETY: per the caller.
     guard((), || {
-        if let Some(c) = unsafe { conv(converter) } {
-            c.needs_library = true
+        // SAFETY: per the caller.
+        let Some(c) = (unsafe { conv(converter) }) else { return };
+        if c.open_table.is_some() {
+            return local_error(
+                c,
+                "local root constants inside a descriptor table (no end_local_root_descriptor_table)".into(),
+            );
         }
+        c.local.push(LocalParam::Constants { space, register, words });
     })
 }
 
-/// Local root signatures (tier C): the compile becomes unsupported.
+/// Local root signature: a root descriptor (`class`: SRV, UAV or CBV; a 64-bit buffer address in
+/// the shader record) as the next parameter. A SAMPLER class takes the room of one and places
+/// nothing (a layer's placeholder for a parameter it places otherwise).
 #[no_mangle]
 pub unsafe extern "C" fn dxil_spv_converter_add_local_root_descriptor(
     converter: *mut Converter,
-    _class: u32,
-    _space: c_uint,
-    _register: c_uint,
+    class: u32,
+    space: c_uint,
+    register: c_uint,
 ) {
-    // SAFETY: per the caller.
     guard((), || {
-        if let Some(c) = unsafe { conv(converter) } {
-            c.needs_library = true
+        // SAFETY: per the caller.
+        let Some(c) = (unsafe { conv(converter) }) else { return };
+        if resource_class(class).is_none() {
+            return local_error(
+                c,
+                format!("local root descriptor: resource class {class} is not a dxil_spv_resource_class"),
+            );
         }
+        if c.open_table.is_some() {
+            return local_error(
+                c,
+                "local root descriptor inside a descriptor table (no end_local_root_descriptor_table)".into(),
+            );
+        }
+        c.local.push(LocalParam::Descriptor { class, space, register });
     })
 }
 
-/// Local root signatures (tier C): the compile becomes unsupported.
+/// Local root signature: one range of a descriptor table (`count` descriptors, `u32::MAX`:
+/// unbounded; `offset`: descriptors from the table's start). Between begin/end it adds to the
+/// open table; outside, it is a table of this one range.
 #[no_mangle]
 pub unsafe extern "C" fn dxil_spv_converter_add_local_root_descriptor_table(
     converter: *mut Converter,
-    _class: u32,
-    _space: c_uint,
-    _register: c_uint,
-    _count: c_uint,
-    _offset: c_uint,
+    class: u32,
+    space: c_uint,
+    register: c_uint,
+    count: c_uint,
+    offset: c_uint,
 ) {
-    // SAFETY: per the caller.
     guard((), || {
-        if let Some(c) = unsafe { conv(converter) } {
-            c.needs_library = true
+        // SAFETY: per the caller.
+        let Some(c) = (unsafe { conv(converter) }) else { return };
+        if resource_class(class).is_none() {
+            return local_error(
+                c,
+                format!("local descriptor table range: resource class {class} is not a dxil_spv_resource_class"),
+            );
+        }
+        let r = LocalRange { class, space, register, count, offset };
+        match c.open_table.as_mut() {
+            Some(t) => t.push(r),
+            None => c.local.push(LocalParam::Table(vec![r])),
         }
     })
 }
 
-/// Local root signatures (tier C): unsupported.
+/// Local root signature: opens a descriptor table (its ranges follow). A table already open
+/// gives `DXIL_SPV_ERROR_INVALID_ARGUMENT`.
 #[no_mangle]
 pub unsafe extern "C" fn dxil_spv_converter_begin_local_root_descriptor_table(converter: *mut Converter) -> i32 {
-    // SAFETY: per the caller.
-    guard((), || {
-        if let Some(c) = unsafe { conv(converter) } {
-            c.needs_library = true
+    guard(abi::ERROR_GENERIC, || {
+        // SAFETY: per the caller.
+        let Some(c) = (unsafe { conv(converter) }) else { return abi::ERROR_INVALID_ARGUMENT };
+        if c.open_table.is_some() {
+            log(abi::log::ERROR, "dxjit: begin_local_root_descriptor_table: a table is already open");
+            return abi::ERROR_INVALID_ARGUMENT;
         }
-    });
-    abi::ERROR_UNSUPPORTED_FEATURE
+        c.open_table = Some(Vec::new());
+        abi::SUCCESS
+    })
 }
 
-/// Local root signatures (tier C): unsupported.
+/// Local root signature: closes the open descriptor table as the next parameter. No open table,
+/// or one without ranges, gives `DXIL_SPV_ERROR_INVALID_ARGUMENT`.
 #[no_mangle]
-pub unsafe extern "C" fn dxil_spv_converter_end_local_root_descriptor_table(_converter: *mut Converter) -> i32 {
-    abi::ERROR_UNSUPPORTED_FEATURE
+pub unsafe extern "C" fn dxil_spv_converter_end_local_root_descriptor_table(converter: *mut Converter) -> i32 {
+    guard(abi::ERROR_GENERIC, || {
+        // SAFETY: per the caller.
+        let Some(c) = (unsafe { conv(converter) }) else { return abi::ERROR_INVALID_ARGUMENT };
+        match c.open_table.take() {
+            Some(t) if !t.is_empty() => {
+                c.local.push(LocalParam::Table(t));
+                abi::SUCCESS
+            }
+            Some(t) => {
+                log(abi::log::ERROR, "dxjit: end_local_root_descriptor_table: the table has no ranges");
+                c.open_table = Some(t);
+                abi::ERROR_INVALID_ARGUMENT
+            }
+            None => {
+                log(abi::log::ERROR, "dxjit: end_local_root_descriptor_table without begin");
+                abi::ERROR_INVALID_ARGUMENT
+            }
+        }
+    })
 }
 
 /// Debug info (tier D): accepted, no effect.
@@ -911,7 +1155,24 @@ unsafe fn apply_option(c: &mut Converter, p: *const abi::OptionBase, t: u32, siz
         opt::SUBGROUP_PROPERTIES => {
             // SAFETY: see above.
             let o = unsafe { read::<abi::OptU32x2>(p) };
-            s.subgroup = (o.b != 0).then_some((o.a.max(1), o.b));
+            s.subgroup = match (o.a, o.b) {
+                (_, 0) => None,
+                (min, max) if min.max(1) <= max => Some(SubgroupSizeRange { min: min.max(1), max }),
+                (min, max) => return Err(format!("subgroup sizes {min}..{max}: minimum above maximum")),
+            };
+        }
+        opt::FORCE_SUBGROUP_SIZE => {
+            // SAFETY: see above.
+            let o = unsafe { read::<abi::OptU32Bool>(p) };
+            s.forced_subgroup = (o.value != 0).then_some(o.value);
+        }
+        opt::SBT_DESCRIPTOR_SIZE_LOG2 => {
+            // SAFETY: see above.
+            let o = unsafe { read::<abi::OptU32x2>(p) };
+            if o.a > 31 || o.b > 31 {
+                return Err(format!("descriptor size log2 {} / {} is above 31", o.a, o.b));
+            }
+            s.sbt_shift = (o.a, o.b);
         }
         // Accepted and recorded (replayed on the fallback library); no effect on dxjit's code.
         _ => {}
@@ -945,6 +1206,8 @@ struct CompatRemap {
     remappers: Remappers,
     stage: u32,
     resources: Vec<DxjitResourceInfo>,
+    /// The local root signature (ray-tracing exports) and each parameter's shader-record byte.
+    local: Vec<(LocalParam, u32)>,
     root_descriptors: u32,
     root_block_words: u32,
     ssbo_alignment: u32,
@@ -979,7 +1242,9 @@ impl CompatRemap {
             .find(|r| !q.heap && r.class_ == class_of(q.class) && r.space == q.space && r.lower_bound == q.register);
         let alignment = match q.kind {
             ResourceKind::RawBuffer => 16,
-            ResourceKind::StructuredBuffer => info.map_or(4, |i| i.stride),
+            // The stride's largest power-of-two divisor, as the interface reports it (a layer
+            // compares it with its SSBO alignment).
+            ResourceKind::StructuredBuffer => info.map_or(4, |i| i.stride & i.stride.wrapping_neg()),
             _ => 0,
         };
         if q.heap {
@@ -1082,9 +1347,157 @@ impl CompatRemap {
     }
 }
 
+/// A remapper's answer for one resource.
+#[derive(Default)]
+struct Answer {
+    binding: abi::VulkanBinding,
+    offset: Option<abi::VulkanBinding>,
+    /// UAVs: the counter binding.
+    counter: Option<abi::VulkanBinding>,
+    /// CBVs: root constants at this root-constant word (the push-constant mapping).
+    push_constant: Option<u32>,
+}
+
+impl CompatRemap {
+    /// Asks the layer's remapper of the resource's class (`None`: the layer set none).
+    fn answer(&self, q: &ResourceQuery) -> Option<Result<Answer, String>> {
+        let d3d = self.d3d(q);
+        let refused = || "the layer's remapper returned false".to_string();
+        Some(match q.class {
+            ResourceClass::Srv => {
+                let (Some(f), user) = self.remappers.srv else { return None };
+                // SAFETY: the layer's callback with valid pointers.
+                let r: Option<abi::SrvVulkanBinding> = self.ask(d3d, |d, o| unsafe { f(user as *mut c_void, d, o) });
+                r.map(|r| Answer { binding: r.buffer_binding, offset: Some(r.offset_binding), ..Answer::default() })
+                    .ok_or_else(refused)
+            }
+            ResourceClass::Sampler => {
+                let (Some(f), user) = self.remappers.sampler else { return None };
+                // SAFETY: as above.
+                let r: Option<abi::VulkanBinding> = self.ask(d3d, |d, o| unsafe { f(user as *mut c_void, d, o) });
+                r.map(|binding| Answer { binding, ..Answer::default() }).ok_or_else(refused)
+            }
+            ResourceClass::Uav => {
+                let (Some(f), user) = self.remappers.uav else { return None };
+                let uav = |d: &abi::D3dBinding, o: &mut abi::UavVulkanBinding| {
+                    let u = abi::UavD3dBinding { d3d_binding: *d, has_counter: Bool::from(q.has_counter) };
+                    // SAFETY: as above.
+                    unsafe { f(user as *mut c_void, &u, o) }
+                };
+                self.ask(d3d, uav)
+                    .map(|r| Answer {
+                        binding: r.buffer_binding,
+                        offset: Some(r.offset_binding),
+                        counter: Some(r.counter_binding),
+                        push_constant: None,
+                    })
+                    .ok_or_else(refused)
+            }
+            ResourceClass::Cbv => {
+                let (Some(f), user) = self.remappers.cbv else { return None };
+                // SAFETY: as above.
+                let r: Option<abi::CbvVulkanBinding> = self.ask(d3d, |d, o| unsafe { f(user as *mut c_void, d, o) });
+                r.map(|r| Answer {
+                    binding: r.vulkan,
+                    // The push-constant mapping's `offset_in_words` shares the union's first word.
+                    push_constant: (r.push_constant != 0).then_some(r.vulkan.set),
+                    ..Answer::default()
+                })
+                .ok_or_else(refused)
+            }
+        })
+    }
+
+    /// A UAV counter's location from the remapper's counter binding.
+    fn counter(q: &ResourceQuery, a: &Answer) -> Option<CounterLocation> {
+        let c = a.counter.as_ref().filter(|_| q.has_counter)?;
+        Some(if c.descriptor_type == abi::desc::BUFFER_DEVICE_ADDRESS {
+            // Counters in memory: a table of their addresses, indexed like the UAV.
+            CounterLocation::AddressTable { set: c.set, binding: c.binding }
+        } else if c.bindless.use_heap != 0 {
+            CounterLocation::Heap { set: c.set, binding: c.binding }
+        } else {
+            CounterLocation::Descriptor { set: c.set, binding: c.binding }
+        })
+    }
+
+    /// The local root signature's placement of a resource (`None`: it covers none), by the
+    /// interface's rule: the first parameter that names the resource's class, space and (first)
+    /// register. Root constants and root descriptors are read from the shader record without
+    /// asking the layer; a table range asks the layer's remapper, whose answer must be a heap
+    /// array (its set, binding and descriptor type are used; the heap index is the record's
+    /// descriptor handle + the range's offset + the register's place in the range).
+    fn local_placement(&self, q: &ResourceQuery) -> Option<Result<ResourcePlacement, String>> {
+        if q.heap {
+            return None;
+        }
+        for (p, offset) in &self.local {
+            let offset = *offset;
+            let placed = |location| Some(Ok(ResourcePlacement { location, counter: None }));
+            match p {
+                LocalParam::Constants { space, register, words } => {
+                    if q.class == ResourceClass::Cbv && *space == q.space && *register == q.register {
+                        return placed(ResourceLocation::RecordConstants { offset, words: *words });
+                    }
+                }
+                LocalParam::Descriptor { class, space, register } => {
+                    if *class != 3
+                        && resource_class(*class) == Some(q.class)
+                        && *space == q.space
+                        && *register == q.register
+                    {
+                        return placed(ResourceLocation::RecordAddress { offset });
+                    }
+                }
+                LocalParam::Table(ranges) => {
+                    let Some(r) = ranges.iter().find(|r| {
+                        resource_class(r.class) == Some(q.class)
+                            && r.space == q.space
+                            && r.register <= q.register
+                            && (r.count == u32::MAX || q.register - r.register < r.count)
+                    }) else {
+                        continue;
+                    };
+                    let heap_offset = r.offset.wrapping_add(q.register - r.register);
+                    return Some(self.local_table(q, offset, heap_offset));
+                }
+            }
+        }
+        None
+    }
+
+    fn local_table(&self, q: &ResourceQuery, table_offset: u32, heap_offset: u32) -> Result<ResourcePlacement, String> {
+        let a = match self.answer(q) {
+            Some(a) => a?,
+            None => {
+                return Err(format!(
+                    "a local descriptor table holds it, and the layer set no {:?} remapper to name its heap array",
+                    q.class
+                ))
+            }
+        };
+        let b = &a.binding;
+        if b.bindless.use_heap == 0 || b.descriptor_type == abi::desc::BUFFER_DEVICE_ADDRESS {
+            return Err(
+                "a local descriptor table holds it: the remapper must answer a heap array (bindless.use_heap)".into()
+            );
+        }
+        let ResourceLocation::Heap { set, binding, descriptor, bounds, .. } = self.location(q, b, a.offset.as_ref())?
+        else {
+            return Err("a local descriptor table holds it: the remapper must answer a heap array".into());
+        };
+        Ok(ResourcePlacement {
+            location: ResourceLocation::RecordHeap { set, binding, descriptor, table_offset, heap_offset, bounds },
+            counter: Self::counter(q, &a),
+        })
+    }
+}
+
 impl ResourceRemap for CompatRemap {
     fn remap(&self, q: &ResourceQuery, _proposed: Option<&ResourcePlacement>) -> Result<ResourcePlacement, String> {
-        let d3d = self.d3d(q);
+        if let Some(p) = self.local_placement(q) {
+            return p;
+        }
         let identity = || {
             if q.heap {
                 Err("an SM 6.6 descriptor-heap access needs a remapper".to_string())
@@ -1099,80 +1512,31 @@ impl ResourceRemap for CompatRemap {
                 })
             }
         };
-        let refused = || "the layer's remapper returned false".to_string();
-        match q.class {
-            ResourceClass::Srv => {
-                let (Some(f), user) = self.remappers.srv else { return identity() };
-                // SAFETY: the layer's callback with valid pointers.
-                let r: abi::SrvVulkanBinding =
-                    self.ask(d3d, |d, o| unsafe { f(user as *mut c_void, d, o) }).ok_or_else(refused)?;
-                Ok(ResourcePlacement {
-                    location: self.location(q, &r.buffer_binding, Some(&r.offset_binding))?,
-                    counter: None,
-                })
-            }
-            ResourceClass::Sampler => {
-                let (Some(f), user) = self.remappers.sampler else { return identity() };
-                // SAFETY: as above.
-                let r: abi::VulkanBinding =
-                    self.ask(d3d, |d, o| unsafe { f(user as *mut c_void, d, o) }).ok_or_else(refused)?;
-                Ok(ResourcePlacement { location: self.location(q, &r, None)?, counter: None })
-            }
-            ResourceClass::Uav => {
-                let (Some(f), user) = self.remappers.uav else {
-                    let mut p = identity()?;
-                    if q.has_counter {
-                        p.counter = Some(CounterLocation::Descriptor { set: q.space + 1, binding: q.register });
-                    }
-                    return Ok(p);
-                };
-                let uav = |d: &abi::D3dBinding, o: &mut abi::UavVulkanBinding| {
-                    let u = abi::UavD3dBinding { d3d_binding: *d, has_counter: Bool::from(q.has_counter) };
-                    // SAFETY: as above.
-                    unsafe { f(user as *mut c_void, &u, o) }
-                };
-                let r = self.ask(d3d, uav).ok_or_else(refused)?;
-                let counter = if q.has_counter {
-                    let c = &r.counter_binding;
-                    Some(if c.descriptor_type == abi::desc::BUFFER_DEVICE_ADDRESS {
-                        // Counters in memory: a table of their addresses, indexed like the UAV.
-                        CounterLocation::AddressTable { set: c.set, binding: c.binding }
-                    } else if c.bindless.use_heap != 0 {
-                        CounterLocation::Heap { set: c.set, binding: c.binding }
-                    } else {
-                        CounterLocation::Descriptor { set: c.set, binding: c.binding }
-                    })
-                } else {
-                    None
-                };
-                Ok(ResourcePlacement {
-                    location: self.location(q, &r.buffer_binding, Some(&r.offset_binding))?,
-                    counter,
-                })
-            }
-            ResourceClass::Cbv => {
-                let (Some(f), user) = self.remappers.cbv else { return identity() };
-                // SAFETY: as above.
-                let r: abi::CbvVulkanBinding =
-                    self.ask(d3d, |d, o| unsafe { f(user as *mut c_void, d, o) }).ok_or_else(refused)?;
-                if r.push_constant != 0 {
-                    // The push-constant mapping's `offset_in_words` shares the union's first word.
-                    let word = r.vulkan.set.saturating_add(2 * self.root_descriptors);
-                    let size = self
-                        .resources
-                        .iter()
-                        .find(|i| i.class_ == 2 && i.space == q.space && i.lower_bound == q.register)
-                        .map_or(0, |i| i.cbv_size.div_ceil(4));
-                    let room = self.root_block_words.saturating_sub(word);
-                    let words = if self.root_block_words > 0 { size.min(room) } else { size };
-                    return Ok(ResourcePlacement {
-                        location: ResourceLocation::RootConstants { word, words },
-                        counter: None,
-                    });
+        let a = match self.answer(q) {
+            Some(a) => a?,
+            None => {
+                let mut p = identity()?;
+                if q.class == ResourceClass::Uav && q.has_counter {
+                    p.counter = Some(CounterLocation::Descriptor { set: q.space + 1, binding: q.register });
                 }
-                Ok(ResourcePlacement { location: self.location(q, &r.vulkan, None)?, counter: None })
+                return Ok(p);
             }
+        };
+        if let Some(w) = a.push_constant {
+            let word = w.saturating_add(2 * self.root_descriptors);
+            let size = self
+                .resources
+                .iter()
+                .find(|i| i.class_ == 2 && i.space == q.space && i.lower_bound == q.register)
+                .map_or(0, |i| i.cbv_size.div_ceil(4));
+            let room = self.root_block_words.saturating_sub(word);
+            let words = if self.root_block_words > 0 { size.min(room) } else { size };
+            return Ok(ResourcePlacement { location: ResourceLocation::RootConstants { word, words }, counter: None });
         }
+        Ok(ResourcePlacement {
+            location: self.location(q, &a.binding, a.offset.as_ref())?,
+            counter: Self::counter(q, &a),
+        })
     }
 
     fn cache_key(&self) -> String {
@@ -1212,18 +1576,36 @@ impl Converter {
         o.state.rasterizer_sample_count = s.sample_count;
         o.state.invariant_position = s.invariant_position;
         o.state.typed_uav_load_without_format = s.typed_uav_read_without_format;
+        o.state.subgroup_size = s.forced_subgroup.map(SubgroupSizeRange::exactly).or(s.subgroup);
+        o.state.native_min_precision = s.native_16bit;
         let root_block_words = 2 * self.root_descriptors + self.root_words;
+        // The local root signature the layer declared, and where each parameter sits in the
+        // shader record (the layout dxjit's lowering reads, `ShaderRecordLayout::of`).
+        let local_rs = (!self.local.is_empty()).then(|| local_root_signature(&self.local));
+        let record = local_rs.as_ref().map(ShaderRecordLayout::of);
+        let local = self
+            .local
+            .iter()
+            .enumerate()
+            .map(|(k, p)| (p.clone(), record.as_ref().and_then(|r| r.entry(k as u32)).map_or(0, |e| e.offset)))
+            .collect();
         let remap = CompatRemap {
             remappers: self.remappers,
-            stage: stage_num(dxil.info().shader_model.kind),
+            stage: self.entry_kind(dxil).map_or(abi::stage::UNKNOWN, stage_num),
             resources: dxil.resources().to_vec(),
+            local,
             root_descriptors: self.root_descriptors,
             root_block_words,
             ssbo_alignment: s.ssbo_alignment,
             typed_offsets: s.typed_offsets,
             cbv_ssbo: s.cbv_ssbo,
         };
-        let mut policy = BindingPolicy { cbv_as_storage_buffer: s.cbv_ssbo, ..BindingPolicy::default() };
+        let mut policy = BindingPolicy {
+            cbv_as_storage_buffer: s.cbv_ssbo,
+            record_table_shift: s.sbt_shift.0,
+            record_sampler_table_shift: s.sbt_shift.1,
+            ..BindingPolicy::default()
+        };
         if let Some((set, binding)) = s.inline_root_block {
             policy.root_block = RootBlock::UniformBlock { set, binding };
         }
@@ -1232,8 +1614,31 @@ impl Converter {
             policy,
             remap: Some(Arc::new(remap)),
             root_words: Some(root_block_words),
+            // The layer's local root signature (it builds the state object and knows the
+            // associations), none when it declared none.
+            local_root_signature: match local_rs {
+                Some(rs) => LocalRoot::Given(rs),
+                None => LocalRoot::None,
+            },
         }));
         o
+    }
+
+    /// The entry point the converter compiles: the one `set_entry_point` named (mangled or
+    /// demangled), else the blob's first.
+    fn entry<'a>(&self, dxil: &'a DxjitBlob) -> Option<&'a dxjit::dxil::EntryPoint> {
+        match &self.entry_point {
+            Some(want) => {
+                let want = want.to_str().ok()?;
+                dxil.info().functions().find(|e| e.name == want || demangle(&e.name) == want)
+            }
+            None => dxil.info().main_entry(),
+        }
+    }
+
+    /// The stage of that entry point (a library export's kind).
+    fn entry_kind(&self, dxil: &DxjitBlob) -> Option<ShaderKind> {
+        self.entry(dxil).map(|e| e.properties.shader_kind.unwrap_or(dxil.info().shader_model.kind))
     }
 
     /// The single-stage plan with the layer's vertex-input, stream-output and patch-location
@@ -1346,14 +1751,6 @@ impl Converter {
     }
 
     fn compile_dxil(&self, dxil: &DxjitBlob) -> Result<(CompiledShader, u32), CompileError> {
-        if self.needs_library {
-            return Err(CompileError::Unsupported {
-                feature: "local root signatures (DXR libraries)".into(),
-                function: "<converter>".into(),
-                block: None,
-                shader_model: dxil.info().shader_model.to_string(),
-            });
-        }
         let opts = self.options(dxil);
         match self.custom_plan(dxil)? {
             Some((plan, offset)) => Ok((dxjit::compile_stage(&self.bytes, &plan, 0, &opts)?, offset)),
@@ -1437,6 +1834,38 @@ impl Converter {
             if let (Some(g), Some(e)) = (f.set_entry_point, self.entry_point.as_ref()) {
                 g(conv, e.as_ptr());
             }
+            if !self.local.is_empty() {
+                let Some(l) = &f.local_root else {
+                    log(
+                        abi::log::ERROR,
+                        &format!("dxjit: the fallback {} has no local-root-signature calls", lib.path),
+                    );
+                    return abi::ERROR_UNSUPPORTED_FEATURE;
+                };
+                for p in &self.local {
+                    match p {
+                        LocalParam::Constants { space, register, words } => {
+                            (l.add_constants)(conv, *space, *register, *words)
+                        }
+                        LocalParam::Descriptor { class, space, register } => {
+                            (l.add_descriptor)(conv, *class, *space, *register)
+                        }
+                        LocalParam::Table(ranges) => {
+                            let r = (l.begin_table)(conv);
+                            if r != abi::SUCCESS {
+                                return r;
+                            }
+                            for x in ranges {
+                                (l.add_table)(conv, x.class, x.space, x.register, x.count, x.offset);
+                            }
+                            let r = (l.end_table)(conv);
+                            if r != abi::SUCCESS {
+                                return r;
+                            }
+                        }
+                    }
+                }
+            }
             if let Some(g) = f.set_meta_descriptor {
                 for &(m, k, s, b) in &self.meta {
                     g(conv, m, k, s, b);
@@ -1467,11 +1896,21 @@ pub unsafe extern "C" fn dxil_spv_converter_run(converter: *mut Converter) -> i3
             }
             BlobKind::Dxil(b) => b,
         };
+        let local_problem = if c.open_table.is_some() {
+            Some("a local root descriptor table was begun and not ended (end_local_root_descriptor_table)".to_string())
+        } else {
+            c.local_error.clone()
+        };
+        if let Some(m) = local_problem {
+            fallback::count(Route::Failed);
+            log(abi::log::ERROR, &format!("dxjit: local root signature: {m}"));
+            return abi::ERROR_INVALID_ARGUMENT;
+        }
         match c.compile_dxil(dxil) {
             Ok((shader, patch_offset)) => {
                 fallback::count(Route::Dxjit);
                 log(abi::log::DEBUG, "dxjit: compiled by dxjit");
-                c.output = Some(Output::Dxjit { shader, patch_offset });
+                c.output = Some(Output::Dxjit { shader: Box::new(shader), patch_offset });
                 abi::SUCCESS
             }
             Err(e) => {
@@ -1553,9 +1992,10 @@ fn dxjit_output(c: &Converter) -> Option<(&CompiledShader, u32)> {
     }
 }
 
+/// The properties of the entry point the converter compiles.
 fn main_properties(c: &Converter) -> Option<&dxjit::dxil::ShaderProperties> {
     match &c.blob()?.kind {
-        BlobKind::Dxil(b) => b.info().main_entry().map(|e| &e.properties),
+        BlobKind::Dxil(b) => c.entry(b).map(|e| &e.properties),
         BlobKind::Dxbc { .. } => None,
     }
 }
@@ -1652,7 +2092,18 @@ pub unsafe extern "C" fn dxil_spv_converter_get_patch_location_offset(
     })
 }
 
-/// `[WaveSize]` min, max and preferred (zeros when the shader declares none).
+/// The subgroup size dxjit chose for the last run within the layer's subgroup sizes
+/// (SUBGROUP_PROPERTIES / FORCE_SUBGROUP_SIZE), if it chose one.
+fn narrowed(c: &Converter) -> Option<u32> {
+    let s = &c.settings;
+    if s.subgroup.is_none() && s.forced_subgroup.is_none() {
+        return None;
+    }
+    dxjit_output(c).and_then(|(sh, _)| sh.required_subgroup_size)
+}
+
+/// `[WaveSize]` min, max and preferred (zeros when the shader declares none); with the layer's
+/// subgroup sizes, the one size dxjit chose within them (three times).
 #[no_mangle]
 pub unsafe extern "C" fn dxil_spv_converter_get_compute_wave_size_range(
     converter: *mut Converter,
@@ -1670,8 +2121,13 @@ pub unsafe extern "C" fn dxil_spv_converter_get_compute_wave_size_range(
                 None => abi::ERROR_UNSUPPORTED_FEATURE,
             };
         }
-        let w = main_properties(c).and_then(|p| p.wave_size.as_ref());
-        let v = w.map_or([0; 3], |w| [w.min, w.max.unwrap_or(0), w.preferred.unwrap_or(0)]);
+        // With the layer's subgroup sizes dxjit chose the size (WaveGetLaneCount may be that
+        // constant): the range narrows to it, so the layer requires exactly that size.
+        let v = match (narrowed(c), main_properties(c).and_then(|p| p.wave_size.as_ref())) {
+            (Some(n), _) => [n; 3],
+            (None, Some(w)) => [w.min, w.max.unwrap_or(0), w.preferred.unwrap_or(0)],
+            (None, None) => [0; 3],
+        };
         // SAFETY: per the caller.
         unsafe { write_all(&[min, max, preferred], &v) };
         abi::SUCCESS
@@ -1687,7 +2143,9 @@ pub unsafe extern "C" fn dxil_spv_converter_get_compute_required_wave_size(
     guard(abi::ERROR_GENERIC, || {
         // SAFETY: per the caller.
         let Some(c) = (unsafe { conv(converter) }) else { return abi::ERROR_INVALID_ARGUMENT };
-        let w = main_properties(c).and_then(|p| p.wave_size.as_ref()).filter(|w| w.max.is_none()).map_or(0, |w| w.min);
+        let w = narrowed(c).unwrap_or_else(|| {
+            main_properties(c).and_then(|p| p.wave_size.as_ref()).filter(|w| w.max.is_none()).map_or(0, |w| w.min)
+        });
         // SAFETY: per the caller.
         unsafe { write_all(&[size], &[w]) };
         abi::SUCCESS
@@ -1887,6 +2345,7 @@ mod tests {
                 ..Remappers::default()
             },
             stage: abi::stage::COMPUTE,
+            local: Vec::new(),
             resources: vec![DxjitResourceInfo {
                 class_: 2,
                 kind: 13,
@@ -1966,6 +2425,7 @@ mod tests {
             policy: BindingPolicy::default(),
             remap: Some(Arc::new(remap())),
             root_words: Some(24),
+            local_root_signature: dxjit::binding::LocalRoot::None,
         };
         let layout = model.push_layout();
         assert_eq!(layout.words, 24);

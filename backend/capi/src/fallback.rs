@@ -36,6 +36,8 @@ pub struct Fns {
     pub set_patch_location_offset: Option<unsafe extern "C" fn(Handle, c_uint)>,
     pub get_patch_location_offset: Option<unsafe extern "C" fn(Handle, *mut c_uint) -> abi::Result>,
     pub set_entry_point: Option<unsafe extern "C" fn(Handle, *const c_char)>,
+    /// The local-root-signature calls, all five or none.
+    pub local_root: Option<LocalRootFns>,
     pub set_meta_descriptor: Option<unsafe extern "C" fn(Handle, u32, u32, c_uint, c_uint) -> abi::Result>,
     pub get_compute_workgroup_dimensions:
         Option<unsafe extern "C" fn(Handle, *mut c_uint, *mut c_uint, *mut c_uint) -> abi::Result>,
@@ -44,6 +46,15 @@ pub struct Fns {
         Option<unsafe extern "C" fn(Handle, *mut c_uint, *mut c_uint, *mut c_uint) -> abi::Result>,
     pub get_compiled_entry_point: Option<unsafe extern "C" fn(Handle, *mut *const c_char) -> abi::Result>,
     pub set_thread_log_callback: Option<unsafe extern "C" fn(abi::LogCallback, *mut c_void)>,
+}
+
+/// The fallback's local-root-signature entry points.
+pub struct LocalRootFns {
+    pub add_constants: unsafe extern "C" fn(Handle, c_uint, c_uint, c_uint),
+    pub add_descriptor: unsafe extern "C" fn(Handle, u32, c_uint, c_uint),
+    pub begin_table: unsafe extern "C" fn(Handle) -> abi::Result,
+    pub add_table: unsafe extern "C" fn(Handle, u32, c_uint, c_uint, c_uint, c_uint),
+    pub end_table: unsafe extern "C" fn(Handle) -> abi::Result,
 }
 
 /// A loaded fallback library.
@@ -172,6 +183,15 @@ fn load(path: &str) -> Result<Library, String> {
         set_patch_location_offset: opt!("dxil_spv_converter_set_patch_location_offset"),
         get_patch_location_offset: opt!("dxil_spv_converter_get_patch_location_offset"),
         set_entry_point: opt!("dxil_spv_converter_set_entry_point"),
+        local_root: (|| {
+            Some(LocalRootFns {
+                add_constants: opt!("dxil_spv_converter_add_local_root_constants")?,
+                add_descriptor: opt!("dxil_spv_converter_add_local_root_descriptor")?,
+                begin_table: opt!("dxil_spv_converter_begin_local_root_descriptor_table")?,
+                add_table: opt!("dxil_spv_converter_add_local_root_descriptor_table")?,
+                end_table: opt!("dxil_spv_converter_end_local_root_descriptor_table")?,
+            })
+        })(),
         set_meta_descriptor: opt!("dxil_spv_converter_set_meta_descriptor"),
         get_compute_workgroup_dimensions: opt!("dxil_spv_converter_get_compute_workgroup_dimensions"),
         get_patch_vertex_count: opt!("dxil_spv_converter_get_patch_vertex_count"),

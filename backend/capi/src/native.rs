@@ -15,13 +15,17 @@ use dxjit::binding::model::{
     BindingPolicy, CounterLocation, HeapArrays, PushEntryKind, ResourceLocation, ResourcePlacement, ResourceQuery,
     ResourceRemap, RootBlock, RootDescriptorMode, TableMode,
 };
-use dxjit::binding::{BindingModel, DescriptorKind, ResourceClass};
+use dxjit::binding::{BindingModel, DescriptorKind, LocalRoot, ResourceClass};
+use dxjit::container::rdat::{HitGroupType, Subobject, SubobjectData};
 use dxjit::container::rootsig::{DescriptorRangeType, RootParameterKind, RootSignature, ShaderVisibility};
 use dxjit::container::Container;
+use dxjit::dxil::library::export_name;
 use dxjit::dxil::{DxilModuleInfo, SignatureElement};
 use dxjit::link::{InputElement, InputLayout, LinkOptions, SoDeclaration, StreamOutputDesc};
 use dxjit::ResourceKind;
-use dxjit::{CompileError, CompileOptions, CompiledShader, PatchConstantInvocations, Robustness, ShaderKind};
+use dxjit::{
+    CompileError, CompileOptions, CompiledShader, PatchConstantInvocations, Robustness, ShaderKind, SubgroupSizeRange,
+};
 
 use crate::ffi::{self, bytes, catch, cstring, opt_str, set_last_error, slice};
 
@@ -126,6 +130,14 @@ pub enum DxjitLocation {
     DXJIT_LOCATION_ROOT_CONSTANTS = 2,
     /// A root descriptor: a 64-bit buffer device address in root-block words `word`, `word + 1`.
     DXJIT_LOCATION_ADDRESS = 3,
+    /// Local root signature: root constants, `words` values from shader-record byte `word`.
+    DXJIT_LOCATION_RECORD_CONSTANTS = 4,
+    /// Local root signature: a 64-bit buffer device address at shader-record byte `word`.
+    DXJIT_LOCATION_RECORD_ADDRESS = 5,
+    /// Local root signature: heap array elements at (set, binding), index `(low word of the
+    /// descriptor handle at shader-record byte table_word) >> record_table_shift + heap_offset + k`
+    /// (`record_sampler_table_shift` for samplers).
+    DXJIT_LOCATION_RECORD_HEAP = 6,
 }
 
 /// Where a UAV counter lives (`DxjitPlacement.counter`).
@@ -218,6 +230,37 @@ pub enum DxjitRootBlock {
     DXJIT_ROOT_BLOCK_UNIFORM = 1,
 }
 
+/// Which local root signature a ray-tracing export is compiled with
+/// (`dxjit_binding_layout_set_local_root_signature`).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DxjitLocalRoot {
+    /// The one the library's RDAT subobjects associate with the export (D3D12's association
+    /// rules), if any. The default.
+    DXJIT_LOCAL_ROOT_FROM_LIBRARY = 0,
+    /// The one given (the state object the layer builds associates it).
+    DXJIT_LOCAL_ROOT_GIVEN = 1,
+    /// None.
+    DXJIT_LOCAL_ROOT_NONE = 2,
+}
+
+/// State subobject kinds of a DXIL library (`DxjitSubobject.kind`, D3D12_STATE_SUBOBJECT_TYPE
+/// numbering).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DxjitSubobjectKind {
+    DXJIT_SUBOBJECT_STATE_OBJECT_CONFIG = 0,
+    DXJIT_SUBOBJECT_GLOBAL_ROOT_SIGNATURE = 1,
+    DXJIT_SUBOBJECT_LOCAL_ROOT_SIGNATURE = 2,
+    DXJIT_SUBOBJECT_TO_EXPORTS_ASSOCIATION = 8,
+    DXJIT_SUBOBJECT_RAYTRACING_SHADER_CONFIG = 9,
+    DXJIT_SUBOBJECT_RAYTRACING_PIPELINE_CONFIG = 10,
+    DXJIT_SUBOBJECT_HIT_GROUP = 11,
+    DXJIT_SUBOBJECT_RAYTRACING_PIPELINE_CONFIG1 = 12,
+}
+
 /// A parsed DXBC container holding a DXIL shader (opaque).
 pub struct DxjitBlob {
     bytes: Vec<u8>,
@@ -229,6 +272,113 @@ pub struct DxjitBlob {
     /// Per signature kind: (element, index into `names` of its semantic name).
     signatures: [Vec<(SignatureElement, usize)>; 3],
     resources: Vec<DxjitResourceInfo>,
+    /// Per entry point: its plain export name (libraries: the mangled name up to its first `@`).
+    export_names: Vec<CString>,
+    /// The RDAT state subobjects (libraries), with the strings and arrays their C views point to.
+    subobjects: Vec<OwnedSubobject>,
+}
+
+/// One RDAT subobject and the memory its C view (`DxjitSubobject`) points into.
+pub(crate) struct OwnedSubobject {
+    pub(crate) data: Subobject,
+    pub(crate) name: CString,
+    /// Associations: the subobject named, then the exports; hit groups: any hit, closest hit,
+    /// intersection (empty: none).
+    _strings: Vec<CString>,
+    /// Pointers into `strings`.
+    pub(crate) pointers: Vec<*const c_char>,
+}
+
+// SAFETY: `pointers` point into `strings`, owned by the same value and never changed after
+// construction; the value is only read.
+unsafe impl Send for OwnedSubobject {}
+// SAFETY: as above.
+unsafe impl Sync for OwnedSubobject {}
+
+impl OwnedSubobject {
+    fn new(data: Subobject) -> OwnedSubobject {
+        let strings: Vec<CString> = match &data.data {
+            SubobjectData::SubobjectToExportsAssociation { subobject, exports } => {
+                std::iter::once(subobject).chain(exports).map(|e| cstring(e)).collect()
+            }
+            SubobjectData::HitGroup { any_hit, closest_hit, intersection, .. } => {
+                [any_hit, closest_hit, intersection].into_iter().map(|e| cstring(e)).collect()
+            }
+            _ => Vec::new(),
+        };
+        let pointers = strings.iter().map(|c| c.as_ptr()).collect();
+        OwnedSubobject { name: cstring(&data.name), data, _strings: strings, pointers }
+    }
+
+    /// The D3D12_STATE_SUBOBJECT_TYPE number (`None`: a kind dxjit does not decode).
+    pub(crate) fn kind(&self) -> Option<u32> {
+        Some(match self.data.data {
+            SubobjectData::StateObjectConfig { .. } => 0,
+            SubobjectData::GlobalRootSignature { .. } => 1,
+            SubobjectData::LocalRootSignature { .. } => 2,
+            SubobjectData::SubobjectToExportsAssociation { .. } => 8,
+            SubobjectData::RaytracingShaderConfig { .. } => 9,
+            SubobjectData::RaytracingPipelineConfig { .. } => 10,
+            SubobjectData::HitGroup { .. } => 11,
+            SubobjectData::RaytracingPipelineConfig1 { .. } => 12,
+            SubobjectData::Other { .. } => return None,
+        })
+    }
+
+    fn to_c(&self) -> DxjitSubobject {
+        let null: *const c_char = std::ptr::null();
+        let mut c = DxjitSubobject {
+            kind: self.kind().unwrap_or(DXJIT_NONE),
+            name: self.name.as_ptr(),
+            data: std::ptr::null(),
+            size: 0,
+            subobject: null,
+            exports: std::ptr::null(),
+            export_count: 0,
+            hit_group_type: 0,
+            any_hit: null,
+            closest_hit: null,
+            intersection: null,
+            flags: 0,
+            max_payload_size: 0,
+            max_attribute_size: 0,
+            max_recursion_depth: 0,
+        };
+        match &self.data.data {
+            SubobjectData::StateObjectConfig { flags } => c.flags = *flags,
+            SubobjectData::GlobalRootSignature { data } | SubobjectData::LocalRootSignature { data } => {
+                c.data = data.as_ptr();
+                c.size = data.len();
+            }
+            SubobjectData::SubobjectToExportsAssociation { .. } => {
+                c.subobject = self.pointers[0];
+                c.exports = self.pointers[1..].as_ptr();
+                c.export_count = (self.pointers.len() - 1) as u32;
+            }
+            SubobjectData::RaytracingShaderConfig { max_payload_size, max_attribute_size } => {
+                c.max_payload_size = *max_payload_size;
+                c.max_attribute_size = *max_attribute_size;
+            }
+            SubobjectData::RaytracingPipelineConfig { max_trace_recursion_depth } => {
+                c.max_recursion_depth = *max_trace_recursion_depth
+            }
+            SubobjectData::RaytracingPipelineConfig1 { max_trace_recursion_depth, flags } => {
+                c.max_recursion_depth = *max_trace_recursion_depth;
+                c.flags = *flags;
+            }
+            SubobjectData::HitGroup { hit_group_type, .. } => {
+                c.hit_group_type = match hit_group_type {
+                    HitGroupType::Triangles => 0,
+                    HitGroupType::ProceduralPrimitive => 1,
+                };
+                c.any_hit = self.pointers[0];
+                c.closest_hit = self.pointers[1];
+                c.intersection = self.pointers[2];
+            }
+            SubobjectData::Other { .. } => {}
+        }
+        c
+    }
 }
 
 /// One compiled shader (opaque): SPIR-V and its interface.
@@ -425,6 +575,12 @@ pub struct DxjitBindingPolicy {
     /// Static sampler i at (static_sampler_set, static_sampler_first_binding + i).
     pub static_sampler_set: u32,
     pub static_sampler_first_binding: u32,
+    /// Local descriptor tables: heap index = low word of the shader record's descriptor handle
+    /// shifted right by this many bits (CBV/SRV/UAV tables; `log2` of the layer's descriptor
+    /// size when its handles are `index * size`).
+    pub record_table_shift: u32,
+    /// The same for tables of the sampler heap.
+    pub record_sampler_table_shift: u32,
 }
 
 /// Compile options (`dxjit_compile_options_default` fills the defaults; NULL options = defaults).
@@ -459,6 +615,66 @@ pub struct DxjitCompileOptions {
     pub output_swizzle_count: u32,
     /// The binding layout (NULL: dxjit's default register rule).
     pub bindings: *const DxjitBindingLayout,
+    /// The subgroup sizes the pipeline may run the stage with (0, 0: not known); see
+    /// `dxjit_shader_required_subgroup_size`.
+    pub subgroup_size_min: u32,
+    pub subgroup_size_max: u32,
+    /// Min-precision types (min16float, min16int) as real 16-bit types (the device needs
+    /// shaderFloat16/shaderInt16); false: computed at 32 bits.
+    pub native_min_precision: bool,
+}
+
+/// One state subobject of a DXIL library (`dxjit_blob_subobject`). Pointers are owned by the
+/// blob. Fields a kind does not use are 0 / NULL.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct DxjitSubobject {
+    /// A `DxjitSubobjectKind` value (`DXJIT_NONE`: a kind dxjit does not decode).
+    pub kind: u32,
+    /// The subobject's name.
+    pub name: *const c_char,
+    /// Global and local root signatures: the serialized root signature (RTS0 layout).
+    pub data: *const u8,
+    pub size: usize,
+    /// Associations: the subobject associated and the exports (`export_count` names; none: a
+    /// default association).
+    pub subobject: *const c_char,
+    pub exports: *const *const c_char,
+    pub export_count: u32,
+    /// Hit groups: 0 triangles, 1 procedural primitive; the exports ("" when absent).
+    pub hit_group_type: u32,
+    pub any_hit: *const c_char,
+    pub closest_hit: *const c_char,
+    pub intersection: *const c_char,
+    /// State object config (D3D12_STATE_OBJECT_FLAGS) and pipeline config 1
+    /// (D3D12_RAYTRACING_PIPELINE_FLAGS) flags.
+    pub flags: u32,
+    /// Shader config.
+    pub max_payload_size: u32,
+    pub max_attribute_size: u32,
+    /// Pipeline config (and config 1).
+    pub max_recursion_depth: u32,
+}
+
+/// One local root argument in the shader record of a compiled ray-tracing export
+/// (`dxjit_shader_record_entry`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct DxjitRecordEntry {
+    /// A `DxjitPushEntryKind` value: root descriptor (a 64-bit buffer address), root constants,
+    /// or a descriptor table (a 64-bit D3D12_GPU_DESCRIPTOR_HANDLE, see
+    /// `DxjitBindingPolicy.record_table_shift`).
+    pub kind: u32,
+    /// The local root signature's parameter.
+    pub parameter: u32,
+    /// First byte after the shader identifier (D3D12) / shader group handle (Vulkan), and size.
+    pub offset: u32,
+    pub size: u32,
+    /// As in `DxjitPushEntry`.
+    pub class_: u32,
+    pub space: u32,
+    pub register_: u32,
+    pub sampler_heap: bool,
 }
 
 /// One root-block entry of a compiled shader.
@@ -759,6 +975,29 @@ pub(crate) fn placement_to_c(p: &ResourcePlacement) -> DxjitPlacement {
             c.word = word;
             c.words = 2;
         }
+        ResourceLocation::RecordConstants { offset, words } => {
+            c.location = DxjitLocation::DXJIT_LOCATION_RECORD_CONSTANTS as u32;
+            c.word = offset;
+            c.words = words;
+        }
+        ResourceLocation::RecordAddress { offset } => {
+            c.location = DxjitLocation::DXJIT_LOCATION_RECORD_ADDRESS as u32;
+            c.word = offset;
+            c.words = 2;
+        }
+        ResourceLocation::RecordHeap { set, binding, descriptor, table_offset, heap_offset, bounds } => {
+            c.location = DxjitLocation::DXJIT_LOCATION_RECORD_HEAP as u32;
+            c.set = set;
+            c.binding = binding;
+            c.descriptor = descriptor_num(descriptor);
+            c.table_word = table_offset;
+            c.heap_offset = heap_offset;
+            if let Some((s, b)) = bounds {
+                c.has_bounds = true;
+                c.bounds_set = s;
+                c.bounds_binding = b;
+            }
+        }
     }
     match p.counter {
         None => {}
@@ -797,6 +1036,16 @@ pub(crate) fn placement_from_c(c: &DxjitPlacement) -> Result<ResourcePlacement, 
         },
         2 => ResourceLocation::RootConstants { word: c.word, words: c.words },
         3 => ResourceLocation::Address { word: c.word },
+        4 => ResourceLocation::RecordConstants { offset: c.word, words: c.words },
+        5 => ResourceLocation::RecordAddress { offset: c.word },
+        6 => ResourceLocation::RecordHeap {
+            set: c.set,
+            binding: c.binding,
+            descriptor: descriptor_from(c.descriptor)?,
+            table_offset: c.table_word,
+            heap_offset: c.heap_offset,
+            bounds: c.has_bounds.then_some((c.bounds_set, c.bounds_binding)),
+        },
         v => return Err(format!("placement location {v} is not a DxjitLocation value")),
     };
     let counter = match c.counter {
@@ -895,6 +1144,8 @@ fn policy_to_c(p: &BindingPolicy) -> DxjitBindingPolicy {
         cbv_as_storage_buffer: p.cbv_as_storage_buffer,
         static_sampler_set: p.static_samplers.0,
         static_sampler_first_binding: p.static_samplers.1,
+        record_table_shift: p.record_table_shift,
+        record_sampler_table_shift: p.record_sampler_table_shift,
     }
 }
 
@@ -930,6 +1181,8 @@ fn policy_from_c(c: &DxjitBindingPolicy) -> Result<BindingPolicy, String> {
         },
         cbv_as_storage_buffer: c.cbv_as_storage_buffer,
         static_samplers: (c.static_sampler_set, c.static_sampler_first_binding),
+        record_table_shift: c.record_table_shift,
+        record_sampler_table_shift: c.record_sampler_table_shift,
     })
 }
 
@@ -953,6 +1206,9 @@ fn default_options_c() -> DxjitCompileOptions {
         output_swizzles: std::ptr::null(),
         output_swizzle_count: 0,
         bindings: std::ptr::null(),
+        subgroup_size_min: 0,
+        subgroup_size_max: 0,
+        native_min_precision: d.state.native_min_precision,
     }
 }
 
@@ -989,6 +1245,16 @@ pub(crate) unsafe fn options_from_c(o: *const DxjitCompileOptions) -> Result<Com
             return Err(format!("output swizzle {s:?} has a component above 5").into());
         }
     }
+    opts.state.native_min_precision = c.native_min_precision;
+    opts.state.subgroup_size = match (c.subgroup_size_min, c.subgroup_size_max) {
+        (0, 0) => None,
+        (min, max) if min.is_power_of_two() && max.is_power_of_two() && min <= max => {
+            Some(SubgroupSizeRange { min, max })
+        }
+        (min, max) => {
+            return Err(format!("options.subgroup_size_min/max {min}, {max}: not powers of two, min <= max").into())
+        }
+    };
     // SAFETY: NULL or a live layout per the caller.
     if let Some(b) = unsafe { c.bindings.as_ref() } {
         opts.bindings = Some(b.model.clone());
@@ -1024,7 +1290,10 @@ fn parse_blob(data: &[u8]) -> Result<DxjitBlob, Fail> {
     let module = dxjit::bitcode::read_module(prog.bitcode).map_err(|e| mal(format!("bitcode: {e}")))?;
     let info = dxjit::dxil::decode(&module).map_err(|e| mal(format!("metadata: {e}")))?;
     let root_signature = c.root_signature().map_err(|e| mal(format!("root signature: {e}")))?;
+    let rdat = c.runtime_data().map_err(|e| mal(format!("runtime data: {e}")))?;
+    let subobjects = rdat.map_or_else(Vec::new, |r| r.subobjects.into_iter().map(OwnedSubobject::new).collect());
     let entry_names = info.functions().map(|e| cstring(&e.name)).collect();
+    let export_names = info.functions().map(|e| cstring(export_name(&e.name))).collect();
     let mut names = Vec::new();
     let mut signatures: [Vec<(SignatureElement, usize)>; 3] = Default::default();
     if let Some(ep) = info.main_entry() {
@@ -1036,7 +1305,11 @@ fn parse_blob(data: &[u8]) -> Result<DxjitBlob, Fail> {
         }
     }
     let mut resources = Vec::new();
-    let res = info.main_entry().and_then(|e| e.resources.as_ref()).unwrap_or(&info.resources);
+    // A library's exports share its resources (`!dx.resources`).
+    let res = match info.main_entry().and_then(|e| e.resources.as_ref()) {
+        Some(r) if info.shader_model.kind != ShaderKind::Library => r,
+        _ => &info.resources,
+    };
     let mut push = |class: u32, kind: u32, b: &dxjit::dxil::Binding, stride: u32, cbv: u32, counter: bool| {
         names.push(cstring(&b.name));
         resources.push(DxjitResourceInfo {
@@ -1064,7 +1337,17 @@ fn parse_blob(data: &[u8]) -> Result<DxjitBlob, Fail> {
     for s in &res.samplers {
         push(3, 14, &s.binding, 0, 0, false);
     }
-    Ok(DxjitBlob { bytes: data.to_vec(), info, root_signature, entry_names, names, signatures, resources })
+    Ok(DxjitBlob {
+        bytes: data.to_vec(),
+        info,
+        root_signature,
+        entry_names,
+        names,
+        signatures,
+        resources,
+        export_names,
+        subobjects,
+    })
 }
 
 impl DxjitBlob {
@@ -1079,6 +1362,9 @@ impl DxjitBlob {
     }
     pub(crate) fn entry_name(&self, i: usize) -> Option<&CString> {
         self.entry_names.get(i)
+    }
+    pub(crate) fn subobjects(&self) -> &[OwnedSubobject] {
+        &self.subobjects
     }
     pub(crate) fn parse(data: &[u8]) -> Result<DxjitBlob, Fail> {
         parse_blob(data)
@@ -1187,6 +1473,72 @@ pub unsafe extern "C" fn dxjit_blob_entry_point_name(
             b.entry_names.get(index as usize).ok_or_else(|| index_fail("entry point", index, b.entry_names.len()))?;
         // SAFETY: per the caller.
         unsafe { put(name, n.as_ptr(), "name") }
+    })
+}
+
+/// Plain export name of entry point `index` (libraries: what state objects name it, the
+/// mangled name up to its first `@`; other shaders: the entry point's name), owned by the blob.
+/// Thread safety: any thread.
+#[no_mangle]
+pub unsafe extern "C" fn dxjit_blob_entry_point_export_name(
+    blob: *const DxjitBlob,
+    index: u32,
+    name: *mut *const c_char,
+) -> DxjitResult {
+    run(|| {
+        // SAFETY: per the caller.
+        let b = unsafe { obj(blob, "blob") }?;
+        let n =
+            b.export_names.get(index as usize).ok_or_else(|| index_fail("entry point", index, b.export_names.len()))?;
+        // SAFETY: per the caller.
+        unsafe { put(name, n.as_ptr(), "name") }
+    })
+}
+
+/// Stage of entry point `index` (library exports: the export's shader kind; work-graph nodes
+/// are `DXJIT_STAGE_NODE`, which dxjit does not compile). Thread safety: any thread.
+#[no_mangle]
+pub unsafe extern "C" fn dxjit_blob_entry_point_stage(
+    blob: *const DxjitBlob,
+    index: u32,
+    stage: *mut DxjitStage,
+) -> DxjitResult {
+    run(|| {
+        // SAFETY: per the caller.
+        let b = unsafe { obj(blob, "blob") }?;
+        let n = b.entry_names.len();
+        let e = b.info.functions().nth(index as usize).ok_or_else(|| index_fail("entry point", index, n))?;
+        let kind = e.properties.shader_kind.unwrap_or(b.info.shader_model.kind);
+        // SAFETY: per the caller.
+        unsafe { put(stage, stage_of(kind), "stage") }
+    })
+}
+
+/// Number of RDAT state subobjects (DXIL libraries; 0 for other shaders). Thread safety: any
+/// thread.
+#[no_mangle]
+pub unsafe extern "C" fn dxjit_blob_subobject_count(blob: *const DxjitBlob, count: *mut u32) -> DxjitResult {
+    run(|| {
+        // SAFETY: per the caller.
+        let b = unsafe { obj(blob, "blob") }?;
+        // SAFETY: per the caller.
+        unsafe { put(count, b.subobjects.len() as u32, "count") }
+    })
+}
+
+/// RDAT state subobject `index` (its pointers are owned by the blob). Thread safety: any thread.
+#[no_mangle]
+pub unsafe extern "C" fn dxjit_blob_subobject(
+    blob: *const DxjitBlob,
+    index: u32,
+    subobject: *mut DxjitSubobject,
+) -> DxjitResult {
+    run(|| {
+        // SAFETY: per the caller.
+        let b = unsafe { obj(blob, "blob") }?;
+        let o = b.subobjects.get(index as usize).ok_or_else(|| index_fail("subobject", index, b.subobjects.len()))?;
+        // SAFETY: per the caller.
+        unsafe { put(subobject, o.to_c(), "subobject") }
     })
 }
 
@@ -1433,8 +1785,13 @@ pub unsafe extern "C" fn dxjit_binding_policy_default(policy: *mut DxjitBindingP
 #[no_mangle]
 pub unsafe extern "C" fn dxjit_binding_layout_create(out: *mut *mut DxjitBindingLayout) -> DxjitResult {
     run(|| {
-        let model =
-            BindingModel { root_signature: None, policy: BindingPolicy::default(), remap: None, root_words: None };
+        let model = BindingModel {
+            root_signature: None,
+            policy: BindingPolicy::default(),
+            remap: None,
+            root_words: None,
+            local_root_signature: dxjit::binding::LocalRoot::FromLibrary,
+        };
         let l = Box::into_raw(Box::new(DxjitBindingLayout { model: Arc::new(model) }));
         // SAFETY: per the caller.
         unsafe { put(out, l, "out") }.inspect_err(|_| {
@@ -1505,6 +1862,44 @@ pub unsafe extern "C" fn dxjit_binding_layout_set_remap(
         let l = unsafe { layout.as_mut() }.ok_or_else(|| "layout is NULL".to_string())?;
         Arc::make_mut(&mut l.model).remap =
             remap.map(|f| Arc::new(CRemap { f, user: user_data }) as Arc<dyn ResourceRemap>);
+        Ok(())
+    })
+}
+
+/// Ray-tracing exports: which local root signature (`mode`: a `DxjitLocalRoot` value). With
+/// `DXJIT_LOCAL_ROOT_GIVEN`, `data`/`size` hold it: a serialized root signature (RTS0 layout, as
+/// a library's local-root-signature subobject carries it) or a container with an RTS0 part;
+/// otherwise they are ignored. Its parameters are read from the shader record
+/// (`dxjit_shader_record_layout`). Thread safety: as `dxjit_binding_layout_set_root_signature`.
+#[no_mangle]
+pub unsafe extern "C" fn dxjit_binding_layout_set_local_root_signature(
+    layout: *mut DxjitBindingLayout,
+    mode: u32,
+    data: *const u8,
+    size: usize,
+) -> DxjitResult {
+    run(|| {
+        // SAFETY: NULL or live per the caller.
+        let l = unsafe { layout.as_mut() }.ok_or_else(|| "layout is NULL".to_string())?;
+        let local = match mode {
+            0 => LocalRoot::FromLibrary,
+            2 => LocalRoot::None,
+            1 => {
+                // SAFETY: per the caller.
+                let data = unsafe { bytes(data, size, "data") }?;
+                let mal = |m: String| Fail(DxjitResult::DXJIT_ERROR_MALFORMED, m);
+                let rs = if data.starts_with(b"DXBC") {
+                    let c = Container::parse(data).map_err(|e| mal(format!("container: {e}")))?;
+                    let rs = c.root_signature().map_err(|e| mal(format!("root signature: {e}")))?;
+                    rs.ok_or_else(|| mal("container: no RTS0 (root signature) part".into()))?
+                } else {
+                    RootSignature::parse(data).map_err(|e| mal(format!("local root signature: {e}")))?
+                };
+                LocalRoot::Given(rs)
+            }
+            m => return Err(format!("mode {m} is not a DxjitLocalRoot value").into()),
+        };
+        Arc::make_mut(&mut l.model).local_root_signature = local;
         Ok(())
     })
 }
@@ -1624,6 +2019,24 @@ pub unsafe extern "C" fn dxjit_shader_workgroup_size(shader: *const DxjitShader,
     })
 }
 
+/// The subgroup size the pipeline must run the stage with
+/// (`VkPipelineShaderStageRequiredSubgroupSizeCreateInfo::requiredSubgroupSize`; 0: any): the size
+/// chosen for the shader's `[WaveSize]` within the options' subgroup sizes, which
+/// `WaveGetLaneCount` then returns as a constant.
+/// Thread safety: any thread.
+#[no_mangle]
+pub unsafe extern "C" fn dxjit_shader_required_subgroup_size(
+    shader: *const DxjitShader,
+    size: *mut u32,
+) -> DxjitResult {
+    run(|| {
+        // SAFETY: per the caller.
+        let s = unsafe { obj(shader, "shader") }?;
+        // SAFETY: per the caller.
+        unsafe { put(size, s.shader.required_subgroup_size.unwrap_or(0), "size") }
+    })
+}
+
 /// Size in bytes of the push-constant range the shader uses at offset 0 (0: none).
 /// Thread safety: any thread.
 #[no_mangle]
@@ -1669,33 +2082,78 @@ pub unsafe extern "C" fn dxjit_shader_push_entry(
         let s = unsafe { obj(shader, "shader") }?;
         let entries = s.shader.push_layout.as_ref().map_or(&[][..], |l| &l.entries[..]);
         let e = entries.get(index as usize).ok_or_else(|| index_fail("push entry", index, entries.len()))?;
-        let mut c = DxjitPushEntry {
-            kind: 0,
+        let (kind, class_, space, register_, sampler_heap) = push_kind_to_c(e.kind);
+        let c = DxjitPushEntry {
+            kind,
             parameter: e.parameter,
             word: e.word,
             words: e.words,
-            class_: 0,
-            space: 0,
-            register_: 0,
-            sampler_heap: false,
+            class_,
+            space,
+            register_,
+            sampler_heap,
         };
-        match e.kind {
-            PushEntryKind::RootDescriptor { class, space, register } => {
-                c.class_ = class_num(class);
-                c.space = space;
-                c.register_ = register;
-            }
-            PushEntryKind::RootConstants { space, register } => {
-                c.kind = 1;
-                c.class_ = 2;
-                c.space = space;
-                c.register_ = register;
-            }
-            PushEntryKind::TableOffset { sampler_heap } => {
-                c.kind = 2;
-                c.sampler_heap = sampler_heap;
-            }
+        // SAFETY: per the caller.
+        unsafe { put(entry, c, "entry") }
+    })
+}
+
+/// (kind, class, space, register, sampler_heap) of a root-block or shader-record entry.
+fn push_kind_to_c(k: PushEntryKind) -> (u32, u32, u32, u32, bool) {
+    match k {
+        PushEntryKind::RootDescriptor { class, space, register } => (0, class_num(class), space, register, false),
+        PushEntryKind::RootConstants { space, register } => (1, 2, space, register, false),
+        PushEntryKind::TableOffset { sampler_heap } => (2, 0, 0, 0, sampler_heap),
+    }
+}
+
+/// Ray-tracing exports compiled with a local root signature: whether the shader has a shader
+/// record, its local root arguments' size in bytes (after the shader identifier) and entry count
+/// (`has_record` false: 0, 0). Thread safety: any thread.
+#[no_mangle]
+pub unsafe extern "C" fn dxjit_shader_record_layout(
+    shader: *const DxjitShader,
+    has_record: *mut bool,
+    size: *mut u32,
+    entry_count: *mut u32,
+) -> DxjitResult {
+    run(|| {
+        // SAFETY: per the caller.
+        let s = unsafe { obj(shader, "shader") }?;
+        let r = s.shader.shader_record.as_ref();
+        // SAFETY: per the caller.
+        unsafe {
+            put(has_record, r.is_some(), "has_record")?;
+            put(size, r.map_or(0, |r| r.size), "size")?;
+            put(entry_count, r.map_or(0, |r| r.entries.len() as u32), "entry_count")
         }
+    })
+}
+
+/// Shader-record entry `index` (one per local root parameter, in parameter order).
+/// Thread safety: any thread.
+#[no_mangle]
+pub unsafe extern "C" fn dxjit_shader_record_entry(
+    shader: *const DxjitShader,
+    index: u32,
+    entry: *mut DxjitRecordEntry,
+) -> DxjitResult {
+    run(|| {
+        // SAFETY: per the caller.
+        let s = unsafe { obj(shader, "shader") }?;
+        let entries = s.shader.shader_record.as_ref().map_or(&[][..], |r| &r.entries[..]);
+        let e = entries.get(index as usize).ok_or_else(|| index_fail("shader-record entry", index, entries.len()))?;
+        let (kind, class_, space, register_, sampler_heap) = push_kind_to_c(e.kind);
+        let c = DxjitRecordEntry {
+            kind,
+            parameter: e.parameter,
+            offset: e.offset,
+            size: e.size,
+            class_,
+            space,
+            register_,
+            sampler_heap,
+        };
         // SAFETY: per the caller.
         unsafe { put(entry, c, "entry") }
     })
@@ -1961,7 +2419,10 @@ pub unsafe extern "C" fn dxjit_cache_free(cache: *mut DxjitCache) {
 }
 
 /// `dxjit_compile` through the cache: a hit returns the stored result (a new shader object the
-/// caller frees). Thread safety: any thread; one cache may be used by many threads at once.
+/// caller frees). Shaders compiled under a binding layout are kept on disk with their placements
+/// and root-block layout, except those of a layout with a remap callback, which stay in memory
+/// (a callback is only recognised within one process). Thread safety: any thread; one cache may
+/// be used by many threads at once.
 #[no_mangle]
 pub unsafe extern "C" fn dxjit_cache_compile(
     cache: *const DxjitCache,

@@ -3,74 +3,14 @@
 //! fixtures and the corpus (1 and 8 threads), the run-time fallback with a stand-in library,
 //! bad input through both interfaces, and valgrind over the replay and the bad-input program.
 
+mod common;
+
+use common::{build_c, c_source, lib_dir, read_words, run, scratch};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use dxjit_conformance::corpus::{self, Corpus};
 use dxjit_conformance::spirv_val;
-
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The folder holding libdxjit_capi.so (target/<profile>/deps, next to this test binary).
-fn lib_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    exe.parent().expect("deps folder").to_path_buf()
-}
-
-/// A scratch folder for this test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dxjit-capi-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("scratch folder");
-    d
-}
-
-/// Compiles C sources with the `cc` crate's compiler; `shared`: a shared library; else a program
-/// linked against libdxjit_capi.so (rpath set).
-fn build_c(sources: &[PathBuf], out: &Path, shared: bool) -> PathBuf {
-    let target = env!("DXJIT_CAPI_TARGET");
-    let compiler = cc::Build::new()
-        .target(target)
-        .host(target)
-        .opt_level(0)
-        .debug(true)
-        .cargo_metadata(false)
-        .warnings(true)
-        .get_compiler();
-    let mut cmd = compiler.to_command();
-    cmd.arg("-std=gnu11").arg("-Werror").arg("-I").arg(manifest_dir().join("include"));
-    cmd.args(sources).arg("-o").arg(out);
-    if shared {
-        cmd.args(["-shared", "-fPIC"]);
-    } else {
-        let lib = lib_dir();
-        assert!(lib.join("libdxjit_capi.so").exists(), "libdxjit_capi.so not built in {}", lib.display());
-        cmd.arg("-L").arg(&lib).arg(format!("-Wl,-rpath,{}", lib.display()));
-        cmd.args(["-ldxjit_capi", "-lpthread", "-ldl", "-lm"]);
-    }
-    let o = cmd.output().expect("run the C compiler");
-    assert!(o.status.success(), "C compile of {sources:?} failed:\n{}", String::from_utf8_lossy(&o.stderr));
-    out.to_path_buf()
-}
-
-fn c_source(name: &str) -> PathBuf {
-    manifest_dir().join("tests/c").join(name)
-}
-
-fn run(cmd: &mut Command) -> Output {
-    let o = cmd.output().expect("run the C program");
-    if !o.status.success() {
-        panic!(
-            "{cmd:?} exited with {}\nstdout:\n{}\nstderr:\n{}",
-            o.status,
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
-    }
-    o
-}
 
 fn fixtures(dirs: &[&str]) -> Vec<PathBuf> {
     let mut v = Vec::new();
@@ -130,11 +70,6 @@ fn write_list(dir: &Path, files: &[PathBuf]) -> PathBuf {
     let text: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
     std::fs::write(&list, text.join("\n")).expect("write list");
     list
-}
-
-fn read_words(path: &Path) -> Vec<u32> {
-    let b = std::fs::read(path).expect("read SPIR-V");
-    b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
 }
 
 /// Which of the layer's binding forms a module uses: (root block in push constants, buffer
@@ -364,6 +299,29 @@ fn fallback_stand_in_library() {
     }
     println!("fallback: {routes}");
 
+    // Tier C: a library export dxjit does not compile (a work-graph node) goes to the fallback
+    // with the export and the local root signature replayed (parameters, table ranges).
+    let node = corpus::corpus_root().join("vkd3d-proton/workgraph/basic.dxil");
+    if node.exists() {
+        let layer = build_c(&[c_source("layer_exec.c")], &dir.join("layer_exec"), false);
+        let (global, local) = (dir.join("global.txt"), dir.join("local.txt"));
+        // The stub asks its SRV remapper about t5: the global root signature holds it.
+        std::fs::write(&global, "table 0\nrange srv 0 5 1 0\n").expect("write");
+        std::fs::write(&local, "constants 1 0 1 0\ntable 0\nrange srv 0 0 1 0\nrange uav 0 0 1 1\n").expect("write");
+        let o = run(Command::new(&layer)
+            .env("DXJIT_FALLBACK_LIBRARY", &stub)
+            .arg(&global)
+            .args(["-e", "BroadcastNode", "-l"])
+            .arg(&local)
+            .arg(&node));
+        let (stdout, stderr) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        assert!(stdout.lines().any(|l| l.starts_with("OK 0 ")), "{stdout}\n{stderr}");
+        assert!(stderr.contains("stub: entry=BroadcastNode local=2 tables=1 ranges=2"), "{stderr}");
+        println!("fallback: a work-graph export with its local root signature replayed onto the fallback");
+    } else {
+        eprintln!("SKIPPED fallback_stand_in_library (library export): corpus not found");
+    }
+
     // dxjit's own library is refused as its fallback (it would hand shaders to itself).
     let own = std::ffi::CString::new(lib_dir().join("libdxjit_capi.so").to_string_lossy().as_bytes()).expect("path");
     // SAFETY: a valid C string.
@@ -387,6 +345,7 @@ fn bad_input_args(cmd: &mut Command, hostile: &[PathBuf]) {
     let root = corpus::workspace_root();
     cmd.arg(root.join("fixtures/graphics/input_layout.vs_6_0.dxil"));
     cmd.arg(root.join("fixtures/compute/atomics_buffer.cs_6_0.dxil"));
+    cmd.arg(root.join("fixtures/raytracing/local_rootsig.lib_6_3.dxil"));
     cmd.args(hostile);
 }
 
@@ -437,9 +396,20 @@ fn valgrind_clean() {
     c.arg(&bad);
     bad_input_args(&mut c, &hostile_files().into_iter().take(6).collect::<Vec<_>>());
     run(&mut c);
+    // Tier C: the fixture libraries walked (exports, subobjects, every export compiled).
+    let walk = build_c(&[c_source("library_walk.c")], &dir.join("library_walk"), false);
+    let libs = fixtures(&["raytracing"]);
+    let mut c = Command::new("valgrind");
+    vg(&mut c);
+    c.arg(&walk).args(&libs);
+    let o = run(&mut c);
+    let walked = String::from_utf8_lossy(&o.stdout).lines().filter(|l| l.starts_with("OK ")).count();
+    assert!(walked >= 17, "{}", String::from_utf8_lossy(&o.stdout));
     println!(
-        "valgrind: {} shaders replayed (2 threads, fallback included) and the bad-input program: no errors, no leaks",
-        files.len()
+        "valgrind: {} shaders replayed (2 threads, fallback included), the bad-input program and {} library exports \
+         walked and compiled: no errors, no leaks",
+        files.len(),
+        walked
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -486,6 +456,18 @@ fn abi_layouts_match_the_header() {
         offset_of!(CbvVulkanBinding, push_constant)
     );
     assert!(text.contains(&offsets), "{offsets} vs\n{text}");
+    let rdat = format!(
+        "rdat kind {} name {} hit_group_type {} exports {} num_exports {} args {} payload {} payload_size {}",
+        offset_of!(RdatSubobject, kind),
+        offset_of!(RdatSubobject, subobject_name),
+        offset_of!(RdatSubobject, hit_group_type),
+        offset_of!(RdatSubobject, exports),
+        offset_of!(RdatSubobject, num_exports),
+        offset_of!(RdatSubobject, args),
+        offset_of!(RdatSubobject, payload),
+        offset_of!(RdatSubobject, payload_size)
+    );
+    assert!(text.contains(&rdat), "{rdat} vs\n{text}");
     // Every option type the header declares has the size the library copies.
     for t in 1..=51u32 {
         assert!(option_size(t).is_some(), "option {t}");

@@ -201,3 +201,142 @@ fn options_and_pipeline_through_c() {
         dxjit_cache_free(cache);
     }
 }
+
+fn c_str(p: *const std::ffi::c_char) -> String {
+    // SAFETY: a NUL-terminated string the blob owns.
+    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+}
+
+/// The native library calls over every DXIL library (fixtures and corpus): export names and
+/// stages and the RDAT subobjects agree with the container's metadata and `RDAT`; every
+/// ray-tracing export compiled through `dxjit_compile` with its entry point gives the Rust API's
+/// SPIR-V and, through `dxjit_shader_record_*`, its shader-record layout (the library's local
+/// root signature under the default rule).
+#[test]
+fn native_library_calls_match_the_rust_api() {
+    use dxjit::container::rdat::{HitGroupType, SubobjectData as D};
+    let mut files = Vec::new();
+    corpus::dxil_files(&corpus::workspace_root().join("fixtures/raytracing"), &mut files);
+    files.sort();
+    if let Some(c) = Corpus::for_test("native_library_calls_match_the_rust_api (corpus part)") {
+        files.extend(c.entries().filter(|(_, e)| e.stage == "library").map(|(s, e)| s.path_of(e)));
+    }
+    let (mut exports, mut subobjects, mut compiled, mut records) = (0, 0, 0, 0);
+    for f in &files {
+        let name = f.display().to_string();
+        let bytes = std::fs::read(f).expect("library");
+        let c = dxjit::container::Container::parse(&bytes).expect("container");
+        let rdat = c.runtime_data().expect("RDAT").unwrap_or_default();
+        let m = dxjit::bitcode::read_module(c.dxil_program().expect("DXIL").bitcode).expect("bitcode");
+        let info = dxjit::dxil::decode(&m).expect("metadata");
+        let mut blob = std::ptr::null_mut();
+        // SAFETY: valid pointers; the blob is freed below and its strings read while it lives.
+        unsafe {
+            assert_eq!(dxjit_blob_parse(bytes.as_ptr(), bytes.len(), &mut blob), DxjitResult::DXJIT_OK, "{name}");
+            for (i, ep) in info.functions().enumerate() {
+                let (mut n, mut stage) = (std::ptr::null(), DxjitStage::DXJIT_STAGE_INVALID);
+                assert_eq!(dxjit_blob_entry_point_export_name(blob, i as u32, &mut n), DxjitResult::DXJIT_OK);
+                assert_eq!(c_str(n), dxjit::dxil::library::export_name(&ep.name), "{name}");
+                assert_eq!(dxjit_blob_entry_point_stage(blob, i as u32, &mut stage), DxjitResult::DXJIT_OK);
+                let kind = ep.properties.shader_kind.expect("library exports have a kind");
+                assert_eq!(stage as u32, kind as u32, "{name} export {i}");
+                exports += 1;
+            }
+            let mut count = 0u32;
+            assert_eq!(dxjit_blob_subobject_count(blob, &mut count), DxjitResult::DXJIT_OK);
+            assert_eq!(count as usize, rdat.subobjects.len(), "{name}");
+            for (k, o) in rdat.subobjects.iter().enumerate() {
+                let mut s: DxjitSubobject = std::mem::zeroed();
+                assert_eq!(dxjit_blob_subobject(blob, k as u32, &mut s), DxjitResult::DXJIT_OK);
+                assert_eq!(c_str(s.name), o.name, "{name}");
+                let strs = |p: *const *const std::ffi::c_char, n: u32| -> Vec<String> {
+                    (0..n as usize).map(|j| c_str(*p.add(j))).collect()
+                };
+                let ok = match &o.data {
+                    D::StateObjectConfig { flags } => s.kind == 0 && s.flags == *flags,
+                    D::GlobalRootSignature { data } | D::LocalRootSignature { data } => {
+                        let kind = if matches!(o.data, D::GlobalRootSignature { .. }) { 1 } else { 2 };
+                        s.kind == kind && std::slice::from_raw_parts(s.data, s.size) == &data[..]
+                    }
+                    D::SubobjectToExportsAssociation { subobject, exports } => {
+                        s.kind == 8 && c_str(s.subobject) == *subobject && strs(s.exports, s.export_count) == *exports
+                    }
+                    D::RaytracingShaderConfig { max_payload_size, max_attribute_size } => {
+                        s.kind == 9
+                            && s.max_payload_size == *max_payload_size
+                            && s.max_attribute_size == *max_attribute_size
+                    }
+                    D::RaytracingPipelineConfig { max_trace_recursion_depth } => {
+                        s.kind == 10 && s.max_recursion_depth == *max_trace_recursion_depth
+                    }
+                    D::RaytracingPipelineConfig1 { max_trace_recursion_depth, flags } => {
+                        s.kind == 12 && s.max_recursion_depth == *max_trace_recursion_depth && s.flags == *flags
+                    }
+                    D::HitGroup { hit_group_type, any_hit, closest_hit, intersection } => {
+                        s.kind == 11
+                            && s.hit_group_type == u32::from(*hit_group_type == HitGroupType::ProceduralPrimitive)
+                            && c_str(s.any_hit) == *any_hit
+                            && c_str(s.closest_hit) == *closest_hit
+                            && c_str(s.intersection) == *intersection
+                    }
+                    D::Other { .. } => s.kind == DXJIT_NONE,
+                };
+                assert!(ok, "{name}: subobject {k} {o:?} reads back as {s:?}");
+                subobjects += 1;
+            }
+            dxjit_blob_free(blob);
+        }
+        for ep in info.functions() {
+            let kind = ep.properties.shader_kind;
+            if kind == Some(dxjit::ShaderKind::Node) {
+                continue;
+            }
+            let entry = std::ffi::CString::new(dxjit::dxil::library::export_name(&ep.name)).expect("name");
+            let rust = dxjit::compile(
+                &bytes,
+                &dxjit::CompileOptions {
+                    entry_point: Some(entry.to_string_lossy().into_owned()),
+                    ..Default::default()
+                },
+            )
+            .unwrap_or_else(|e| panic!("{name} {entry:?}: {e}"));
+            // SAFETY: valid pointers; the shader is freed below.
+            unsafe {
+                let mut o: DxjitCompileOptions = std::mem::zeroed();
+                assert_eq!(dxjit_compile_options_default(&mut o), DxjitResult::DXJIT_OK);
+                o.entry_point = entry.as_ptr();
+                let mut s = std::ptr::null_mut();
+                assert_eq!(dxjit_compile(bytes.as_ptr(), bytes.len(), &o, &mut s), DxjitResult::DXJIT_OK);
+                let (mut w, mut n) = (std::ptr::null(), 0usize);
+                assert_eq!(dxjit_shader_spirv(s, &mut w, &mut n), DxjitResult::DXJIT_OK);
+                assert!(std::slice::from_raw_parts(w, n) == &rust.spirv[..], "{name} {entry:?}: SPIR-V differs");
+                let (mut has, mut size, mut count) = (false, 0u32, 0u32);
+                assert_eq!(dxjit_shader_record_layout(s, &mut has, &mut size, &mut count), DxjitResult::DXJIT_OK);
+                assert_eq!(has, rust.shader_record.is_some(), "{name} {entry:?}");
+                if let Some(r) = &rust.shader_record {
+                    assert_eq!((size, count as usize), (r.size, r.entries.len()), "{name} {entry:?}");
+                    for (k, e) in r.entries.iter().enumerate() {
+                        let mut c: DxjitRecordEntry = std::mem::zeroed();
+                        assert_eq!(dxjit_shader_record_entry(s, k as u32, &mut c), DxjitResult::DXJIT_OK);
+                        assert_eq!((c.parameter, c.offset, c.size), (e.parameter, e.offset, e.size));
+                        let want = match e.kind {
+                            dxjit::binding::PushEntryKind::RootDescriptor { .. } => 0,
+                            dxjit::binding::PushEntryKind::RootConstants { .. } => 1,
+                            dxjit::binding::PushEntryKind::TableOffset { .. } => 2,
+                        };
+                        assert_eq!(c.kind, want, "{name} {entry:?} record entry {k}");
+                    }
+                    records += 1;
+                }
+                dxjit_shader_free(s);
+            }
+            compiled += 1;
+        }
+    }
+    println!(
+        "native library calls: {} libraries, {exports} exports (names, stages), {subobjects} subobjects, {compiled} \
+         exports compiled as the Rust API compiles them, {records} with a shader record",
+        files.len()
+    );
+    assert!(compiled >= 17 && records >= 1 && subobjects >= 20);
+}

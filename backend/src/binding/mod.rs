@@ -55,8 +55,9 @@ use serde::Deserialize;
 
 pub mod model;
 pub use model::{
-    BindError, BindingModel, BindingPolicy, CounterLocation, HeapArrays, PushEntry, PushEntryKind, PushLayout,
-    ResourceLocation, ResourcePlacement, ResourceQuery, ResourceRemap, RootBlock, RootDescriptorMode, TableMode,
+    BindError, BindingModel, BindingPolicy, CounterLocation, HeapArrays, LocalRoot, PushEntry, PushEntryKind,
+    PushLayout, RecordEntry, ResourceLocation, ResourcePlacement, ResourceQuery, ResourceRemap, RootBlock,
+    RootDescriptorMode, ShaderRecordLayout, TableMode,
 };
 
 /// D3D12 register class.

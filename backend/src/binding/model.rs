@@ -101,6 +101,39 @@ pub enum ResourceLocation {
     /// A root descriptor: the 64-bit buffer device address in root-block words `word`, `word + 1`
     /// (low, high), read through `PhysicalStorageBuffer` pointers. No bounds (as in D3D12).
     Address { word: u32 },
+    /// Local root signature: root constants, `words` 32-bit values at byte `offset` of the shader
+    /// record (`ShaderRecordBufferKHR`; offsets count from the first byte after the shader
+    /// identifier, as D3D12's local root arguments do).
+    RecordConstants { offset: u32, words: u32 },
+    /// Local root signature: a root descriptor, the 64-bit buffer device address at byte `offset`
+    /// of the shader record (8-byte aligned).
+    RecordAddress { offset: u32 },
+    /// Local root signature: a descriptor-table range, elements of the heap array at (`set`,
+    /// `binding`). The table's 8-byte slot at byte `table_offset` of the shader record holds the
+    /// table's `D3D12_GPU_DESCRIPTOR_HANDLE`; its low 32 bits shifted right by
+    /// [`BindingPolicy::record_table_shift`] are the heap index of the table's first descriptor.
+    /// Register `lower + k` is element `that + heap_offset + k`.
+    RecordHeap {
+        set: u32,
+        binding: u32,
+        descriptor: DescriptorKind,
+        table_offset: u32,
+        heap_offset: u32,
+        /// As for [`ResourceLocation::Heap`].
+        bounds: Option<(u32, u32)>,
+    },
+}
+
+impl ResourceLocation {
+    /// Whether the resource is reached through the shader record (a local root signature).
+    pub fn in_shader_record(&self) -> bool {
+        matches!(
+            self,
+            ResourceLocation::RecordConstants { .. }
+                | ResourceLocation::RecordAddress { .. }
+                | ResourceLocation::RecordHeap { .. }
+        )
+    }
 }
 
 /// Where a UAV's counter lives.
@@ -255,8 +288,17 @@ pub struct BindingPolicy {
     /// CBVs in the heap are read as storage buffers (`BINDLESS_CBV_SSBO_EMULATION`) instead of
     /// uniform buffers.
     pub cbv_as_storage_buffer: bool,
-    /// Static samplers: sampler `i` of the root signature at (set, first_binding + i).
+    /// Static samplers: sampler `i` of the root signature at (set, first_binding + i); those of a
+    /// local root signature follow the global root signature's.
     pub static_samplers: (u32, u32),
+    /// Local descriptor tables: the heap index of a table is the low 32 bits of the
+    /// `D3D12_GPU_DESCRIPTOR_HANDLE` in the shader record shifted right by this many bits (0: the
+    /// layer's handles carry the heap index itself; `log2(descriptor size)` for handles that are
+    /// `index * size`). CBV/SRV/UAV tables; sampler tables use `record_sampler_table_shift`.
+    pub record_table_shift: u32,
+    /// [`BindingPolicy::record_table_shift`] for tables of the sampler heap (a layer's sampler
+    /// descriptors may have another size than its CBV/SRV/UAV descriptors).
+    pub record_sampler_table_shift: u32,
 }
 
 impl Default for BindingPolicy {
@@ -270,6 +312,8 @@ impl Default for BindingPolicy {
             root_block: RootBlock::PushConstants,
             cbv_as_storage_buffer: false,
             static_samplers: (2, 0),
+            record_table_shift: 0,
+            record_sampler_table_shift: 0,
         }
     }
 }
@@ -354,6 +398,90 @@ impl PushLayout {
     }
 }
 
+/// One local root argument in the shader record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct RecordEntry {
+    /// The local root signature's parameter.
+    pub parameter: u32,
+    /// First byte, counted from the end of the 32-byte shader identifier (D3D12) — in Vulkan
+    /// from the start of the `ShaderRecordBufferKHR` block, i.e. after the shader group handle.
+    pub offset: u32,
+    pub size: u32,
+    /// Root constants, a root descriptor (64-bit address) or a descriptor table (64-bit
+    /// `D3D12_GPU_DESCRIPTOR_HANDLE`, see [`ResourceLocation::RecordHeap`]).
+    #[serde(flatten)]
+    pub kind: PushEntryKind,
+}
+
+/// The local root arguments of a shader record, as D3D12 lays them out after the shader
+/// identifier: parameters in order, root constants 4-byte aligned (4 bytes each), root
+/// descriptors and descriptor tables 8-byte aligned (8 bytes each).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+pub struct ShaderRecordLayout {
+    pub entries: Vec<RecordEntry>,
+    /// Bytes of local root arguments (the record stride is at least 32 + this, rounded up to
+    /// D3D12's 32-byte record alignment).
+    pub size: u32,
+}
+
+impl ShaderRecordLayout {
+    /// The layout of local root signature `rs` (it does not depend on the policy).
+    pub fn of(rs: &RootSignature) -> ShaderRecordLayout {
+        let mut entries = Vec::with_capacity(rs.parameters.len());
+        let mut at = 0u32;
+        for (p, param) in rs.parameters.iter().enumerate() {
+            let (align, size, kind) = match &param.kind {
+                RootParameterKind::Constants { shader_register, register_space, num_32bit_values } => (
+                    4,
+                    num_32bit_values.saturating_mul(4),
+                    PushEntryKind::RootConstants { space: *register_space, register: *shader_register },
+                ),
+                RootParameterKind::Cbv(d) | RootParameterKind::Srv(d) | RootParameterKind::Uav(d) => {
+                    let class = match &param.kind {
+                        RootParameterKind::Cbv(_) => ResourceClass::Cbv,
+                        RootParameterKind::Srv(_) => ResourceClass::Srv,
+                        _ => ResourceClass::Uav,
+                    };
+                    (
+                        8,
+                        8,
+                        PushEntryKind::RootDescriptor { class, space: d.register_space, register: d.shader_register },
+                    )
+                }
+                RootParameterKind::DescriptorTable(ranges) => {
+                    let sampler_heap = ranges.iter().any(|r| r.range_type == DescriptorRangeType::Sampler);
+                    (8, 8, PushEntryKind::TableOffset { sampler_heap })
+                }
+            };
+            at = at.saturating_add(align - 1) / align * align;
+            entries.push(RecordEntry { parameter: p as u32, offset: at, size, kind });
+            at = at.saturating_add(size);
+        }
+        ShaderRecordLayout { entries, size: at }
+    }
+
+    /// The entry of local root parameter `p`.
+    pub fn entry(&self, p: u32) -> Option<&RecordEntry> {
+        self.entries.iter().find(|e| e.parameter == p)
+    }
+}
+
+/// Which local root signature an export of a DXIL library is compiled with (ray-tracing
+/// stages only; other shaders have none).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum LocalRoot {
+    /// The one the library's `RDAT` subobjects associate with the export (D3D12's association
+    /// rules: an explicit association of the export or of a hit group holding it, else a default
+    /// association, else the library's only unassociated local root signature), if any.
+    /// Compiles from a module without its container ([`crate::compile_module`]) have none.
+    #[default]
+    FromLibrary,
+    /// This one (the state object the layer builds associates it).
+    Given(RootSignature),
+    /// No local root signature.
+    None,
+}
+
 /// The binding model of one compile.
 #[derive(Clone)]
 pub struct BindingModel {
@@ -365,6 +493,9 @@ pub struct BindingModel {
     /// compiler "R root descriptors and C root-constant words": `2R + C`); with a root
     /// signature the size comes from [`PushLayout::of`].
     pub root_words: Option<u32>,
+    /// Ray-tracing exports: the local root signature, whose parameters live in the shader record
+    /// ([`ShaderRecordLayout`]) instead of the root block.
+    pub local_root_signature: LocalRoot,
 }
 
 impl std::fmt::Debug for BindingModel {
@@ -374,6 +505,7 @@ impl std::fmt::Debug for BindingModel {
             .field("policy", &self.policy)
             .field("remap", &self.remap.as_ref().map(|r| r.cache_key()))
             .field("root_words", &self.root_words)
+            .field("local_root_signature", &self.local_root_signature)
             .finish()
     }
 }
@@ -383,6 +515,7 @@ impl PartialEq for BindingModel {
         self.root_signature == o.root_signature
             && self.policy == o.policy
             && self.root_words == o.root_words
+            && self.local_root_signature == o.local_root_signature
             && match (&self.remap, &o.remap) {
                 (None, None) => true,
                 (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a.cache_key() == b.cache_key(),
@@ -404,7 +537,13 @@ pub struct BindError {
 impl BindingModel {
     /// The default policy over a root signature, no callback.
     pub fn from_root_signature(rs: RootSignature) -> BindingModel {
-        BindingModel { root_signature: Some(rs), policy: BindingPolicy::default(), remap: None, root_words: None }
+        BindingModel {
+            root_signature: Some(rs),
+            policy: BindingPolicy::default(),
+            remap: None,
+            root_words: None,
+            local_root_signature: LocalRoot::FromLibrary,
+        }
     }
 
     /// The root block's layout (empty without a root signature, sized by `root_words`).
@@ -417,10 +556,26 @@ impl BindingModel {
 
     /// The placement of one resource: the policy's proposal, passed through the callback.
     pub fn place(&self, q: &ResourceQuery, layout: &PushLayout) -> Result<ResourcePlacement, BindError> {
-        let proposed = match &self.root_signature {
+        self.place_with_local(q, layout, None)
+    }
+
+    /// [`BindingModel::place`] for a ray-tracing export with a local root signature (`local`: it and
+    /// its shader-record layout): registers the global root signature does not cover are looked
+    /// up in the local one and land in the shader record.
+    pub fn place_with_local(
+        &self,
+        q: &ResourceQuery,
+        layout: &PushLayout,
+        local: Option<(&RootSignature, &ShaderRecordLayout)>,
+    ) -> Result<ResourcePlacement, BindError> {
+        let mut proposed = match &self.root_signature {
             Some(rs) => self.propose(rs, layout, q)?,
             None => None,
         };
+        if let (None, Some((lrs, record))) = (proposed, local) {
+            let globals = self.root_signature.as_ref();
+            proposed = self.propose_local(lrs, record, globals, q);
+        }
         let err = |reason: String| BindError { resource: format!("{:?} {}", q.class, q.describe()), reason };
         let placement = match &self.remap {
             Some(r) => {
@@ -428,14 +583,127 @@ impl BindingModel {
             }
             None => match proposed {
                 Some(p) => p,
-                None if self.root_signature.is_none() => {
+                None if self.root_signature.is_none() && local.is_none() => {
                     return Err(err("no root signature and no binding callback to place it".into()))
                 }
                 None => return Err(err("not covered by the root signature (D3D12 fails PSO creation)".into())),
             },
         };
-        check(q, &placement, layout).map_err(err)?;
+        check(q, &placement, layout, local.map(|l| l.1)).map_err(err)?;
         Ok(placement)
+    }
+
+    /// The placement local root signature `lrs` gives a resource (`None`: it does not cover it):
+    /// root constants and root descriptors in the shader record, table ranges in the heap arrays
+    /// (indexed through the record's descriptor handle) or, with [`TableMode::Descriptors`], in the
+    /// sets after the global root signature's tables; static samplers after the global ones.
+    fn propose_local(
+        &self,
+        lrs: &RootSignature,
+        record: &ShaderRecordLayout,
+        globals: Option<&RootSignature>,
+        q: &ResourceQuery,
+    ) -> Option<ResourcePlacement> {
+        let pol = &self.policy;
+        if q.heap {
+            return None;
+        }
+        let descriptor = match q.natural_descriptor() {
+            DescriptorKind::UniformBuffer if pol.cbv_as_storage_buffer => DescriptorKind::StorageBuffer,
+            d => d,
+        };
+        let global_tables = globals.map_or(0, |g| {
+            g.parameters.iter().filter(|p| matches!(p.kind, RootParameterKind::DescriptorTable(_))).count() as u32
+        });
+        let mut table = 0u32;
+        for (p, param) in lrs.parameters.iter().enumerate() {
+            let offset = record.entry(p as u32).map_or(0, |e| e.offset);
+            let is_table = matches!(param.kind, RootParameterKind::DescriptorTable(_));
+            let this_table = table;
+            if is_table {
+                table += 1;
+            }
+            // Local root signatures hold ray-tracing parameters only: visibility is ALL.
+            match &param.kind {
+                RootParameterKind::Constants { shader_register, register_space, num_32bit_values } => {
+                    if q.class == ResourceClass::Cbv && *register_space == q.space && *shader_register == q.register {
+                        return Some(ResourcePlacement {
+                            location: ResourceLocation::RecordConstants { offset, words: *num_32bit_values },
+                            counter: None,
+                        });
+                    }
+                }
+                RootParameterKind::Cbv(d) | RootParameterKind::Srv(d) | RootParameterKind::Uav(d) => {
+                    let class = match &param.kind {
+                        RootParameterKind::Cbv(_) => ResourceClass::Cbv,
+                        RootParameterKind::Srv(_) => ResourceClass::Srv,
+                        _ => ResourceClass::Uav,
+                    };
+                    if class == q.class && d.register_space == q.space && d.shader_register == q.register {
+                        return Some(ResourcePlacement {
+                            location: ResourceLocation::RecordAddress { offset },
+                            counter: None,
+                        });
+                    }
+                }
+                RootParameterKind::DescriptorTable(ranges) => {
+                    let Some(heap_offset) = table_offset_of(ranges, q) else { continue };
+                    let (location, counter) = match pol.tables {
+                        TableMode::Heap => {
+                            let (set, binding) = pol.heap.array(descriptor)?;
+                            let buffer = matches!(
+                                descriptor,
+                                DescriptorKind::StorageBuffer
+                                    | DescriptorKind::UniformTexelBuffer
+                                    | DescriptorKind::StorageTexelBuffer
+                            ) && q.class != ResourceClass::Cbv;
+                            (
+                                ResourceLocation::RecordHeap {
+                                    set,
+                                    binding,
+                                    descriptor,
+                                    table_offset: offset,
+                                    heap_offset,
+                                    bounds: if buffer { pol.heap.bounds } else { None },
+                                },
+                                pol.heap
+                                    .counters
+                                    .filter(|_| q.has_counter)
+                                    .map(|(set, binding)| CounterLocation::Heap { set, binding }),
+                            )
+                        }
+                        TableMode::Descriptors { first_set } => {
+                            let set = first_set.saturating_add(global_tables).saturating_add(this_table);
+                            (
+                                ResourceLocation::Descriptor { set, binding: heap_offset, descriptor },
+                                q.has_counter.then_some(CounterLocation::Descriptor {
+                                    set,
+                                    binding: heap_offset.saturating_add(table_len(ranges)),
+                                }),
+                            )
+                        }
+                    };
+                    return Some(ResourcePlacement { location, counter });
+                }
+            }
+        }
+        if q.class == ResourceClass::Sampler && q.count == Some(1) {
+            let first_local = globals.map_or(0, |g| g.static_samplers.len() as u32);
+            for (i, s) in lrs.static_samplers.iter().enumerate() {
+                if s.register_space == q.space && s.shader_register == q.register {
+                    let (set, first) = pol.static_samplers;
+                    return Some(ResourcePlacement {
+                        location: ResourceLocation::Descriptor {
+                            set,
+                            binding: first.saturating_add(first_local).saturating_add(i as u32),
+                            descriptor: DescriptorKind::Sampler,
+                        },
+                        counter: None,
+                    });
+                }
+            }
+        }
+        None
     }
 
     fn propose(
@@ -473,7 +741,6 @@ impl BindingModel {
             );
         }
         let stage_sees = |v: ShaderVisibility| visible(v, q.stage);
-        let last = q.count.map(|n| u64::from(q.register) + u64::from(n.max(1)) - 1);
         let mut table = 0u32;
         for (p, param) in rs.parameters.iter().enumerate() {
             let is_table = matches!(param.kind, RootParameterKind::DescriptorTable(_));
@@ -513,35 +780,8 @@ impl BindingModel {
                     }
                 }
                 RootParameterKind::DescriptorTable(ranges) => {
-                    let mut next = 0u32;
-                    for r in ranges {
-                        let offset = if r.offset_in_descriptors_from_table_start == u32::MAX {
-                            next
-                        } else {
-                            r.offset_in_descriptors_from_table_start
-                        };
-                        let n = r.num_descriptors;
-                        next = if n == u32::MAX { u32::MAX } else { offset.saturating_add(n) };
-                        let class = match r.range_type {
-                            DescriptorRangeType::Srv => ResourceClass::Srv,
-                            DescriptorRangeType::Uav => ResourceClass::Uav,
-                            DescriptorRangeType::Cbv => ResourceClass::Cbv,
-                            DescriptorRangeType::Sampler => ResourceClass::Sampler,
-                            DescriptorRangeType::Other(_) => continue,
-                        };
-                        if class != q.class || r.register_space != q.space || q.register < r.base_shader_register {
-                            continue;
-                        }
-                        let range_last =
-                            if n == u32::MAX { u64::MAX } else { u64::from(r.base_shader_register) + u64::from(n) - 1 };
-                        // The shader's range must lie inside the table's (an unbounded shader range
-                        // only inside an unbounded table range).
-                        match last {
-                            Some(l) if l <= range_last => {}
-                            None if n == u32::MAX => {}
-                            _ => continue,
-                        }
-                        let heap_offset = offset.saturating_add(q.register - r.base_shader_register);
+                    {
+                        let Some(heap_offset) = table_offset_of(ranges, q) else { continue };
                         let location = match pol.tables {
                             TableMode::Heap => {
                                 let word = layout.entry(p as u32).map(|e| e.word);
@@ -594,6 +834,45 @@ impl BindingModel {
     }
 }
 
+/// The offset in its table of the descriptor of `q`'s first register, when a range of `ranges`
+/// covers the whole range of `q` (an unbounded shader range only an unbounded table range).
+fn table_offset_of(ranges: &[crate::container::rootsig::DescriptorRange], q: &ResourceQuery) -> Option<u32> {
+    let last = q.count.map(|n| u64::from(q.register) + u64::from(n.max(1)) - 1);
+    let mut next = 0u32;
+    for r in ranges {
+        let offset = if r.offset_in_descriptors_from_table_start == u32::MAX {
+            next
+        } else {
+            r.offset_in_descriptors_from_table_start
+        };
+        let n = r.num_descriptors;
+        next = if n == u32::MAX { u32::MAX } else { offset.saturating_add(n) };
+        let class = match r.range_type {
+            DescriptorRangeType::Srv => ResourceClass::Srv,
+            DescriptorRangeType::Uav => ResourceClass::Uav,
+            DescriptorRangeType::Cbv => ResourceClass::Cbv,
+            DescriptorRangeType::Sampler => ResourceClass::Sampler,
+            DescriptorRangeType::Other(_) => continue,
+        };
+        if class != q.class || r.register_space != q.space || q.register < r.base_shader_register {
+            continue;
+        }
+        // An empty range (0 descriptors) holds no register.
+        let range_last = match n {
+            u32::MAX => u64::MAX,
+            0 => continue,
+            n => u64::from(r.base_shader_register) + u64::from(n) - 1,
+        };
+        match last {
+            Some(l) if l <= range_last => {}
+            None if n == u32::MAX => {}
+            _ => continue,
+        }
+        return Some(offset.saturating_add(q.register - r.base_shader_register));
+    }
+    None
+}
+
 /// Descriptors a table spans (its unbounded ranges count as none).
 fn table_len(ranges: &[crate::container::rootsig::DescriptorRange]) -> u32 {
     let mut next = 0u32;
@@ -627,8 +906,14 @@ pub fn visible(v: ShaderVisibility, stage: ShaderKind) -> bool {
 }
 
 /// Whether a placement can hold the resource: descriptor types the resource can be read
-/// through, root constants only for a single CBV, addresses only for buffers.
-fn check(q: &ResourceQuery, p: &ResourcePlacement, layout: &PushLayout) -> Result<(), String> {
+/// through, root constants only for a single CBV, addresses only for buffers, shader-record
+/// bytes inside the record.
+fn check(
+    q: &ResourceQuery,
+    p: &ResourcePlacement,
+    layout: &PushLayout,
+    record: Option<&ShaderRecordLayout>,
+) -> Result<(), String> {
     let natural = q.natural_descriptor();
     let descriptor_ok = |d: DescriptorKind| {
         d == natural || (natural == DescriptorKind::UniformBuffer && d == DescriptorKind::StorageBuffer)
@@ -641,13 +926,43 @@ fn check(q: &ResourceQuery, p: &ResourcePlacement, layout: &PushLayout) -> Resul
             Ok(())
         }
     };
+    let in_record = |offset: u32, bytes: u32, align: u32| {
+        let end = u64::from(offset) + u64::from(bytes);
+        let size = record.map_or(0, |r| r.size);
+        if !offset.is_multiple_of(align) {
+            Err(format!("shader-record byte {offset} is not {align}-byte aligned"))
+        } else if end > u64::from(size) {
+            Err(format!("shader-record bytes {offset}..{end} lie beyond the local root arguments ({size} bytes)"))
+        } else {
+            Ok(())
+        }
+    };
+    let addressable = matches!(
+        q.kind,
+        ResourceKind::CBuffer
+            | ResourceKind::RawBuffer
+            | ResourceKind::StructuredBuffer
+            | ResourceKind::RTAccelerationStructure
+    );
+    let address_err = || {
+        format!(
+            "a root descriptor (buffer address) must be a single constant, raw or structured buffer or \
+             acceleration structure, not {}",
+            q.kind.name()
+        )
+    };
     match p.location {
-        ResourceLocation::Descriptor { descriptor, .. } | ResourceLocation::Heap { descriptor, .. } => {
+        ResourceLocation::Descriptor { descriptor, .. }
+        | ResourceLocation::Heap { descriptor, .. }
+        | ResourceLocation::RecordHeap { descriptor, .. } => {
             if !descriptor_ok(descriptor) {
                 return Err(format!("a {} cannot be read through a {descriptor:?} descriptor", q.kind.name()));
             }
             if let ResourceLocation::Heap { table_word: Some(w), .. } = p.location {
                 in_block(w, 1)?;
+            }
+            if let ResourceLocation::RecordHeap { table_offset, .. } = p.location {
+                in_record(table_offset, 8, 8)?;
             }
         }
         ResourceLocation::RootConstants { word, words } => {
@@ -656,26 +971,43 @@ fn check(q: &ResourceQuery, p: &ResourcePlacement, layout: &PushLayout) -> Resul
             }
             in_block(word, words)?;
         }
+        ResourceLocation::RecordConstants { offset, words } => {
+            if q.kind != ResourceKind::CBuffer || q.count != Some(1) {
+                return Err("only a single constant buffer can be root constants".into());
+            }
+            in_record(offset, words.saturating_mul(4), 4)?;
+        }
         ResourceLocation::Address { word } => {
-            let addressable = matches!(
-                q.kind,
-                ResourceKind::CBuffer
-                    | ResourceKind::RawBuffer
-                    | ResourceKind::StructuredBuffer
-                    | ResourceKind::RTAccelerationStructure
-            );
             if !addressable || q.count != Some(1) {
-                return Err(format!(
-                    "a root descriptor (buffer address) must be a single constant, raw or structured buffer or \
-                     acceleration structure, not {}",
-                    q.kind.name()
-                ));
+                return Err(address_err());
             }
             in_block(word, 2)?;
         }
+        ResourceLocation::RecordAddress { offset } => {
+            if !addressable || q.count != Some(1) {
+                return Err(address_err());
+            }
+            in_record(offset, 8, 8)?;
+        }
+    }
+    if p.location.in_shader_record() && !is_ray_tracing(q.stage) {
+        return Err(format!("a {} shader has no shader record", q.stage.name()));
     }
     if q.has_counter && p.counter.is_none() {
         return Err("the shader uses the UAV's counter but the placement gives it none".into());
     }
     Ok(())
+}
+
+/// The ray-tracing stages (the ones with a shader record).
+fn is_ray_tracing(k: ShaderKind) -> bool {
+    matches!(
+        k,
+        ShaderKind::RayGeneration
+            | ShaderKind::Intersection
+            | ShaderKind::AnyHit
+            | ShaderKind::ClosestHit
+            | ShaderKind::Miss
+            | ShaderKind::Callable
+    )
 }

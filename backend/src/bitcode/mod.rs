@@ -7,8 +7,11 @@
 #![allow(clippy::unnecessary_lazy_evaluations)]
 
 pub mod bitstream;
+mod bitwriter;
 pub mod error;
 mod reader;
+pub mod writer;
 
 pub use error::{BitcodeError, ErrorKind};
 pub use reader::{read_module, read_module_with_facts, ReadFacts};
+pub use writer::{write_module, WriteError};

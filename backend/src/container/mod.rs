@@ -358,6 +358,18 @@ impl<'a> Container<'a> {
         }
     }
 
+    /// DXIL libraries: the global (`local = false`) or local root signature the library's
+    /// subobjects associate with export `export` (plain or mangled name), decoded; see
+    /// [`rdat::Rdat::root_signature_for`]. `None` without `RDAT` or without an association.
+    pub fn export_root_signature(&self, export: &str, local: bool) -> Result<Option<RootSignature>> {
+        let Some(rdat) = self.runtime_data()? else { return Ok(None) };
+        let name = crate::dxil::library::export_name(export);
+        match rdat.root_signature_for(name, local) {
+            Some(bytes) => RootSignature::parse(bytes).map(Some),
+            None => Ok(None),
+        }
+    }
+
     /// The digest recomputed from the container bytes.
     pub fn computed_digest(&self) -> [u8; 16] {
         digest::dxbc_digest(self.bytes.get(20..).unwrap_or(&[]))

@@ -236,6 +236,67 @@ impl Rdat {
     }
 }
 
+impl Rdat {
+    /// The serialized (RTS0) global (`local = false`) or local root signature that D3D12's
+    /// subobject association rules give export `export` when the state object holds this library
+    /// alone: an association naming the export (or a hit group that uses it) wins, then an
+    /// association with an empty export list (a default association), then the library's only
+    /// root signature of that kind that no association names (an implicit default). `None` when
+    /// nothing applies, or when several defaults of one level compete (D3D12 then fails the state
+    /// object; the caller must say which).
+    pub fn root_signature_for(&self, export: &str, local: bool) -> Option<&[u8]> {
+        let data_of = |name: &str| {
+            self.subobjects.iter().find(|o| o.name == name).and_then(|o| match &o.data {
+                SubobjectData::LocalRootSignature { data } if local => Some(data.as_slice()),
+                SubobjectData::GlobalRootSignature { data } if !local => Some(data.as_slice()),
+                _ => None,
+            })
+        };
+        // Hit groups that use the export (associations may name them instead of the shader).
+        let groups: Vec<&str> = self
+            .subobjects
+            .iter()
+            .filter(|o| match &o.data {
+                SubobjectData::HitGroup { any_hit, closest_hit, intersection, .. } => {
+                    [any_hit, closest_hit, intersection].iter().any(|e| e.as_str() == export)
+                }
+                _ => false,
+            })
+            .map(|o| o.name.as_str())
+            .collect();
+        let mut explicit = Vec::new();
+        let mut default = Vec::new();
+        let mut associated = Vec::new();
+        for o in &self.subobjects {
+            let SubobjectData::SubobjectToExportsAssociation { subobject, exports } = &o.data else { continue };
+            let Some(data) = data_of(subobject) else { continue };
+            associated.push(subobject.as_str());
+            if exports.is_empty() {
+                default.push(data);
+            } else if exports.iter().any(|e| e == export || groups.contains(&e.as_str())) {
+                explicit.push(data);
+            }
+        }
+        fn one(v: Vec<&[u8]>) -> Option<&[u8]> {
+            let first = *v.first()?;
+            v.iter().all(|d| *d == first).then_some(first)
+        }
+        if !explicit.is_empty() {
+            return one(explicit);
+        }
+        if !default.is_empty() {
+            return one(default);
+        }
+        let implicit: Vec<&[u8]> = self
+            .subobjects
+            .iter()
+            .filter(|o| !associated.contains(&o.name.as_str()))
+            .filter_map(|o| data_of(&o.name))
+            .collect();
+        one(implicit)
+    }
+}
+
 impl std::fmt::Display for Subobject {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let q = |s: &str| if s.is_empty() { "-".to_string() } else { s.to_string() };
@@ -343,6 +404,52 @@ mod tests {
             }
         );
         assert_eq!(r.subobjects[2].to_string(), "cfg: shader config, max payload 16 bytes, max attributes 8 bytes");
+    }
+
+    fn sub(name: &str, data: SubobjectData) -> Subobject {
+        Subobject { name: name.into(), data }
+    }
+
+    #[test]
+    fn root_signature_associations_follow_d3d12_precedence() {
+        let lrs = |b: u8| SubobjectData::LocalRootSignature { data: vec![b] };
+        let assoc = |so: &str, ex: &[&str]| SubobjectData::SubobjectToExportsAssociation {
+            subobject: so.into(),
+            exports: ex.iter().map(|e| e.to_string()).collect(),
+        };
+        let hg = SubobjectData::HitGroup {
+            hit_group_type: HitGroupType::Triangles,
+            any_hit: "AH".into(),
+            closest_hit: "CH".into(),
+            intersection: String::new(),
+        };
+        let r = Rdat {
+            functions: Vec::new(),
+            subobjects: vec![
+                sub("grs", SubobjectData::GlobalRootSignature { data: vec![9] }),
+                sub("a", lrs(1)),
+                sub("b", lrs(2)),
+                sub("HG", hg),
+                sub("toCH", assoc("a", &["CH"])),
+                sub("toHG", assoc("b", &["HG", "Miss"])),
+            ],
+        };
+        // Explicit: the export itself, or a hit group using it; two different ones conflict.
+        assert_eq!(r.root_signature_for("Miss", true), Some(&[2u8][..]));
+        assert_eq!(r.root_signature_for("AH", true), Some(&[2u8][..]));
+        assert_eq!(r.root_signature_for("CH", true), None);
+        // No association and no unassociated local root signature: none.
+        assert_eq!(r.root_signature_for("RayGen", true), None);
+        // The only global root signature, unassociated, is everyone's default.
+        assert_eq!(r.root_signature_for("RayGen", false), Some(&[9u8][..]));
+        // A default association (empty list) beats an unassociated subobject.
+        let mut r2 = r.clone();
+        r2.subobjects.push(sub("c", lrs(3)));
+        r2.subobjects.push(sub("d", lrs(4)));
+        assert_eq!(r2.root_signature_for("RayGen", true), None, "two implicit defaults conflict");
+        r2.subobjects.push(sub("dflt", assoc("d", &[])));
+        assert_eq!(r2.root_signature_for("RayGen", true), Some(&[4u8][..]));
+        assert_eq!(r2.root_signature_for("Miss", true), Some(&[2u8][..]));
     }
 
     #[test]

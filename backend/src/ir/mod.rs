@@ -6,6 +6,8 @@
 //! its blocks and instructions, whose variable-length operand lists live in
 //! per-function pools addressed by [`List`].
 
+pub mod attr;
+pub mod diff;
 pub mod print;
 pub mod types;
 
@@ -77,7 +79,7 @@ impl List {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum BinOp {
     Add,
     FAdd,
@@ -141,7 +143,7 @@ pub mod flags {
     pub const ARCP: u32 = 16;
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum CastOp {
     Trunc,
     ZExt,
@@ -180,7 +182,7 @@ impl CastOp {
 }
 
 /// Comparison predicates, numbered as LLVM's `CmpInst::Predicate`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum CmpPred {
     FFalse,
     FOeq,
@@ -637,6 +639,7 @@ impl Function {
         self.for_each_operand(id, |v| out.push(v));
         out
     }
+    #[inline]
     pub fn for_each_operand(&self, id: InstId, mut f: impl FnMut(Value)) {
         match &self.inst(id).kind {
             InstKind::Binary { lhs, rhs, .. } | InstKind::Cmp { lhs, rhs, .. } => {
@@ -705,13 +708,13 @@ impl Function {
 }
 
 /// A module-level constant.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Const {
     pub ty: TypeId,
     pub kind: ConstKind,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub enum ConstKind {
     /// Integer of width ≤ 64, zero-extended bits (masked to the width).
     Int(u64),
@@ -729,7 +732,7 @@ pub enum ConstKind {
     Expr(ConstExpr),
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub enum ConstExpr {
     Binary { op: BinOp, lhs: Value, rhs: Value, flags: u32 },
     Cast { op: CastOp, value: Value },
@@ -845,7 +848,8 @@ pub struct NamedMd<'a> {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Attribute {
-    /// Enum attribute by LLVM attribute kind number (e.g. 30 = nounwind, 20 = readnone, 21 = readonly).
+    /// Enum attribute by LLVM 3.7 attribute kind number (18 = nounwind, 20 = readnone, 21 = readonly;
+    /// names in [`attr`]).
     Enum(u32),
     Int(u32, u64),
     /// Key and value, in [`Module::strings`].

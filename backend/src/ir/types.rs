@@ -198,14 +198,23 @@ impl Types {
         }
     }
 
-    /// Renders a type in LLVM's typed-pointer syntax (`float addrspace(3)*`).
+    /// Renders a type in LLVM's typed-pointer syntax (`float addrspace(3)*`),
+    /// struct names as they are (`%class.Buffer<float>`).
     pub fn display(&self, id: TypeId) -> String {
         let mut s = String::new();
-        self.write(id, &mut s, 0);
+        self.write(id, &mut s, 0, false);
         s
     }
 
-    fn write(&self, id: TypeId, s: &mut String, depth: u32) {
+    /// [`Types::display`] with struct names quoted where the module text
+    /// needs it (`%"class.Buffer<float>"`), as `ir::print` writes them.
+    pub fn display_quoted(&self, id: TypeId) -> String {
+        let mut s = String::new();
+        self.write(id, &mut s, 0, true);
+        s
+    }
+
+    fn write(&self, id: TypeId, s: &mut String, depth: u32, quote: bool) {
         use std::fmt::Write;
         if depth > 64 || s.len() > MAX_DISPLAY_LEN {
             if !s.ends_with('…') {
@@ -228,7 +237,7 @@ impl Types {
             Type::Label => s.push_str("label"),
             Type::Metadata => s.push_str("metadata"),
             Type::Pointer { pointee, addr_space } => {
-                self.write(*pointee, s, depth + 1);
+                self.write(*pointee, s, depth + 1, quote);
                 if *addr_space != 0 {
                     let _ = write!(s, " addrspace({addr_space})");
                 }
@@ -236,14 +245,15 @@ impl Types {
             }
             Type::Array { len, elem } => {
                 let _ = write!(s, "[{len} x ");
-                self.write(*elem, s, depth + 1);
+                self.write(*elem, s, depth + 1, quote);
                 s.push(']');
             }
             Type::Vector { len, elem } => {
                 let _ = write!(s, "<{len} x ");
-                self.write(*elem, s, depth + 1);
+                self.write(*elem, s, depth + 1, quote);
                 s.push('>');
             }
+            Type::Struct { name: Some(n), .. } if quote => super::print::write_ident('%', n, false, s),
             Type::Struct { name: Some(n), .. } => {
                 s.push('%');
                 s.push_str(n);
@@ -258,18 +268,18 @@ impl Types {
                     if i > 0 {
                         s.push_str(", ");
                     }
-                    self.write(*e, s, depth + 1);
+                    self.write(*e, s, depth + 1, quote);
                 }
                 s.push_str(if *packed { " }>" } else { " }" });
             }
             Type::Function { ret, params, vararg } => {
-                self.write(*ret, s, depth + 1);
+                self.write(*ret, s, depth + 1, quote);
                 s.push_str(" (");
                 for (i, p) in params.iter().enumerate() {
                     if i > 0 {
                         s.push_str(", ");
                     }
-                    self.write(*p, s, depth + 1);
+                    self.write(*p, s, depth + 1, quote);
                 }
                 if *vararg {
                     s.push_str(if params.is_empty() { "..." } else { ", ..." });

@@ -13,9 +13,10 @@ use super::meta::{ResDecl, ResKind};
 use super::{malformed, Fail, LResult, Lowerer, Scalar};
 use crate::binding::{
     BindingModel, CounterLocation, Placement, PushLayout, ResourceClass, ResourceLocation, ResourcePlacement,
-    ResourceQuery, RootBlock,
+    ResourceQuery, RootBlock, ShaderRecordLayout,
 };
 use crate::compiled::PlacedResource;
+use crate::container::rootsig::RootSignature;
 
 /// A lowered handle: a resource range and the index into it.
 #[derive(Debug, Clone, Copy)]
@@ -42,6 +43,33 @@ pub(crate) struct Bindless {
     pub bounds_vars: Vec<((u32, u32), Word)>,
     /// Whether a buffer address was dereferenced (addressing model, capabilities).
     pub addresses: bool,
+    /// The shader record variable (`ShaderRecordBufferKHR`; 0: not declared yet).
+    pub record_var: Word,
+}
+
+/// The 32-bit words a placement reads from: the root block or the shader record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Block {
+    Root,
+    Record,
+}
+
+/// Root constants of a placement: the block, first word and word count.
+pub(crate) fn constants_at(loc: ResourceLocation) -> Option<(Block, u32, u32)> {
+    match loc {
+        ResourceLocation::RootConstants { word, words } => Some((Block::Root, word, words)),
+        ResourceLocation::RecordConstants { offset, words } => Some((Block::Record, offset / 4, words)),
+        _ => None,
+    }
+}
+
+/// The buffer address of a root descriptor placement: the block and the first of its two words.
+pub(crate) fn address_at(loc: ResourceLocation) -> Option<(Block, u32)> {
+    match loc {
+        ResourceLocation::Address { word } => Some((Block::Root, word)),
+        ResourceLocation::RecordAddress { offset } => Some((Block::Record, offset / 4)),
+        _ => None,
+    }
 }
 
 impl Bindless {
@@ -51,6 +79,7 @@ impl Bindless {
         self.heap_vars.clear();
         self.bounds_vars.clear();
         self.addresses = false;
+        self.record_var = 0;
     }
 }
 
@@ -68,26 +97,39 @@ pub(crate) fn query(stage: crate::ShaderKind, d: &ResDecl) -> ResourceQuery {
     }
 }
 
+/// What [`resolve`] answers: per range its placement (`None`: not used), the root block's layout,
+/// the placed-resource report.
+pub(crate) type Resolved = (Vec<Option<ResourcePlacement>>, PushLayout, Vec<PlacedResource>);
+
 /// Resolves every range of the shader under `model`: the placements (in range order), the root
-/// block's layout, and the placed-resource report. A range the model cannot place fails the
-/// compile ([`crate::binding::BindError`]).
+/// block's layout, and the placed-resource report. `local` is the export's local root signature
+/// (ray-tracing stages), whose parameters land in the shader record. Ranges `used` marks false
+/// (library resources an export never touches) get no placement. A range the model cannot place
+/// fails the compile ([`crate::binding::BindError`]).
 pub(crate) fn resolve(
     model: &BindingModel,
     stage: crate::ShaderKind,
     decls: &[ResDecl],
-) -> Result<(Vec<ResourcePlacement>, PushLayout, Vec<PlacedResource>), crate::binding::BindError> {
+    local: Option<(&RootSignature, &ShaderRecordLayout)>,
+    used: &[bool],
+) -> Result<Resolved, crate::binding::BindError> {
     let mut layout = model.push_layout();
     let mut placements = Vec::with_capacity(decls.len());
     let mut placed = Vec::with_capacity(decls.len());
-    for d in decls {
+    for (k, d) in decls.iter().enumerate() {
+        if !used.get(k).copied().unwrap_or(true) {
+            placements.push(None);
+            continue;
+        }
         let q = query(stage, d);
-        let p = model.place(&q, &layout)?;
-        placements.push(p);
+        let p = model.place_with_local(&q, &layout, local)?;
+        placements.push(Some(p));
         placed.push(PlacedResource { query: q, placement: p });
     }
     // Without a root signature the block is as large as the words the callback used.
     let used_end = placements
         .iter()
+        .flatten()
         .map(|p| match p.location {
             ResourceLocation::RootConstants { word, words } => word.saturating_add(words),
             ResourceLocation::Address { word } => word.saturating_add(2),
@@ -100,14 +142,38 @@ pub(crate) fn resolve(
     Ok((placements, layout, placed))
 }
 
+/// The placement of a resource the local root signature covers when there is no binding model
+/// (the default rule places everything else): root constants and root descriptors in the shader
+/// record. `None`: the local root signature does not cover it, or covers it with a descriptor
+/// table or a static sampler, which the default rule places like any register.
+pub(crate) fn local_default_placement(
+    stage: crate::ShaderKind,
+    d: &ResDecl,
+    lrs: &RootSignature,
+    record: &ShaderRecordLayout,
+) -> Option<ResourcePlacement> {
+    let model = BindingModel {
+        root_signature: None,
+        policy: crate::binding::BindingPolicy::default(),
+        remap: None,
+        root_words: None,
+        local_root_signature: crate::binding::LocalRoot::None,
+    };
+    let p = model.place_with_local(&query(stage, d), &PushLayout::default(), Some((lrs, record))).ok()?;
+    matches!(p.location, ResourceLocation::RecordConstants { .. } | ResourceLocation::RecordAddress { .. }).then_some(p)
+}
+
 /// The legacy placement that the rest of resource lowering reads for descriptor-like
 /// placements: the (set, binding) of the variable.
 pub(crate) fn legacy_placement(p: &ResourcePlacement) -> Option<Placement> {
     match p.location {
-        ResourceLocation::Descriptor { set, binding, .. } | ResourceLocation::Heap { set, binding, .. } => {
-            Some(Placement::Descriptor { set, binding })
-        }
-        ResourceLocation::RootConstants { .. } | ResourceLocation::Address { .. } => None,
+        ResourceLocation::Descriptor { set, binding, .. }
+        | ResourceLocation::Heap { set, binding, .. }
+        | ResourceLocation::RecordHeap { set, binding, .. } => Some(Placement::Descriptor { set, binding }),
+        ResourceLocation::RootConstants { .. }
+        | ResourceLocation::Address { .. }
+        | ResourceLocation::RecordConstants { .. }
+        | ResourceLocation::RecordAddress { .. } => None,
     }
 }
 
@@ -174,12 +240,43 @@ impl Lowerer<'_> {
         Ok(var)
     }
 
-    /// Word `w` (a `u32` id) of the root block.
-    pub(crate) fn root_word(&mut self, w: Word) -> LResult<Word> {
-        let var = self.root_var_id()?;
-        let sc = self.res.bl.root_sc.unwrap_or(StorageClass::PushConstant);
+    /// The shader record variable (`struct { uint words[N]; }` in `ShaderRecordBufferKHR`, N the
+    /// local root arguments' size in words), declared on first use.
+    pub(crate) fn record_var_id(&mut self) -> LResult<Word> {
+        if self.res.bl.record_var != 0 {
+            return Ok(self.res.bl.record_var);
+        }
+        let Some(layout) = self.res.record_layout.as_ref() else {
+            return Err(Fail::Internal("shader record without a local root signature".into()));
+        };
+        let words = layout.size.div_ceil(4).max(1);
+        let u = self.u32();
+        let n = self.const_u32(words);
+        let arr = self.new_type(Op::TypeArray, &[u, n]);
+        self.decorate(arr, Decoration::ArrayStride, &[4]);
+        let st = self.new_type(Op::TypeStruct, &[arr]);
+        self.decorate(st, Decoration::Block, &[]);
+        self.member_decorate(st, 0, Decoration::Offset, &[0]);
+        self.member_decorate(st, 0, Decoration::NonWritable, &[]);
+        let sc = StorageClass::ShaderRecordBufferKHR;
+        let pt = self.pointer(sc, st);
+        let var = self.global_var(pt, sc, None);
+        self.res.bl.record_var = var;
+        Ok(var)
+    }
+
+    /// Word `w` (a `u32` id) of `block`.
+    pub(crate) fn block_word(&mut self, block: Block, w: Word) -> LResult<Word> {
         let u = self.u32();
         let zero = self.const_u32(0);
+        if block == Block::Record {
+            let var = self.record_var_id()?;
+            let pt = self.pointer(StorageClass::ShaderRecordBufferKHR, u);
+            let p = self.access_chain(pt, var, &[zero, w])?;
+            return self.load(u, p);
+        }
+        let var = self.root_var_id()?;
+        let sc = self.res.bl.root_sc.unwrap_or(StorageClass::PushConstant);
         let pt = self.pointer(sc, u);
         let p = if sc == StorageClass::PushConstant {
             self.access_chain(pt, var, &[zero, w])?
@@ -195,10 +292,22 @@ impl Lowerer<'_> {
 
     /// Root-block word `w` known at compile time.
     pub(crate) fn root_word_const(&mut self, w: u32) -> LResult<Word> {
-        let var = self.root_var_id()?;
-        let sc = self.res.bl.root_sc.unwrap_or(StorageClass::PushConstant);
+        self.block_word_const(Block::Root, w)
+    }
+
+    /// Word `w` of `block`, known at compile time.
+    pub(crate) fn block_word_const(&mut self, block: Block, w: u32) -> LResult<Word> {
         let u = self.u32();
         let zero = self.const_u32(0);
+        if block == Block::Record {
+            let var = self.record_var_id()?;
+            let pt = self.pointer(StorageClass::ShaderRecordBufferKHR, u);
+            let k = self.const_u32(w);
+            let p = self.access_chain(pt, var, &[zero, k])?;
+            return self.load(u, p);
+        }
+        let var = self.root_var_id()?;
+        let sc = self.res.bl.root_sc.unwrap_or(StorageClass::PushConstant);
         let pt = self.pointer(sc, u);
         let p = if sc == StorageClass::PushConstant {
             let k = self.const_u32(w);
@@ -230,6 +339,41 @@ impl Lowerer<'_> {
     /// The heap element a handle of a `Heap` placement reaches: table word + offset + the
     /// shader's index relative to the range's lower bound (`rel`: `None` = 0).
     pub(crate) fn heap_index(&mut self, table_word: Option<u32>, heap_offset: u32, rel: Option<Word>) -> LResult<Word> {
+        let base = match table_word {
+            Some(w) => Some(self.root_word_const(w)?),
+            None => None,
+        };
+        self.heap_index_from(base, heap_offset, rel)
+    }
+
+    /// The heap element a handle of a `RecordHeap` placement reaches: the heap index of the
+    /// table's descriptor handle at byte `table_offset` of the shader record (its low word shifted
+    /// right by the policy's `record_table_shift`, or `record_sampler_table_shift` for a table of
+    /// the sampler heap) + offset + the shader's relative index.
+    pub(crate) fn record_heap_index(
+        &mut self,
+        table_offset: u32,
+        heap_offset: u32,
+        rel: Option<Word>,
+        sampler: bool,
+    ) -> LResult<Word> {
+        let shift = self.opts.bindings.as_deref().map_or(0, |m| {
+            if sampler {
+                m.policy.record_sampler_table_shift
+            } else {
+                m.policy.record_table_shift
+            }
+        });
+        let mut base = self.block_word_const(Block::Record, table_offset / 4)?;
+        if shift != 0 {
+            let u = self.u32();
+            let s = self.const_u32(shift.min(31));
+            base = self.op(Op::ShiftRightLogical, u, &[base, s])?;
+        }
+        self.heap_index_from(Some(base), heap_offset, rel)
+    }
+
+    fn heap_index_from(&mut self, base: Option<Word>, heap_offset: u32, rel: Option<Word>) -> LResult<Word> {
         let u = self.u32();
         let mut idx = match rel {
             Some(r) => r,
@@ -239,8 +383,7 @@ impl Lowerer<'_> {
             let c = self.const_u32(heap_offset);
             idx = if rel.is_some() { self.op(Op::IAdd, u, &[idx, c])? } else { c };
         }
-        if let Some(w) = table_word {
-            let base = self.root_word_const(w)?;
+        if let Some(base) = base {
             idx = self.op(Op::IAdd, u, &[base, idx])?;
         }
         Ok(idx)
@@ -284,10 +427,10 @@ impl Lowerer<'_> {
         self.op(Op::Bitcast, u64t, &[pair])
     }
 
-    /// The 64-bit buffer address of a root descriptor in root-block words `word`, `word + 1`.
-    pub(crate) fn root_address(&mut self, word: u32) -> LResult<Word> {
-        let lo = self.root_word_const(word)?;
-        let hi = self.root_word_const(word + 1)?;
+    /// The 64-bit buffer address of a root descriptor in words `word`, `word + 1` of `block`.
+    pub(crate) fn block_address(&mut self, block: Block, word: u32) -> LResult<Word> {
+        let lo = self.block_word_const(block, word)?;
+        let hi = self.block_word_const(block, word + 1)?;
         let u = self.u32();
         let u2 = self.vector(u, 2);
         let pair = self.op(Op::CompositeConstruct, u2, &[lo, hi])?;
@@ -327,17 +470,29 @@ impl Lowerer<'_> {
         };
         let mut h = HandleVal { res, index: rel, nonuniform: nonuniform && rel.is_some(), base: 0, bounds: 0 };
         match p.location {
-            ResourceLocation::Descriptor { .. } | ResourceLocation::RootConstants { .. } => {}
-            ResourceLocation::Heap { table_word, heap_offset, bounds, .. } => {
-                let idx = self.heap_index(table_word, heap_offset, rel)?;
+            ResourceLocation::Descriptor { .. }
+            | ResourceLocation::RootConstants { .. }
+            | ResourceLocation::RecordConstants { .. } => {}
+            ResourceLocation::Heap { heap_offset, bounds, .. }
+            | ResourceLocation::RecordHeap { heap_offset, bounds, .. } => {
+                let idx = match p.location {
+                    ResourceLocation::RecordHeap { table_offset, descriptor, .. } => {
+                        let sampler = descriptor == crate::binding::DescriptorKind::Sampler;
+                        self.record_heap_index(table_offset, heap_offset, rel, sampler)?
+                    }
+                    ResourceLocation::Heap { table_word, .. } => self.heap_index(table_word, heap_offset, rel)?,
+                    _ => return Err(Fail::Internal("heap placement".into())),
+                };
                 h.index = Some(idx);
                 h.nonuniform = nonuniform;
                 if let Some((set, binding)) = bounds {
                     h.bounds = self.view_bounds(set, binding, idx)?;
                 }
             }
-            ResourceLocation::Address { word } => {
-                h.base = self.root_address(word)?;
+            ResourceLocation::Address { .. } | ResourceLocation::RecordAddress { .. } => {
+                if let Some((block, word)) = address_at(p.location) {
+                    h.base = self.block_address(block, word)?;
+                }
                 h.index = None;
             }
         }
@@ -383,12 +538,14 @@ impl Lowerer<'_> {
     /// The storage class a constant buffer's rows are read from.
     pub(crate) fn cbuffer_storage(&self, r: u32) -> StorageClass {
         match self.model_placement(r).map(|p| p.location) {
-            Some(ResourceLocation::Descriptor { descriptor, .. } | ResourceLocation::Heap { descriptor, .. })
-                if descriptor == crate::binding::DescriptorKind::StorageBuffer =>
-            {
-                StorageClass::StorageBuffer
+            Some(
+                ResourceLocation::Descriptor { descriptor, .. }
+                | ResourceLocation::Heap { descriptor, .. }
+                | ResourceLocation::RecordHeap { descriptor, .. },
+            ) if descriptor == crate::binding::DescriptorKind::StorageBuffer => StorageClass::StorageBuffer,
+            Some(ResourceLocation::Address { .. } | ResourceLocation::RecordAddress { .. }) => {
+                StorageClass::PhysicalStorageBuffer
             }
-            Some(ResourceLocation::Address { .. }) => StorageClass::PhysicalStorageBuffer,
             _ => {
                 if self.res.info.get(r as usize).and_then(|i| i.placement) == Some(Placement::PushConstants) {
                     StorageClass::PushConstant
@@ -399,10 +556,11 @@ impl Lowerer<'_> {
         }
     }
 
-    /// The `uvec4` row `row` of a constant buffer in root constants at `word` (`words` values):
+    /// The `uvec4` row `row` of a constant buffer in root constants at `word` of `block` (`words` values):
     /// components past the root constants read 0.
     pub(crate) fn root_constant_row(
         &mut self,
+        block: Block,
         word: u32,
         words: u32,
         row: Word,
@@ -416,7 +574,7 @@ impl Lowerer<'_> {
                 Some(r) => {
                     let k = u64::from(r) * 4 + c as u64;
                     if k < u64::from(words) {
-                        self.root_word_const(word + k as u32)?
+                        self.block_word_const(block, word + k as u32)?
                     } else {
                         self.const_u32(0)
                     }
@@ -433,7 +591,7 @@ impl Lowerer<'_> {
                     let safe = self.op(Op::Select, u, &[inb, k, zero])?;
                     let base = self.const_u32(word);
                     let w = self.op(Op::IAdd, u, &[safe, base])?;
-                    let x = self.root_word(w)?;
+                    let x = self.block_word(block, w)?;
                     self.op(Op::Select, u, &[inb, x, zero])?
                 }
             };
@@ -445,7 +603,7 @@ impl Lowerer<'_> {
 /// Checks that the binding model's answer fits what lowering can emit for a range.
 pub(crate) fn check_lowerable(d: &ResDecl, p: &ResourcePlacement) -> LResult<()> {
     match p.location {
-        ResourceLocation::Address { .. }
+        ResourceLocation::Address { .. } | ResourceLocation::RecordAddress { .. }
             if !matches!(
                 d.kind,
                 ResKind::CBuffer | ResKind::RawBuffer | ResKind::StructuredBuffer | ResKind::RTAccelerationStructure
@@ -453,7 +611,9 @@ pub(crate) fn check_lowerable(d: &ResDecl, p: &ResourcePlacement) -> LResult<()>
         {
             malformed(format!("{} placed at a buffer address", d.kind.name()))
         }
-        ResourceLocation::RootConstants { .. } if d.class != ResourceClass::Cbv => {
+        ResourceLocation::RootConstants { .. } | ResourceLocation::RecordConstants { .. }
+            if d.class != ResourceClass::Cbv =>
+        {
             malformed(format!("{:?} placed in root constants", d.class))
         }
         _ => Ok(()),

@@ -83,11 +83,63 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
         DxilOp::ThreadIdInGroup => Builtin::LocalInvocationId,
         DxilOp::FlattenedThreadIdInGroup => Builtin::LocalInvocationIndex,
         DxilOp::Barrier => return barrier(l, args),
+        DxilOp::BarrierByMemoryType | DxilOp::BarrierByMemoryHandle => return barrier_sm68(l, op, args),
         _ => return Err(super::Fail::Internal(format!("compute::lower got {}", op.name()))),
     };
     let r = l.load_builtin(b, args.first().copied())?;
     l.set_id(i, r);
     Ok(())
+}
+
+/// SM 6.8 `Barrier(MemoryTypeFlags, SemanticFlags)` (`BarrierByMemoryType`) and
+/// `Barrier(resource, SemanticFlags)` (`BarrierByMemoryHandle`, the resource's memory: UAVs).
+/// Memory types: 1 UAV, 2 groupshared (4 and 8, node input/output records, belong to work graphs and
+/// have no memory here); semantics: 1 GROUP_SYNC (execution barrier of the thread group), 2
+/// GROUP_SCOPE, 4 DEVICE_SCOPE (the fence's scope; device wins when both are set).
+fn barrier_sm68(l: &mut Lowerer<'_>, op: DxilOp, args: &[Value]) -> LResult<()> {
+    let Some(semantics) = args.get(1).and_then(|a| l.m.const_uint(*a)) else {
+        return malformed("barrier semantic flags are not a constant");
+    };
+    let (uav, tgsm) = if op == DxilOp::BarrierByMemoryType {
+        let Some(types) = args.first().and_then(|a| l.m.const_uint(*a)) else {
+            return malformed("barrier memory type flags are not a constant");
+        };
+        (types & 1 != 0, types & 2 != 0)
+    } else {
+        let Some(&h) = args.first() else { return malformed("BarrierByMemoryHandle without a handle") };
+        let h = l.handle(h)?;
+        if l.decl(h).class != crate::binding::ResourceClass::Uav {
+            return malformed("BarrierByMemoryHandle on a resource that is not a UAV");
+        }
+        (true, false)
+    };
+    let sync = semantics & 1 != 0;
+    let group_stage = matches!(l.stage(), None | Some(crate::link::Stage::Mesh | crate::link::Stage::Amplification));
+    if sync && !group_stage {
+        return malformed("Barrier with GROUP_SYNC outside a compute, mesh or amplification shader");
+    }
+    let mut sem = MemorySemantics::empty();
+    if uav {
+        sem |= MemorySemantics::UNIFORM_MEMORY | MemorySemantics::IMAGE_MEMORY;
+    }
+    if tgsm && group_stage {
+        sem |= MemorySemantics::WORKGROUP_MEMORY;
+    }
+    if !sem.is_empty() {
+        sem |= MemorySemantics::ACQUIRE_RELEASE;
+    }
+    // Workgroup memory scope exists only in thread-group stages (Vulkan); elsewhere the device's.
+    let device = semantics & 4 != 0 || !group_stage;
+    let ms = l.const_u32(if device { Scope::Device } else { Scope::Workgroup } as u32);
+    let semc = l.const_u32(sem.bits());
+    if sync {
+        let es = l.const_u32(Scope::Workgroup as u32);
+        l.op_void(Op::ControlBarrier, &[es, ms, semc])
+    } else if !sem.is_empty() {
+        l.op_void(Op::MemoryBarrier, &[ms, semc])
+    } else {
+        Ok(())
+    }
 }
 
 /// `Barrier(mode)`: bit 0 = sync the thread group (execution barrier), bit 1

@@ -251,7 +251,7 @@ impl Emitter {
     }
 
     /// The id bound (one more than the largest id handed out).
-    #[cfg(test)]
+    #[inline]
     pub fn bound(&self) -> Word {
         self.next_id
     }

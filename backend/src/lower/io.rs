@@ -49,6 +49,10 @@ pub(crate) enum Slot {
     HelperInvocation,
     BaryCoord,
     BaryCoordNoPersp,
+    /// Pixel shaders' `ShadingRateKHR` input (SV_ShadingRate).
+    ShadingRate,
+    /// VS/GS `PrimitiveShadingRateKHR` output (SV_ShadingRate).
+    PrimitiveShadingRate,
     /// Mesh shaders' per-primitive `CullPrimitiveEXT` (declared by `mesh`).
     CullPrimitive,
 }
@@ -197,9 +201,15 @@ impl<'m> Lowerer<'m> {
         if stage.stage == Stage::Mesh {
             return self.declare_mesh_io(stage);
         }
+        // Pixel inputs read per vertex (AttributeAtVertex, VK_KHR_fragment_shader_barycentric).
+        let per_vertex_ids = self.attribute_at_vertex_ids();
         for (k, e) in stage.inputs.iter().enumerate() {
             if let Placement::Location { location, component } = e.placement {
-                let v = self.declare_varying(e, location, component, StorageClass::Input)?;
+                let v = if per_vertex_ids.contains(&e.id) {
+                    self.declare_per_vertex_input(e, location, component)?
+                } else {
+                    self.declare_varying(e, location, component, StorageClass::Input)?
+                };
                 if let Some(slot) = self.gfx_mut()?.inputs.get_mut(k) {
                     *slot = Some(v);
                 }
@@ -352,6 +362,48 @@ impl<'m> Lowerer<'m> {
             return self.new_type(Op::TypeArray, &[t, n]);
         }
         t
+    }
+
+    /// The input signature ids a pixel shader reads with `AttributeAtVertex` (none without
+    /// `CompileOptions::fragment_barycentrics`: the op is then refused).
+    fn attribute_at_vertex_ids(&self) -> Vec<u32> {
+        if !self.opts.fragment_barycentrics || self.stage() != Some(Stage::Pixel) {
+            return Vec::new();
+        }
+        let mut ids = Vec::new();
+        for inst in &self.f.insts {
+            if let crate::ir::InstKind::DxOp { op: crate::dxil_op::DxilOp::AttributeAtVertex, args, .. } = &inst.kind {
+                if let Some(id) = self.f.values(*args).first().and_then(|&v| self.m.const_uint(v)) {
+                    ids.push(id as u32);
+                }
+            }
+        }
+        ids
+    }
+
+    /// A pixel input read per vertex: `PerVertexKHR` array of the primitive's 3 vertices (no
+    /// interpolation decorations), matched by the producer's plain output at the same Location.
+    fn declare_per_vertex_input(&mut self, e: &ElementPlacement, location: u32, component: u32) -> LResult<IoVar> {
+        let scalar = decl_scalar(e.component_type)?;
+        let (dcomp, width) = self.declared_shape(e, location, component, StorageClass::Input);
+        if dcomp + width > 4 {
+            return malformed(format!("signature element {} overflows its row", sv_name(e)));
+        }
+        let rows = e.rows.clamp(1, 64);
+        let t = self.element_type(scalar, width, rows);
+        let n = self.const_u32(3);
+        let t = self.new_type(Op::TypeArray, &[t, n]);
+        let pt = self.pointer(StorageClass::Input, t);
+        let var = self.global_var(pt, StorageClass::Input, None);
+        self.b.name_indexed(var, &e.semantic_name, e.semantic_indices.first().copied().unwrap_or(0));
+        self.decorate(var, Decoration::Location, &[location]);
+        if dcomp != 0 {
+            self.decorate(var, Decoration::Component, &[dcomp]);
+        }
+        self.cap(Capability::FragmentBarycentricKHR);
+        self.ext("SPV_KHR_fragment_shader_barycentric");
+        self.decorate(var, Decoration::PerVertexKHR, &[]);
+        Ok(IoVar { var, scalar, width, shift: component - dcomp, rows, per_vertex: Some(3) })
     }
 
     fn declare_varying(
@@ -591,6 +643,15 @@ impl<'m> Lowerer<'m> {
             }
             Slot::HelperInvocation => SpvBuiltIn::HelperInvocation,
             Slot::CullPrimitive => return Err(Fail::Internal("CullPrimitiveEXT outside a mesh shader".into())),
+            Slot::ShadingRate | Slot::PrimitiveShadingRate => {
+                self.cap(Capability::FragmentShadingRateKHR);
+                self.ext("SPV_KHR_fragment_shading_rate");
+                if s == Slot::ShadingRate {
+                    SpvBuiltIn::ShadingRateKHR
+                } else {
+                    SpvBuiltIn::PrimitiveShadingRateKHR
+                }
+            }
             Slot::BaryCoord | Slot::BaryCoordNoPersp => {
                 self.cap(Capability::FragmentBarycentricKHR);
                 self.ext("SPV_KHR_fragment_shader_barycentric");
@@ -609,7 +670,15 @@ impl<'m> Lowerer<'m> {
         }
         if pixel
             && sc == StorageClass::Input
-            && matches!(s, Slot::PrimitiveId | Slot::SampleId | Slot::Layer | Slot::ViewportIndex | Slot::ViewIndex)
+            && matches!(
+                s,
+                Slot::PrimitiveId
+                    | Slot::SampleId
+                    | Slot::Layer
+                    | Slot::ViewportIndex
+                    | Slot::ViewIndex
+                    | Slot::ShadingRate
+            )
         {
             self.b.decorate(var, Decoration::Flat, &[]);
         }
@@ -707,10 +776,13 @@ impl<'m> Lowerer<'m> {
     ) -> LResult<Word> {
         let mut idx = Vec::with_capacity(3);
         if v.per_vertex.is_some() {
-            let Some(vx) = vertex.filter(|x| !is_undef(self, *x)) else {
-                return malformed("per-vertex input read without a vertex index");
-            };
-            idx.push(self.index_u32(vx)?);
+            match vertex.filter(|x| !is_undef(self, *x)) {
+                Some(vx) => idx.push(self.index_u32(vx)?),
+                // A pixel input also read with AttributeAtVertex (nointerpolation, as D3D requires):
+                // a plain read is the provoking (first) vertex's value.
+                None if self.stage() == Some(Stage::Pixel) => idx.push(self.const_u32(0)),
+                None => return malformed("per-vertex input read without a vertex index"),
+            }
         }
         if let Some(r) = self.row_index(row, v.rows)? {
             idx.push(r);
@@ -786,6 +858,11 @@ impl<'m> Lowerer<'m> {
                 self.convert_scalar(v.scalar, to, x)
             }
             Placement::ZeroFill | Placement::Unused => Ok(self.const_scalar(to, 0)),
+            Placement::BuiltIn(_)
+                if self.stage() == Some(Stage::Pixel) && vertex.is_some_and(|v| !is_undef(self, v)) =>
+            {
+                unsupported(format!("AttributeAtVertex of the system value {}", sv_name(e)))
+            }
             Placement::BuiltIn(b) => {
                 let (x, from) = self.load_builtin_element(b, e, vertex, row, col)?;
                 self.convert_scalar(from, to, x)
@@ -844,7 +921,9 @@ impl<'m> Lowerer<'m> {
             }
             BuiltIn::BaryCoordKHR | BuiltIn::BaryCoordNoPerspKHR => {
                 if !self.opts.fragment_barycentrics {
-                    return unsupported("SV_Barycentrics (needs SPV_KHR_fragment_shader_barycentric)");
+                    return unsupported(
+                        "SV_Barycentrics (needs VK_KHR_fragment_shader_barycentric: CompileOptions::fragment_barycentrics)",
+                    );
                 }
                 let s = if b == BuiltIn::BaryCoordKHR { Slot::BaryCoord } else { Slot::BaryCoordNoPersp };
                 let var = self.builtin_var(s, sc)?;
@@ -866,6 +945,12 @@ impl<'m> Lowerer<'m> {
                     BuiltIn::InvocationId => Slot::InvocationId,
                     BuiltIn::ViewIndex => Slot::ViewIndex,
                     BuiltIn::FullyCoveredEXT => Slot::FullyCovered,
+                    // D3D12_SHADING_RATE is (log2 width) << 2 | log2 height, the same bits as
+                    // Vulkan's ShadingRateKHR (Horizontal2/4Pixels = 4/8, Vertical2/4Pixels = 1/2).
+                    BuiltIn::ShadingRateKHR => {
+                        self.require_shading_rate()?;
+                        Slot::ShadingRate
+                    }
                     other => return unsupported(format!("reading {} as {other:?}", sv_name(e))),
                 };
                 Ok((self.load_scalar_builtin(s)?, Scalar::U32))
@@ -991,8 +1076,16 @@ impl<'m> Lowerer<'m> {
                 let v = self.convert_scalar(from, Scalar::U32, x)?;
                 self.store(p, v)
             }
-            BuiltIn::PrimitiveId | BuiltIn::Layer | BuiltIn::ViewportIndex | BuiltIn::FragStencilRefEXT => {
+            BuiltIn::PrimitiveId
+            | BuiltIn::Layer
+            | BuiltIn::ViewportIndex
+            | BuiltIn::FragStencilRefEXT
+            | BuiltIn::PrimitiveShadingRateKHR => {
+                if b == BuiltIn::PrimitiveShadingRateKHR {
+                    self.require_shading_rate()?;
+                }
                 let s = match b {
+                    BuiltIn::PrimitiveShadingRateKHR => Slot::PrimitiveShadingRate,
                     BuiltIn::PrimitiveId => Slot::PrimitiveId,
                     BuiltIn::Layer => Slot::Layer,
                     BuiltIn::ViewportIndex => Slot::ViewportIndex,
@@ -1004,6 +1097,15 @@ impl<'m> Lowerer<'m> {
             }
             other => unsupported(format!("writing {} as {other:?}", sv_name(e))),
         }
+    }
+
+    fn require_shading_rate(&self) -> LResult<()> {
+        if !self.opts.fragment_shading_rate {
+            return unsupported(
+                "SV_ShadingRate (needs VK_KHR_fragment_shading_rate: CompileOptions::fragment_shading_rate)",
+            );
+        }
+        Ok(())
     }
 
     /// Writes PointSize = 1.0 (D3D has no point size; Vulkan point draws need it written).

@@ -3,7 +3,7 @@
 //! (thread-local arrays in Function storage, groupshared in Workgroup
 //! storage) and atomics on groupshared memory.
 
-use rspirv::spirv::{Op, Scope, StorageClass};
+use rspirv::spirv::{Op, Scope, StorageClass, Word};
 
 use super::{malformed, unsupported, LResult, Lowerer, Scalar, Val};
 use crate::ir::{BinOp, CastOp, CmpPred, InstId, InstKind, RmwOp, Type, Value};
@@ -319,6 +319,68 @@ fn int_bits(l: &Lowerer<'_>, t: crate::ir::TypeId) -> Option<u32> {
     }
 }
 
+/// Whether an IR type is (a vector of) `half` or `i16`, and its component count.
+fn sixteen(l: &Lowerer<'_>, t: crate::ir::TypeId) -> Option<u32> {
+    let is16 = |t: &Type| matches!(t, Type::Half | Type::Int(16));
+    match l.m.types.get(t) {
+        x if is16(x) => Some(1),
+        Type::Vector { elem, len } if is16(l.m.types.get(*elem)) => Some(*len),
+        _ => None,
+    }
+}
+
+/// Casts to and from min-precision types computed at 32 bits (`Lowerer::widen16`), where the
+/// 16-bit type is the 32-bit one: narrowing keeps the 32-bit value (min precision allows the
+/// wider value), extensions and integer-to-float conversions read the low 16 bits zero- or
+/// sign-extended, as they would a 16-bit register; `half` <-> `i16` bitcasts go through the half
+/// bits (`packHalf2x16` / `unpackHalf2x16`). `None`: the cast is lowered as usual.
+fn widened_cast(
+    l: &mut Lowerer<'_>,
+    op: CastOp,
+    src_ty: crate::ir::TypeId,
+    dst_ty: crate::ir::TypeId,
+    x: Word,
+    t: Word,
+) -> LResult<Option<Word>> {
+    let (s16, d16) = (sixteen(l, src_ty), sixteen(l, dst_ty));
+    if s16.is_none() && d16.is_none() {
+        return Ok(None);
+    }
+    let st = l.ty(src_ty)?;
+    let low16 = |l: &mut Lowerer<'_>, n: u32, signed: bool| -> LResult<Word> {
+        if signed {
+            let (zero, sixteen) = (l.const_u32(0), l.const_u32(16));
+            l.op(Op::BitFieldSExtract, st, &[x, zero, sixteen])
+        } else {
+            let m = l.const_u32(0xffff);
+            let m = if n > 1 { l.op(Op::CompositeConstruct, st, &vec![m; n as usize])? } else { m };
+            l.op(Op::BitwiseAnd, st, &[x, m])
+        }
+    };
+    Ok(Some(match (op, s16) {
+        (CastOp::FPTrunc | CastOp::FPExt | CastOp::Trunc, _) if st == t => x,
+        (CastOp::ZExt | CastOp::SExt | CastOp::UIToFP | CastOp::SIToFP, Some(n)) => {
+            let signed = matches!(op, CastOp::SExt | CastOp::SIToFP);
+            let v = low16(l, n, signed)?;
+            match op {
+                _ if st == t => v,
+                CastOp::ZExt => l.op(Op::UConvert, t, &[v])?,
+                CastOp::SExt => l.op(Op::SConvert, t, &[v])?,
+                CastOp::UIToFP => l.op(Op::ConvertUToF, t, &[v])?,
+                _ => l.op(Op::ConvertSToF, t, &[v])?,
+            }
+        }
+        (CastOp::BitCast, Some(1)) if d16 == Some(1) && src_ty != dst_ty => match l.m.types.get(src_ty) {
+            Type::Half => super::math::pack_half(l, x)?,
+            _ => super::math::unpack_half(l, x)?,
+        },
+        (CastOp::BitCast, _) if src_ty != dst_ty => {
+            return unsupported("bitcast between min-precision vectors computed at 32 bits")
+        }
+        _ => return Ok(None),
+    }))
+}
+
 fn cast(l: &mut Lowerer<'_>, i: InstId, op: CastOp, value: Value) -> LResult<()> {
     let dst_ty = l.f.inst(i).ty;
     let src_ty = l.m.value_type(l.f, value);
@@ -347,6 +409,12 @@ fn cast(l: &mut Lowerer<'_>, i: InstId, op: CastOp, value: Value) -> LResult<()>
     }
     let x = l.value(value)?;
     let t = l.ty(dst_ty)?;
+    if l.widen16 {
+        if let Some(r) = widened_cast(l, op, src_ty, dst_ty, x, t)? {
+            l.set_id(i, r);
+            return Ok(());
+        }
+    }
     let r = match op {
         CastOp::Trunc if dst_bool => {
             let st = l.ty(src_ty)?;

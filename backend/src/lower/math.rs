@@ -217,6 +217,20 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             l.set_parts(i, &[q, r]);
             return Ok(());
         }
+        IMul | UMul => {
+            // Full 64-bit product of two 32-bit operands; DXIL's two results follow DXBC's
+            // `imul`/`umul` destinations: (high word, low word).
+            let u = l.u32();
+            let a = l.value(args[0])?;
+            let b = l.value(args[1])?;
+            let st = l.new_type(Op::TypeStruct, &[u, u]);
+            let sop = if op == IMul { Op::SMulExtended } else { Op::UMulExtended };
+            let r = l.op(sop, st, &[a, b])?;
+            let lo = l.op(Op::CompositeExtract, u, &[r, 0])?;
+            let hi = l.op(Op::CompositeExtract, u, &[r, 1])?;
+            l.set_parts(i, &[hi, lo]);
+            return Ok(());
+        }
         UAddc | USubb => {
             let u = l.u32();
             let a = l.value(args[0])?;
@@ -377,8 +391,24 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
     Ok(())
 }
 
+/// The value of the IEEE half with bits `h`, exactly, as an f32 (denormals, infinities and NaNs
+/// included; NaN payloads keep their top bits).
+pub(super) fn f16_bits_to_f32(h: u16) -> f32 {
+    let sign = u32::from(h >> 15) << 31;
+    let exp = u32::from(h >> 10) & 0x1f;
+    let man = u32::from(h) & 0x3ff;
+    let bits = match (exp, man) {
+        (0, 0) => sign,
+        // Denormal: man * 2^-24, exact in f32.
+        (0, m) => return if sign != 0 { -(m as f32) } else { m as f32 } * (1.0 / 16_777_216.0),
+        (0x1f, m) => sign | 0x7f80_0000 | (m << 13),
+        (e, m) => sign | ((e + 127 - 15) << 23) | (m << 13),
+    };
+    f32::from_bits(bits)
+}
+
 /// `packHalf2x16(vec2(x, 0))`: the half bits of f32 `x` (round to nearest even) in the low 16 bits.
-fn pack_half(l: &mut Lowerer<'_>, x: Word) -> LResult<Word> {
+pub(super) fn pack_half(l: &mut Lowerer<'_>, x: Word) -> LResult<Word> {
     let u = l.u32();
     let f = l.f32();
     let f2 = l.vector(f, 2);
@@ -388,7 +418,7 @@ fn pack_half(l: &mut Lowerer<'_>, x: Word) -> LResult<Word> {
 }
 
 /// `unpackHalf2x16(bits).x`: the f32 value of the half in the low 16 bits of `bits`.
-fn unpack_half(l: &mut Lowerer<'_>, bits: Word) -> LResult<Word> {
+pub(super) fn unpack_half(l: &mut Lowerer<'_>, bits: Word) -> LResult<Word> {
     let f = l.f32();
     let f2 = l.vector(f, 2);
     let v = l.glsl(G::UnpackHalf2x16, f2, &[bits])?;

@@ -5,7 +5,7 @@
 
 use crate::binding::ResourceClass;
 use crate::dxil::{Binding, Resources, ShaderEntry, ViewProperties};
-use crate::ir::{FuncId, Module};
+use crate::ir::{FuncId, GlobalId, Module};
 use crate::ShaderKind;
 
 /// Lowering's short name for the one resource-kind type.
@@ -53,6 +53,8 @@ pub struct ResDecl {
     /// A descriptor reached through an SM 6.6 descriptor heap (`CreateHandleFromHeap`), not a
     /// `dx.resources` range: placed by the heap layout of the binding model, indexed by heap index.
     pub heap: bool,
+    /// The range's global variable (DXIL libraries name their resources by it), if any.
+    pub global: Option<GlobalId>,
 }
 
 /// What lowering needs from the metadata.
@@ -72,6 +74,11 @@ pub struct EntryMeta {
     pub ms: Option<crate::dxil::MsState>,
     /// An export of a DXIL library (resources are global variables, `CreateHandleForLib`).
     pub library: bool,
+    /// Ray-tracing exports: the local root signature the library's subobjects associate with the
+    /// export (filled by the compile driver from `RDAT`).
+    pub local_root_signature: Option<Box<crate::container::rootsig::RootSignature>>,
+    /// `[WaveSize]` (SM 6.6) or `[WaveSize(min, max, preferred)]` (SM 6.8).
+    pub wave_size: Option<crate::dxil::WaveSize>,
 }
 
 impl EntryMeta {
@@ -120,6 +127,9 @@ impl EntryMeta {
             ds: p.ds.clone(),
             ms: p.ms.clone(),
             library: e.library,
+            // Filled by the compile driver from the container's `RDAT`.
+            local_root_signature: None,
+            wave_size: p.wave_size.clone(),
         })
     }
 }
@@ -172,6 +182,7 @@ fn decl(class: ResourceClass, b: &Binding, kind: ResKind) -> ResDecl {
         has_counter: false,
         globally_coherent: false,
         heap: false,
+        global: b.global,
     }
 }
 

@@ -19,6 +19,7 @@ mod bindless;
 mod compute;
 pub(crate) mod emit;
 mod entry;
+mod feedback;
 mod geometry;
 pub(crate) mod io;
 mod llvm;
@@ -28,6 +29,7 @@ mod pixel;
 mod quad;
 mod rayquery;
 mod raytracing;
+mod refused;
 mod resources;
 mod sampling;
 mod tessellation;
@@ -163,7 +165,20 @@ pub(crate) struct Lowerer<'m> {
     rq: rayquery::RayQueries,
     /// Ray-tracing exports: parameters, builtins, library resource globals.
     rt: raytracing::RayTracing,
+    /// The rasterizer-sample-count specialization constant (0: not declared).
+    sample_count_spec: Word,
+    /// The subgroup sizes the stage runs with (`WaveGetLaneCount`, the required size).
+    pub subgroups: wave::SubgroupPlan,
+    /// Min-precision 16-bit types are computed at 32 bits (`half` as `float`, `i16` as a 32-bit
+    /// integer): a shader with min-precision types (the low-precision flag without the native one),
+    /// compiled without `PipelineStateOptions::native_min_precision`.
+    pub widen16: bool,
 }
+
+/// DXIL shader flag: 16-bit types are native (`-enable-16bit-types`), not min precision.
+const FLAG_NATIVE_LOW_PRECISION: u64 = 1 << 23;
+/// DXIL shader flag: the shader uses 16-bit (min-precision or native) types.
+const FLAG_LOW_PRECISION_PRESENT: u64 = 1 << 5;
 
 /// Lowers the entry point described by `meta`; graphics stages take their
 /// interface from stage `plan.1` of the link plan `plan.0`.
@@ -232,8 +247,13 @@ pub(crate) fn lower_timed(
     } else {
         opts
     };
+    let subgroups = match (&meta.wave_size, opts.state.subgroup_size) {
+        (None, None) => wave::SubgroupPlan::default(),
+        (w, r) => wave::subgroup_plan(w.as_ref(), r).map_err(|s| unsup(s, None))?,
+    };
     let mut l = Lowerer::new(m, f, meta, opts);
     l.res.heap_handles = heap_handles;
+    l.subgroups = subgroups;
     if meta.library {
         raytracing::prepare(&mut l);
     }
@@ -345,7 +365,21 @@ impl<'m> Lowerer<'m> {
             mesh: None,
             rq: s.rq,
             rt: s.rt,
+            sample_count_spec: 0,
+            subgroups: wave::SubgroupPlan {
+                lane_count: opts.state.subgroup_size.filter(|r| r.min == r.max).map(|r| r.min),
+                required: None,
+            },
+            widen16: meta.flags & (FLAG_LOW_PRECISION_PRESENT | FLAG_NATIVE_LOW_PRECISION)
+                == FLAG_LOW_PRECISION_PRESENT
+                && !opts.state.native_min_precision,
         }
+    }
+
+    /// 16-bit values occupy 16 bits in buffers and constant buffers (native 16-bit types); min
+    /// precision values occupy 32.
+    pub fn native16(&self) -> bool {
+        self.meta.flags & FLAG_NATIVE_LOW_PRECISION != 0
     }
 
     // ---- capabilities -------------------------------------------------
@@ -525,11 +559,13 @@ impl<'m> Lowerer<'m> {
         }
         let w = match self.m.types.get(t) {
             Type::Void => self.scalar(Scalar::Void),
+            Type::Half if self.widen16 => self.scalar(Scalar::F32),
             Type::Half => self.scalar(Scalar::F16),
             Type::Float => self.scalar(Scalar::F32),
             Type::Double => self.scalar(Scalar::F64),
             Type::Int(1) => self.scalar(Scalar::Bool),
             Type::Int(8) => self.scalar(Scalar::U8),
+            Type::Int(16) if self.widen16 => self.scalar(Scalar::U32),
             Type::Int(16) => self.scalar(Scalar::U16),
             Type::Int(32) => self.scalar(Scalar::U32),
             Type::Int(64) => self.scalar(Scalar::U64),
@@ -676,16 +712,31 @@ impl<'m> Lowerer<'m> {
     /// The scalar kind of an IR type.
     pub fn scalar_of(&self, t: TypeId) -> Option<Scalar> {
         Some(match self.m.types.get(t) {
+            Type::Half if self.widen16 => Scalar::F32,
             Type::Half => Scalar::F16,
             Type::Float => Scalar::F32,
             Type::Double => Scalar::F64,
             Type::Int(1) => Scalar::Bool,
             Type::Int(8) => Scalar::U8,
+            Type::Int(16) if self.widen16 => Scalar::U32,
             Type::Int(16) => Scalar::U16,
             Type::Int(32) => Scalar::U32,
             Type::Int(64) => Scalar::U64,
             _ => return None,
         })
+    }
+
+    /// The bits of a constant of IR type `t` as its SPIR-V type holds them: min-precision `half`
+    /// constants computed at 32 bits become the equal `float`, `i16` ones are sign-extended.
+    fn widened_bits(&self, t: TypeId, bits: u64) -> u64 {
+        if !self.widen16 {
+            return bits;
+        }
+        match self.m.types.get(t) {
+            Type::Half => u64::from(math::f16_bits_to_f32(bits as u16).to_bits()),
+            Type::Int(16) => u64::from(bits as u16 as i16 as i32 as u32),
+            _ => bits,
+        }
     }
 
     fn constant(&mut self, c: ConstId) -> LResult<Word> {
@@ -698,11 +749,17 @@ impl<'m> Lowerer<'m> {
         let k = self.m.konst(c);
         let w = match &k.kind {
             ConstKind::Int(v) => match self.scalar_of(k.ty) {
-                Some(s) => self.const_scalar(s, *v),
+                Some(s) => {
+                    let v = self.widened_bits(k.ty, *v);
+                    self.const_scalar(s, v)
+                }
                 None => return unsupported("integer constant of non-scalar type"),
             },
             ConstKind::Float(bits) => match self.scalar_of(k.ty) {
-                Some(s) => self.const_scalar(s, *bits),
+                Some(s) => {
+                    let bits = self.widened_bits(k.ty, *bits);
+                    self.const_scalar(s, bits)
+                }
                 None => return unsupported("float constant of non-scalar type"),
             },
             ConstKind::Null => match self.scalar_of(k.ty) {
@@ -736,6 +793,7 @@ impl<'m> Lowerer<'m> {
                 };
                 let mut ops = Vec::with_capacity(elems.len());
                 for &e in elems {
+                    let e = self.widened_bits(elem_ty, e);
                     ops.push(self.const_scalar(s, e));
                 }
                 self.b.global_value(Op::ConstantComposite, t, &ops)
@@ -1168,6 +1226,7 @@ impl<'m> Lowerer<'m> {
 
     /// Emits the instructions of an original block (phis are read from their variables).
     fn block(&mut self, b: BlockId) -> LResult<()> {
+        let first_new = self.b.bound();
         let Some(blk) = self.f.blocks.get(b.index()).copied() else {
             return Err(Fail::Internal(format!("block {} out of range", b.0)));
         };
@@ -1203,6 +1262,9 @@ impl<'m> Lowerer<'m> {
                 }
             }
         }
+        if self.widen16 {
+            self.relax(blk, first_new);
+        }
         Ok(())
     }
 
@@ -1219,6 +1281,38 @@ impl<'m> Lowerer<'m> {
             }
             _ if self.rt.names_resource(i) => Ok(()),
             _ => llvm::lower(self, i),
+        }
+    }
+
+    /// Min precision computed at 32 bits: the `half` results the instructions of a block made
+    /// (ids from `first_new` on: not constants or values made before) become `RelaxedPrecision`,
+    /// each once.
+    #[cold]
+    #[inline(never)]
+    fn relax(&mut self, blk: crate::ir::Block, first_new: Word) {
+        let half = |t: TypeId| matches!(self.m.types.get(t), Type::Half);
+        let mut ids = Vec::new();
+        for i in blk.insts() {
+            let relaxed = match self.m.types.get(self.f.inst(i).ty) {
+                Type::Half => true,
+                Type::Vector { elem, .. } => half(*elem),
+                Type::Struct { elems, .. } => elems.first().is_some_and(|e| half(*e)),
+                _ => false,
+            };
+            match self.vals.get(i.index()) {
+                Some(Val::Id(x)) if relaxed => ids.push(*x),
+                Some(Val::Parts(start, n)) if relaxed => {
+                    let (s, n) = (*start as usize, usize::from(*n));
+                    ids.extend_from_slice(self.parts.get(s..s + n).unwrap_or(&[]));
+                }
+                _ => {}
+            }
+        }
+        ids.retain(|&x| x >= first_new);
+        ids.sort_unstable();
+        ids.dedup();
+        for x in ids {
+            self.b.decorate(x, Decoration::RelaxedPrecision, &[]);
         }
     }
 
@@ -1240,6 +1334,9 @@ impl<'m> Lowerer<'m> {
         self.begin(first)?;
         if model == spirv::ExecutionModel::Vertex {
             self.write_point_size()?;
+        }
+        if rayquery::is_ray_tracing_stage(self.meta.kind) {
+            raytracing::preload_builtins(self)?;
         }
         if self.node(&sf.root)? {
             self.b.terminator(Op::Return, &[], &[]).map_err(internal)?;
@@ -1375,11 +1472,14 @@ impl<'m> Lowerer<'m> {
             push_constants: push,
             heap_bindings,
             push_layout: self.res.push_layout.clone(),
+            shader_record: self.res.record_layout.clone(),
             patch_location_offset: self
                 .tess
                 .as_ref()
                 .and_then(|t| t.patch_location_offset(self.opts.patch_location_offset)),
             placements: std::mem::take(&mut self.res.placed),
+            sample_count_spec_id: (self.sample_count_spec != 0).then_some(crate::compiled::SPEC_ID_SAMPLE_COUNT),
+            required_subgroup_size: self.subgroups.required,
             capabilities: self
                 .caps
                 .iter()
@@ -1579,14 +1679,20 @@ pub(crate) type Handler = fn(&mut Lowerer<'_>, InstId, DxilOp, &[Value]) -> LRes
 pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
     use DxilOp::*;
     Some(match op {
-        ThreadId | GroupId | ThreadIdInGroup | FlattenedThreadIdInGroup | Barrier => compute::lower,
+        ThreadId
+        | GroupId
+        | ThreadIdInGroup
+        | FlattenedThreadIdInGroup
+        | Barrier
+        | BarrierByMemoryType
+        | BarrierByMemoryHandle => compute::lower,
         FAbs | Saturate | IsNaN | IsInf | IsFinite | IsNormal | Cos | Sin | Tan | Acos | Asin | Atan | Hcos | Hsin
         | Htan | Exp | Frc | Log | Sqrt | Rsqrt | Round_ne | Round_ni | Round_pi | Round_z | Bfrev | Countbits
         | FirstbitLo | FirstbitHi | FirstbitSHi | FMax | FMin | IMax | IMin | UMax | UMin | UDiv | UAddc | USubb
         | FMad | Fma | IMad | UMad | Ibfe | Ubfe | Msad | Bfi | Dot2 | Dot3 | Dot4 | MakeDouble | SplitDouble
         | BitcastI16toF16 | BitcastF16toI16 | BitcastI32toF32 | BitcastF32toI32 | BitcastI64toF64 | BitcastF64toI64
         | LegacyF32ToF16 | LegacyF16ToF32 | LegacyDoubleToFloat | LegacyDoubleToSInt32 | LegacyDoubleToUInt32
-        | Dot2AddHalf | Dot4AddI8Packed | Dot4AddU8Packed | Pack4x8 | Unpack4x8 => math::lower,
+        | Dot2AddHalf | Dot4AddI8Packed | Dot4AddU8Packed | Pack4x8 | Unpack4x8 | IMul | UMul => math::lower,
         CreateHandle
         | CreateHandleFromBinding
         | AnnotateHandle
@@ -1617,6 +1723,9 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | Texture2DMSGetSamplePosition
         | TextureStoreSample
         | TextureGatherRaw => sampling::lower,
+        WriteSamplerFeedback | WriteSamplerFeedbackBias | WriteSamplerFeedbackLevel | WriteSamplerFeedbackGrad => {
+            feedback::lower
+        }
         AtomicBinOp | AtomicCompareExchange => atomics::lower,
         WaveIsFirstLane
         | WaveGetLaneIndex
@@ -1723,7 +1832,37 @@ pub(crate) fn handler(op: DxilOp) -> Option<Handler> {
         | HitKind
         | ObjectToWorld
         | WorldToObject => raytracing::lower,
-        _ => return None,
+        TempRegLoad
+        | TempRegStore
+        | MinPrecXRegLoad
+        | MinPrecXRegStore
+        | CycleCounterLegacy
+        | WaveMatrix_Annotate
+        | WaveMatrix_Depth
+        | WaveMatrix_Fill
+        | WaveMatrix_LoadRawBuf
+        | WaveMatrix_LoadGroupShared
+        | WaveMatrix_StoreRawBuf
+        | WaveMatrix_StoreGroupShared
+        | WaveMatrix_Multiply
+        | WaveMatrix_MultiplyAccumulate
+        | WaveMatrix_ScalarOp
+        | WaveMatrix_SumAccumulate
+        | WaveMatrix_Add
+        | AllocateNodeOutputRecords
+        | GetNodeRecordPtr
+        | IncrementOutputCount
+        | OutputComplete
+        | GetInputRecordCount
+        | FinishedCrossGroupSharing
+        | BarrierByNodeRecordHandle
+        | CreateNodeOutputHandle
+        | IndexNodeHandle
+        | AnnotateNodeHandle
+        | CreateNodeInputRecordHandle
+        | AnnotateNodeRecordHandle
+        | NodeOutputIsValid
+        | GetRemainingRecursionLevels => refused::lower,
     })
 }
 

@@ -21,6 +21,22 @@ impl Lowerer<'_> {
         self.opts.demote_to_helper
     }
 
+    /// The pipeline's rasterizer sample count: `PipelineStateOptions::rasterizer_sample_count`
+    /// when the layer passes it, else a specialization constant (`SpecId`
+    /// [`crate::compiled::SPEC_ID_SAMPLE_COUNT`], default 1) it sets at pipeline creation.
+    pub(crate) fn sample_count(&mut self) -> spirv::Word {
+        if let Some(n) = self.opts.state.rasterizer_sample_count {
+            return self.const_u32(n);
+        }
+        if self.sample_count_spec == 0 {
+            let u = self.u32();
+            let id = self.b.global_value(Op::SpecConstant, u, &[1]);
+            self.decorate(id, spirv::Decoration::SpecId, &[crate::compiled::SPEC_ID_SAMPLE_COUNT]);
+            self.sample_count_spec = id;
+        }
+        self.sample_count_spec
+    }
+
     fn demote_caps(&mut self) {
         self.cap(Capability::DemoteToHelperInvocation);
         if self.opts.spirv_version < (1, 6) {
@@ -80,23 +96,31 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             Ok(())
         }
         DxilOp::EvalSnapped | DxilOp::EvalSampleIndex | DxilOp::EvalCentroid => eval(l, i, op, args),
-        DxilOp::RenderTargetGetSampleCount => match l.opts.state.rasterizer_sample_count {
-            // Pipeline state the layer passes in (`PipelineStateOptions::rasterizer_sample_count`).
-            Some(n) => {
-                let c = l.const_u32(n);
-                l.set_id(i, c);
-                Ok(())
-            }
-            None => unsupported(
-                "RenderTargetGetSampleCount without the pipeline's rasterizer sample count \
-                 (PipelineStateOptions::rasterizer_sample_count)",
-            ),
-        },
+        DxilOp::RenderTargetGetSampleCount => {
+            let c = l.sample_count();
+            l.set_id(i, c);
+            Ok(())
+        }
         DxilOp::RenderTargetGetSamplePosition => {
-            unsupported(format!("{} (the sample positions are pipeline state, not known to the shader)", op.name()))
+            // D3D12's standard pattern of the pipeline's sample count (the pattern a PSO uses
+            // unless the command list sets programmable sample positions).
+            let count = l.sample_count();
+            let idx = l.value(args[0])?;
+            super::sampling::standard_sample_position(l, i, count, idx)
         }
         DxilOp::AttributeAtVertex => {
-            unsupported("AttributeAtVertex (needs SPV_KHR_fragment_shader_barycentric per-vertex inputs)")
+            l.require_pixel(op)?;
+            if !l.opts.fragment_barycentrics {
+                return unsupported(
+                    "AttributeAtVertex (needs VK_KHR_fragment_shader_barycentric: CompileOptions::fragment_barycentrics)",
+                );
+            }
+            let Some(id) = l.m.const_uint(args[0]) else { return malformed("signature element id is not a constant") };
+            let t = l.f.inst(i).ty;
+            let Some(to) = l.scalar_of(t) else { return malformed("AttributeAtVertex of non-scalar type") };
+            let r = l.load_input(id as u32, args[1], args[2], Some(args[3]), to)?;
+            l.set_id(i, r);
+            Ok(())
         }
         _ => Err(Fail::Internal(format!("pixel::lower got {}", op.name()))),
     }

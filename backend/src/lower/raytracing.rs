@@ -18,12 +18,20 @@
 //!   `RayTCurrent` is `RayTmaxKHR`. `ObjectToWorld`/`WorldToObject` read a
 //!   `mat4x3` (DXC maps both the 3x4 and the 4x3 forms onto (row, column) of
 //!   the 3x4 matrix).
+//! * In a shader that calls `TraceRay` or `CallShader`, the system values of
+//!   the current ray and hit it reads (all but `DispatchRaysIndex/Dimensions`)
+//!   are loaded once, at the start of the function ([`preload_builtins`]).
+//!   Vulkan keeps them constant for the invocation, so this is the same
+//!   program; it also keeps them right on drivers that run a nested trace
+//!   inline and reuse one hit state for it (Mesa 25 lavapipe reads
+//!   `InstanceCustomIndexKHR`, `PrimitiveId`, `HitKindKHR`, … of the nested
+//!   hit after `OpTraceRayKHR` returns; `docs/raytracing.md`).
 
 use rspirv::spirv::{BuiltIn, Capability, Decoration, ExecutionModel, Op, StorageClass, Word};
 
 use super::{malformed, unsupported, LResult, Lowerer, Val};
 use crate::dxil_op::DxilOp;
-use crate::ir::{ConstExpr, ConstKind, GlobalId, InstId, InstKind, Metadata, Module, Type, Value};
+use crate::ir::{ConstExpr, ConstKind, GlobalId, InstId, InstKind, Module, Type, Value};
 use crate::ShaderKind;
 
 /// Ray-tracing state of the export being lowered.
@@ -35,7 +43,9 @@ pub(crate) struct RayTracing {
     lib_ptrs: Vec<(InstId, u32, Option<Value>)>,
     /// The export's parameters as interface variables (0: not declared yet).
     args: [(Word, Option<StorageClass>); 2],
-    builtins: Vec<(BuiltIn, Word)>,
+    /// Builtin input variables: builtin, variable, the value loaded at the start of the function
+    /// ([`preload_builtins`]; 0: none).
+    builtins: Vec<(BuiltIn, Word, Word)>,
     /// `RayPayloadKHR` / `CallableDataKHR` variables by pointee type.
     outgoing: Vec<(StorageClass, Word, Word)>,
     /// The `HitAttributeKHR` variable of an intersection shader and its type.
@@ -52,6 +62,11 @@ impl RayTracing {
         self.hit_attr = (0, 0);
     }
 
+    /// Whether the export reaches library resource range `r` (loads or GEPs of its global).
+    pub fn uses_range(&self, r: u32) -> bool {
+        self.lib_ptrs.iter().any(|p| p.1 == r)
+    }
+
     /// Whether instruction `i` only names a library resource (lowered to nothing).
     pub fn names_resource(&self, i: InstId) -> bool {
         !self.lib_ptrs.is_empty() && self.lib_ptrs.binary_search_by_key(&i.0, |p| p.0 .0).is_ok()
@@ -64,40 +79,16 @@ pub(crate) fn is_user_struct(name: &str) -> bool {
     name.starts_with("struct.") && !name.starts_with("struct.RaytracingAccelerationStructure")
 }
 
-/// The global variable a `dx.resources` record names (library records; field 1).
-fn record_global(m: &Module, rec: crate::ir::MdId) -> Option<GlobalId> {
-    let node = m.md_node(rec)?;
-    let v = match m.metadata.get(node.get(1).copied().flatten()?.index())? {
-        Metadata::Value { value, .. } => *value,
-        _ => return None,
-    };
-    match v {
-        Value::Global(g) => Some(g),
-        Value::Const(c) => match &m.konst(c).kind {
-            ConstKind::Expr(ConstExpr::Cast { value: Value::Global(g), .. }) => Some(*g),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 /// Before lowering a library export: finds the library's resource globals and the
 /// instructions that load them, and registers every `CreateHandleForLib` with the resource
 /// scan (through the table heap handles use) so that resource uses are recorded.
 pub(super) fn prepare(l: &mut Lowerer<'_>) {
     let m = l.m;
     let mut rt = std::mem::take(&mut l.rt);
-    let lists = m.named_md("dx.resources").and_then(|n| n.ops.first().copied()).and_then(|id| m.md_node(id));
-    let mut k = 0u32;
-    if let Some(lists) = lists {
-        for list in lists.iter().take(4) {
-            let Some(list) = list.and_then(|id| m.md_node(id)) else { continue };
-            for &rec in list {
-                if let Some(g) = rec.and_then(|r| record_global(m, r)) {
-                    rt.res_globals.push((g, k));
-                }
-                k += 1;
-            }
+    // The ranges' globals as `dx/` decoded them (a library's resources are its module's list).
+    for (k, d) in l.meta.resources.iter().enumerate() {
+        if let Some(g) = d.global {
+            rt.res_globals.push((g, k as u32));
         }
     }
     let f = l.f;
@@ -190,13 +181,13 @@ impl Lowerer<'_> {
 
     /// The input variable of a ray-tracing builtin of type `ty`.
     fn rt_builtin(&mut self, b: BuiltIn, ty: Word) -> Word {
-        if let Some(&(_, v)) = self.rt.builtins.iter().find(|x| x.0 == b) {
+        if let Some(&(_, v, _)) = self.rt.builtins.iter().find(|x| x.0 == b) {
             return v;
         }
         let pt = self.pointer(StorageClass::Input, ty);
         let v = self.global_var(pt, StorageClass::Input, None);
         self.decorate(v, Decoration::BuiltIn, &[b as u32]);
-        self.rt.builtins.push((b, v));
+        self.rt.builtins.push((b, v, 0));
         v
     }
 
@@ -252,7 +243,14 @@ fn create_handle_for_lib(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LRes
     };
     l.ensure_var(res)?;
     let k = l.res.handles.len() as u32;
-    l.res.handles.push(super::resources::HandleVal { res, index, nonuniform: false, base: 0, bounds: 0 });
+    // Under a binding model the placement completes the handle (heap index, root or record
+    // address, view bounds), as for `CreateHandle`.
+    let hv = if l.res.info.get(res as usize).is_some_and(|i| i.model.is_some()) {
+        l.model_handle(res, index, false)?
+    } else {
+        super::resources::HandleVal { res, index, nonuniform: false, base: 0, bounds: 0 }
+    };
+    l.res.handles.push(hv);
     l.set(i, Val::Handle(k));
     Ok(())
 }
@@ -359,6 +357,56 @@ fn system_value(op: DxilOp) -> Option<(BuiltIn, Sv)> {
     })
 }
 
+/// The value of builtin `b` loaded at the start of the function, if it was.
+fn preloaded(l: &Lowerer<'_>, b: BuiltIn) -> Option<Word> {
+    l.rt.builtins.iter().find(|x| x.0 == b && x.2 != 0).map(|x| x.2)
+}
+
+/// The SPIR-V type of a system value's builtin variable.
+fn sv_type(l: &mut Lowerer<'_>, sv: Sv) -> Word {
+    match sv {
+        Sv::U32 => l.u32(),
+        Sv::F32 => l.f32(),
+        Sv::UVec3 => {
+            let u = l.u32();
+            l.vector(u, 3)
+        }
+        Sv::Vec3 => {
+            let f = l.f32();
+            l.vector(f, 3)
+        }
+        Sv::Mat => l.matrix_4x3(),
+    }
+}
+
+/// In a ray-tracing shader that calls `TraceRay` or `CallShader`: loads the ray and hit system
+/// values it reads (every one but the launch index and size) at the current point, the start
+/// of the function, so that every later read uses that value (see the module comment).
+pub(super) fn preload_builtins(l: &mut Lowerer<'_>) -> LResult<()> {
+    if !super::rayquery::is_ray_tracing_stage(l.meta.kind) {
+        return Ok(());
+    }
+    let f = l.f;
+    let calls = |k: &InstKind| matches!(k, InstKind::DxOp { op: DxilOp::TraceRay | DxilOp::CallShader, .. });
+    if !f.insts.iter().any(|i| calls(&i.kind)) {
+        return Ok(());
+    }
+    for inst in &f.insts {
+        let InstKind::DxOp { op, .. } = &inst.kind else { continue };
+        let Some((b, sv)) = system_value(*op) else { continue };
+        if matches!(b, BuiltIn::LaunchIdKHR | BuiltIn::LaunchSizeKHR) || preloaded(l, b).is_some() {
+            continue;
+        }
+        let t = sv_type(l, sv);
+        let var = l.rt_builtin(b, t);
+        let v = l.load(t, var)?;
+        if let Some(slot) = l.rt.builtins.iter_mut().find(|x| x.0 == b) {
+            slot.2 = v;
+        }
+    }
+    Ok(())
+}
+
 pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
     if op == DxilOp::CreateHandleForLib {
         return create_handle_for_lib(l, i, args);
@@ -373,27 +421,26 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
         DxilOp::AcceptHitAndEndSearch => l.terminate_with(Op::TerminateRayKHR),
         _ => {
             let Some((b, sv)) = system_value(op) else { return unsupported(format!("DXIL op {}", op.name())) };
+            // u32 and f32 first: the type ids come out in the order they always had.
             let (u, f) = (l.u32(), l.f32());
-            let r = match sv {
-                Sv::U32 | Sv::F32 => {
-                    let t = if sv == Sv::U32 { u } else { f };
+            let t = sv_type(l, sv);
+            let v = match preloaded(l, b) {
+                Some(v) => v,
+                None => {
                     let var = l.rt_builtin(b, t);
                     l.load(t, var)?
                 }
+            };
+            let r = match sv {
+                Sv::U32 | Sv::F32 => v,
                 Sv::UVec3 | Sv::Vec3 => {
                     let e = if sv == Sv::UVec3 { u } else { f };
-                    let t = l.vector(e, 3);
-                    let var = l.rt_builtin(b, t);
                     let Some(&c) = args.first() else { return malformed(format!("{} without component", op.name())) };
-                    let v = l.load(t, var)?;
                     super::rayquery::component(l, op, v, e, c, 3)?
                 }
                 Sv::Mat => {
-                    let t = l.matrix_4x3();
-                    let var = l.rt_builtin(b, t);
                     let [row, col] = args else { return malformed(format!("{}: {} operands", op.name(), args.len())) };
-                    let m = l.load(t, var)?;
-                    super::rayquery::matrix_element(l, op, m, *row, *col, false)?
+                    super::rayquery::matrix_element(l, op, v, *row, *col, false)?
                 }
             };
             l.set_id(i, r);

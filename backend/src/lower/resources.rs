@@ -75,6 +75,8 @@ pub(crate) struct Resources {
     pub push_layout: Option<crate::binding::PushLayout>,
     pub placed: Vec<crate::compiled::PlacedResource>,
     pub bl: super::bindless::Bindless,
+    /// Ray-tracing exports with a local root signature: the shader record's layout.
+    pub record_layout: Option<crate::binding::ShaderRecordLayout>,
 }
 
 impl Resources {
@@ -91,6 +93,7 @@ impl Resources {
         self.push_layout = None;
         self.placed.clear();
         self.bl.reset();
+        self.record_layout = None;
     }
 
     pub fn capacity_bytes(&self) -> usize {
@@ -194,16 +197,39 @@ fn heap_decl(m: &Module, props: Value) -> LResult<ResDecl> {
         has_counter: uav && kind == ResKind::StructuredBuffer && d0 >> 15 & 1 != 0,
         globally_coherent: uav && d0 >> 14 & 1 != 0,
         heap: true,
+        global: None,
     })
 }
 
 /// Prepares resources: placements, which instruction makes a handle to
 /// which range, how each range is used, and which aggregate parts are read.
 pub(super) fn scan(l: &mut Lowerer<'_>) -> LResult<()> {
+    // The export's local root signature (ray-tracing stages): the binding model's choice, else
+    // the one the library's subobjects associate.
+    let local: Option<&crate::container::rootsig::RootSignature> = if super::is_ray_tracing_stage(l.meta.kind) {
+        match l.opts.bindings.as_deref().map(|m| &m.local_root_signature) {
+            Some(crate::binding::LocalRoot::Given(rs)) => Some(rs),
+            Some(crate::binding::LocalRoot::None) => None,
+            Some(crate::binding::LocalRoot::FromLibrary) | None => l.meta.local_root_signature.as_deref(),
+        }
+    } else {
+        None
+    };
+    l.res.record_layout = local.map(crate::binding::ShaderRecordLayout::of);
     if let Some(model) = l.opts.bindings.as_deref() {
+        let lrs = local.zip(l.res.record_layout.as_ref());
+        // A library export sees every resource of the library; it is placed (and needs a root
+        // signature entry) only for the ones it uses, as D3D12 checks them per export.
+        let used: Vec<bool> = (0..l.meta.resources.len() as u32)
+            .map(|r| !l.meta.library || l.rt.uses_range(r) || l.meta.resources[r as usize].heap)
+            .collect();
         let (placements, layout, placed) =
-            super::bindless::resolve(model, l.meta.kind, &l.meta.resources).map_err(Fail::Binding)?;
+            super::bindless::resolve(model, l.meta.kind, &l.meta.resources, lrs, &used).map_err(Fail::Binding)?;
         for (d, p) in l.meta.resources.iter().zip(&placements) {
+            let Some(p) = p else {
+                l.res.info.push(ResInfo::default());
+                continue;
+            };
             super::bindless::check_lowerable(d, p)?;
             let counter = super::bindless::counter_binding(p);
             l.res.info.push(ResInfo {
@@ -225,6 +251,19 @@ pub(super) fn scan(l: &mut Lowerer<'_>) -> LResult<()> {
         [h.resource_set, h.sampler_set]
     });
     for d in &l.meta.resources {
+        // Root constants and root descriptors of the local root signature live in the shader
+        // record under the default rule too.
+        if let (Some(lrs), Some(record), false) = (local, l.res.record_layout.as_ref(), d.heap) {
+            if let Some(p) = super::bindless::local_default_placement(l.meta.kind, d, lrs, record) {
+                super::bindless::check_lowerable(d, &p)?;
+                l.res.info.push(ResInfo { placement: None, model: Some(p), ..Default::default() });
+                l.res.placed.push(crate::compiled::PlacedResource {
+                    query: super::bindless::query(l.meta.kind, d),
+                    placement: p,
+                });
+                continue;
+            }
+        }
         let placement = if d.heap {
             binding::place_heap(map, descriptor_kind(d))
         } else {
@@ -296,12 +335,19 @@ pub(super) fn scan_function(l: &mut Lowerer<'_>) -> LResult<()> {
                     | DxilOp::TextureStore
                     | DxilOp::TextureStoreSample
                     | DxilOp::RawBufferStore => USE_WRITE,
-                    DxilOp::AtomicBinOp | DxilOp::AtomicCompareExchange => USE_ATOMIC,
+                    DxilOp::AtomicBinOp
+                    | DxilOp::AtomicCompareExchange
+                    | DxilOp::WriteSamplerFeedback
+                    | DxilOp::WriteSamplerFeedbackBias
+                    | DxilOp::WriteSamplerFeedbackLevel
+                    | DxilOp::WriteSamplerFeedbackGrad => USE_ATOMIC,
                     DxilOp::BufferUpdateCounter => USE_COUNTER,
                     _ => continue,
                 };
                 if let Some(Value::Inst(h)) = args.first() {
-                    let wide16 = matches!(overload, crate::dxil_op::Overload::Half | crate::dxil_op::Overload::I16);
+                    // 16-bit memory accesses (min-precision values take 32 bits in memory).
+                    let wide16 = matches!(overload, crate::dxil_op::Overload::Half | crate::dxil_op::Overload::I16)
+                        && l.native16();
                     let atomic64 = flag == USE_ATOMIC && matches!(overload, crate::dxil_op::Overload::I64);
                     let flags = flag | if wide16 { USE_U16 } else { 0 } | if atomic64 { USE_U64 } else { 0 };
                     use_ops.push((*h, flags));
@@ -435,12 +481,13 @@ impl<'m> Lowerer<'m> {
         let info = self.res.info[ri].clone();
         if let Some(p) = info.model {
             match p.location {
-                ResourceLocation::RootConstants { .. } => {
+                ResourceLocation::RootConstants { .. } | ResourceLocation::RecordConstants { .. } => {
                     self.res.info[ri].rows = d.cb_size.div_ceil(16).max(1);
-                    self.res.info[ri].var = self.root_var_id()?;
+                    self.res.info[ri].var =
+                        if p.location.in_shader_record() { self.record_var_id()? } else { self.root_var_id()? };
                     return Ok(());
                 }
-                ResourceLocation::Address { .. } => {
+                ResourceLocation::Address { .. } | ResourceLocation::RecordAddress { .. } => {
                     // No variable: every access converts the root descriptor's address.
                     if d.kind == ResKind::RTAccelerationStructure {
                         self.accel_type();
@@ -459,13 +506,17 @@ impl<'m> Lowerer<'m> {
                             self.res.info[ri].blocks[2] = self.ssbo_struct(Scalar::U64);
                         }
                     }
-                    self.res.info[ri].var = self.root_var_id()?;
+                    self.res.info[ri].var =
+                        if p.location.in_shader_record() { self.record_var_id()? } else { self.root_var_id()? };
                     return Ok(());
                 }
                 _ => {}
             }
         }
-        let heap = matches!(info.model.map(|p| p.location), Some(ResourceLocation::Heap { .. }));
+        let heap = matches!(
+            info.model.map(|p| p.location),
+            Some(ResourceLocation::Heap { .. } | ResourceLocation::RecordHeap { .. })
+        );
         let cbv_ssbo = self.cbuffer_storage(r) == StorageClass::StorageBuffer;
         let (set, binding) = match info.placement {
             Some(Placement::Descriptor { set, binding }) => (set, binding),
@@ -505,7 +556,10 @@ impl<'m> Lowerer<'m> {
                 }
                 (self.res.sampler_ty, StorageClass::UniformConstant)
             }
-            k if k == ResKind::TypedBuffer || k.is_texture() => {
+            k if k == ResKind::TypedBuffer
+                || k.is_texture()
+                || matches!(k, ResKind::FeedbackTexture2D | ResKind::FeedbackTexture2DArray) =>
+            {
                 let img = self.image_type(r, d)?;
                 (img, StorageClass::UniformConstant)
             }
@@ -641,7 +695,10 @@ impl<'m> Lowerer<'m> {
         let ri = r as usize;
         let uses = self.res.info[ri].uses;
         let wide = uses & USE_U64 != 0;
+        let feedback = matches!(d.kind, ResKind::FeedbackTexture2D | ResKind::FeedbackTexture2DArray);
         let sampled_s = match d.comp {
+            // Sampler feedback maps: R32_UINT storage images of mip-level masks (`lower::feedback`).
+            _ if feedback => Scalar::U32,
             // 64-bit atomics on a typed UAV: D3D12 makes it an R32G32_UINT resource (component type
             // u32); Vulkan sees it as R64_UINT.
             CompType::UInt | CompType::SInt if wide => {
@@ -674,6 +731,8 @@ impl<'m> Lowerer<'m> {
             ResKind::Texture3D => (Dim::Dim3D, 0, 0),
             ResKind::TextureCube => (Dim::DimCube, 0, 0),
             ResKind::TextureCubeArray => (Dim::DimCube, 1, 0),
+            ResKind::FeedbackTexture2D => (Dim::Dim2D, 0, 0),
+            ResKind::FeedbackTexture2DArray => (Dim::Dim2D, 1, 0),
             k => return unsupported(format!("{} resources", k.name())),
         };
         match (dim, uav) {
@@ -695,6 +754,7 @@ impl<'m> Lowerer<'m> {
         let format = if !uav {
             ImageFormat::Unknown
         } else if wide
+            || feedback
             || uses & USE_ATOMIC != 0
             || (uses & USE_READ != 0 && self.meta.flags & 0x2000 == 0 && !self.opts.state.typed_uav_load_without_format)
         {
@@ -1038,16 +1098,17 @@ fn cbuffer_ptr(l: &mut Lowerer<'_>, h: HandleVal, row: Word) -> LResult<Word> {
 fn cbuffer_row_value(l: &mut Lowerer<'_>, h: HandleVal, row: Value) -> LResult<Word> {
     let u = l.u32();
     let u4 = l.vector(u, 4);
-    match l.model_placement(h.res).map(|p| p.location) {
-        Some(ResourceLocation::RootConstants { word, words }) => {
-            let rc = l.m.const_uint(row).map(|c| u32::try_from(c).unwrap_or(u32::MAX));
-            let r = match rc {
-                Some(c) => l.const_u32(c),
-                None => l.value(row)?,
-            };
-            l.root_constant_row(word, words, r, rc)
-        }
-        Some(ResourceLocation::Address { .. }) => {
+    let loc = l.model_placement(h.res).map(|p| p.location);
+    if let Some((block, word, words)) = loc.and_then(super::bindless::constants_at) {
+        let rc = l.m.const_uint(row).map(|c| u32::try_from(c).unwrap_or(u32::MAX));
+        let r = match rc {
+            Some(c) => l.const_u32(c),
+            None => l.value(row)?,
+        };
+        return l.root_constant_row(block, word, words, r, rc);
+    }
+    match loc {
+        Some(ResourceLocation::Address { .. } | ResourceLocation::RecordAddress { .. }) => {
             l.ensure_var(h.res)?;
             let (r, inb) = cbuffer_row(l, h, row)?;
             let st = l.res.info[h.res as usize].blocks[0];
@@ -1101,9 +1162,11 @@ fn cbuffer_load_legacy(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResul
     let u = l.u32();
     let used = l.used.get(i.index()).copied().unwrap_or(0);
     let mut parts = [0 as Word; 8];
+    // Min-precision 16-bit values take a 32-bit word each.
     let n = match s {
         Scalar::U32 | Scalar::F32 => 4,
         Scalar::U64 | Scalar::F64 => 2,
+        Scalar::U16 | Scalar::F16 if !l.native16() => 4,
         Scalar::U16 | Scalar::F16 => 8,
         _ => return unsupported(format!("CBufferLoadLegacy of {s:?}")),
     };
@@ -1116,6 +1179,10 @@ fn cbuffer_load_legacy(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResul
             Scalar::U32 | Scalar::F32 => {
                 let w = comp(l, k as u32)?;
                 l.word_as(s, w)?
+            }
+            Scalar::U16 | Scalar::F16 if n == 4 => {
+                let w = comp(l, k as u32)?;
+                narrow_word(l, s, w)?
             }
             Scalar::U64 | Scalar::F64 => {
                 let lo = comp(l, 2 * k as u32)?;
@@ -1168,6 +1235,11 @@ fn cbuffer_load(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()> {
             let t = l.scalar(s);
             l.op(Op::Bitcast, t, &[pair])?
         }
+        Scalar::U16 | Scalar::F16 if !l.native16() => {
+            // Min precision: a 32-bit word.
+            let w = cbuffer_word(l, h, o)?;
+            narrow_word(l, s, w)?
+        }
         Scalar::U16 | Scalar::F16 => {
             let w = cbuffer_word(l, h, o)?;
             let two = l.const_u32(2);
@@ -1190,6 +1262,36 @@ fn cbuffer_load(l: &mut Lowerer<'_>, i: InstId, args: &[Value]) -> LResult<()> {
     Ok(())
 }
 
+/// A min-precision value read from its 32-bit memory word as the 16-bit type `s` (`F16`:
+/// the float converted, `U16`: the low 16 bits).
+#[cold]
+#[inline(never)]
+fn narrow_word(l: &mut Lowerer<'_>, s: Scalar, w: Word) -> LResult<Word> {
+    let t = l.scalar(s);
+    if s == Scalar::F16 {
+        let f = l.f32();
+        let x = l.op(Op::Bitcast, f, &[w])?;
+        l.op(Op::FConvert, t, &[x])
+    } else {
+        l.op(Op::UConvert, t, &[w])
+    }
+}
+
+/// A 16-bit min-precision value as the 32-bit memory word D3D12 stores it in (`F16`: the
+/// float converted; `U16`: sign-extended, as `min16int` reads back).
+#[cold]
+#[inline(never)]
+fn widen_to_word(l: &mut Lowerer<'_>, s: Scalar, x: Word) -> LResult<Word> {
+    let u = l.u32();
+    if s == Scalar::F16 {
+        let f = l.f32();
+        let x = l.op(Op::FConvert, f, &[x])?;
+        l.op(Op::Bitcast, u, &[x])
+    } else {
+        l.op(Op::SConvert, u, &[x])
+    }
+}
+
 /// The 32-bit word of a constant buffer containing byte offset `o` (0 when out of bounds).
 fn cbuffer_word(l: &mut Lowerer<'_>, h: HandleVal, o: Word) -> LResult<Word> {
     let u = l.u32();
@@ -1200,7 +1302,8 @@ fn cbuffer_word(l: &mut Lowerer<'_>, h: HandleVal, o: Word) -> LResult<Word> {
     let w = l.op(Op::ShiftRightLogical, u, &[o, c2])?;
     let comp = l.op(Op::BitwiseAnd, u, &[w, c3])?;
     l.ensure_var(h.res)?;
-    if let Some(ResourceLocation::RootConstants { word, words }) = l.model_placement(h.res).map(|p| p.location) {
+    if let Some((block, word, words)) = l.model_placement(h.res).and_then(|p| super::bindless::constants_at(p.location))
+    {
         let bt = l.bool();
         let n = l.const_u32(words);
         let inb = l.op(Op::ULessThan, bt, &[w, n])?;
@@ -1208,7 +1311,7 @@ fn cbuffer_word(l: &mut Lowerer<'_>, h: HandleVal, o: Word) -> LResult<Word> {
         let safe = l.op(Op::Select, u, &[inb, w, zero])?;
         let base = l.const_u32(word);
         let at = l.op(Op::IAdd, u, &[safe, base])?;
-        let x = l.root_word(at)?;
+        let x = l.block_word(block, at)?;
         return l.zero_if_not(Some(inb), u, x);
     }
     let rows = l.res.info[h.res as usize].rows;
@@ -1217,7 +1320,9 @@ fn cbuffer_word(l: &mut Lowerer<'_>, h: HandleVal, o: Word) -> LResult<Word> {
     let inb = l.op(Op::ULessThan, bt, &[row, n])?;
     let zero = l.const_u32(0);
     let safe = l.op(Op::Select, u, &[inb, row, zero])?;
-    let x = if let Some(ResourceLocation::Address { .. }) = l.model_placement(h.res).map(|p| p.location) {
+    let x = if let Some(ResourceLocation::Address { .. } | ResourceLocation::RecordAddress { .. }) =
+        l.model_placement(h.res).map(|p| p.location)
+    {
         let st = l.res.info[h.res as usize].blocks[0];
         let base = l.address_ptr(h.base, st)?;
         let pt = l.pointer(StorageClass::PhysicalStorageBuffer, u);
@@ -1413,7 +1518,8 @@ fn buffer_load(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LR
         }
     }
     let u = l.u32();
-    let half = matches!(s, Scalar::U16 | Scalar::F16);
+    // Min-precision 16-bit values take 32 bits in memory.
+    let half = matches!(s, Scalar::U16 | Scalar::F16) && l.native16();
     let len = l.ssbo_bound(h, if half { Scalar::U16 } else { Scalar::U32 })?;
     let sh = l.const_u32(if half { 1 } else { 2 });
     let base = l.op(Op::ShiftRightLogical, u, &[addr, sh])?;
@@ -1426,6 +1532,11 @@ fn buffer_load(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LR
                 let w = add_const(l, base, k as u32)?;
                 let x = ssbo_load(l, h, w, false, len)?;
                 l.word_as(s, x)?
+            }
+            Scalar::U16 | Scalar::F16 if !half => {
+                let w = add_const(l, base, k as u32)?;
+                let x = ssbo_load(l, h, w, false, len)?;
+                narrow_word(l, s, x)?
             }
             Scalar::U16 | Scalar::F16 => {
                 let w = add_const(l, base, k as u32)?;
@@ -1483,7 +1594,8 @@ fn buffer_store(l: &mut Lowerer<'_>, op: DxilOp, args: &[Value]) -> LResult<()> 
     }
     let addr = byte_address(l, h, args[1], Some(args[2]))?;
     let u = l.u32();
-    let half = matches!(s, Scalar::U16 | Scalar::F16);
+    // Min-precision 16-bit values take 32 bits in memory.
+    let half = matches!(s, Scalar::U16 | Scalar::F16) && l.native16();
     let len = l.ssbo_bound(h, if half { Scalar::U16 } else { Scalar::U32 })?;
     let sh = l.const_u32(if half { 1 } else { 2 });
     let base = l.op(Op::ShiftRightLogical, u, &[addr, sh])?;
@@ -1496,6 +1608,11 @@ fn buffer_store(l: &mut Lowerer<'_>, op: DxilOp, args: &[Value]) -> LResult<()> 
             Scalar::U32 | Scalar::F32 => {
                 let w = add_const(l, base, k as u32)?;
                 let x = l.as_word(s, x)?;
+                ssbo_store(l, h, w, false, x, len)?;
+            }
+            Scalar::U16 | Scalar::F16 if !half => {
+                let w = add_const(l, base, k as u32)?;
+                let x = widen_to_word(l, s, x)?;
                 ssbo_store(l, h, w, false, x, len)?;
             }
             Scalar::U16 | Scalar::F16 => {
@@ -1640,6 +1757,20 @@ fn typed_buffer_store(l: &mut Lowerer<'_>, h: HandleVal, coord: Word, texel: Wor
     l.guarded(inb, |l| l.op_void(Op::ImageWrite, &[img, coord, texel]))
 }
 
+/// The (set, binding, descriptor type) a binding-model placement reports in the binding list:
+/// root-block words as `PushConstant` at `u32::MAX`, shader-record placements not at all.
+fn model_binding(loc: ResourceLocation) -> Option<(u32, u32, DescriptorKind)> {
+    match loc {
+        ResourceLocation::Descriptor { set, binding, descriptor }
+        | ResourceLocation::Heap { set, binding, descriptor, .. }
+        | ResourceLocation::RecordHeap { set, binding, descriptor, .. } => Some((set, binding, descriptor)),
+        ResourceLocation::RootConstants { .. } | ResourceLocation::Address { .. } => {
+            Some((u32::MAX, u32::MAX, DescriptorKind::PushConstant))
+        }
+        ResourceLocation::RecordConstants { .. } | ResourceLocation::RecordAddress { .. } => None,
+    }
+}
+
 /// The binding list, push-constant range and descriptor-heap bindings of a lowered shader.
 pub(super) fn bindings(l: &Lowerer<'_>) -> (Vec<ResourceBinding>, Option<PushConstantRange>, Vec<HeapBinding>) {
     let mut out = Vec::with_capacity(l.meta.resources.len());
@@ -1650,13 +1781,7 @@ pub(super) fn bindings(l: &Lowerer<'_>) -> (Vec<ResourceBinding>, Option<PushCon
         // descriptor-like ones (for tools that read (set, binding) pairs).
         for (d, info) in l.meta.resources.iter().zip(&l.res.info) {
             let Some(p) = info.model else { continue };
-            let (set, binding, descriptor) = match p.location {
-                ResourceLocation::Descriptor { set, binding, descriptor }
-                | ResourceLocation::Heap { set, binding, descriptor, .. } => (set, binding, descriptor),
-                ResourceLocation::RootConstants { .. } | ResourceLocation::Address { .. } => {
-                    (u32::MAX, u32::MAX, DescriptorKind::PushConstant)
-                }
-            };
+            let Some((set, binding, descriptor)) = model_binding(p.location) else { continue };
             out.push(ResourceBinding {
                 class: d.class,
                 space: d.space,
@@ -1678,6 +1803,25 @@ pub(super) fn bindings(l: &Lowerer<'_>) -> (Vec<ResourceBinding>, Option<PushCon
         return (out, push, heap);
     }
     for (d, info) in l.meta.resources.iter().zip(&l.res.info) {
+        if let Some(p) = info.model {
+            // The default rule with a local root signature: its root constants and root
+            // descriptors are in the shader record (see `placements`).
+            let Some((set, binding, descriptor)) = model_binding(p.location) else { continue };
+            out.push(ResourceBinding {
+                class: d.class,
+                space: d.space,
+                lower_bound: d.lower,
+                count: d.size,
+                set,
+                binding,
+                descriptor,
+                kind: d.kind.name().to_string(),
+                format_hint: info.format.map(|f| format!("{f:?}")),
+                has_counter: d.has_counter,
+                counter_binding: info.counter,
+            });
+            continue;
+        }
         if d.heap {
             if let (Some(Placement::Descriptor { set, binding }), true) = (info.placement, info.var != 0) {
                 let hb = HeapBinding {

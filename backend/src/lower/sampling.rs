@@ -189,7 +189,7 @@ fn set_texel_parts(l: &mut Lowerer<'_>, i: InstId, h: HandleVal, texel: Word) ->
     Ok(())
 }
 
-fn sampled_image(l: &mut Lowerer<'_>, h: HandleVal, sampler: Value) -> LResult<(Word, Word)> {
+pub(super) fn sampled_image(l: &mut Lowerer<'_>, h: HandleVal, sampler: Value) -> LResult<(Word, Word)> {
     let (img, info) = l.load_image(h)?;
     let sh = l.handle(sampler)?;
     l.ensure_var(sh.res)?;
@@ -385,11 +385,13 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             }
             let coord = gather_vec(l, f, &args[2..6], ncoord)?;
             // GatherRaw: the raw bits of the one channel of an integer texture (its view format's
-            // single component), so channel 0.
+            // single component), so channel 0. 64-bit texels: D3D12 views the resource as
+            // R32G32_UINT (DXC declares it u32), low word in R and high word in G, so two gathers
+            // (channels 0 and 1) give the low and high words of the four texels.
+            if raw && matches!(l.field_scalar(i)?, Scalar::U64 | Scalar::F64) {
+                return gather_raw_64(l, i, h, sampler, coord, &args[6..8]);
+            }
             let channel = if raw {
-                if matches!(l.field_scalar(i)?, Scalar::U64 | Scalar::F64) {
-                    return unsupported("TextureGatherRaw of 64-bit texels (R32G32_UINT gathered as one value)");
-                }
                 0
             } else {
                 let Some(c) = l.m.const_uint(args[8]) else {
@@ -419,6 +421,57 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
         }
         _ => Err(Fail::Internal(format!("sampling::lower got {}", op.name()))),
     }
+}
+
+/// `TextureGatherRaw` of 64-bit texels on their R32G32_UINT view: channel 0 (low words) and
+/// channel 1 (high words) of the four texels, joined into four u64 parts.
+fn gather_raw_64(
+    l: &mut Lowerer<'_>,
+    i: InstId,
+    h: HandleVal,
+    sampler: Value,
+    coord: Word,
+    offsets: &[Value],
+) -> LResult<()> {
+    if l.res.info[h.res as usize].sampled.is_some_and(|s| s != Scalar::U32) {
+        return unsupported("TextureGatherRaw of 64-bit texels from a texture not declared u32 (R32G32_UINT)");
+    }
+    let (si, _) = sampled_image(l, h, sampler)?;
+    let u = l.u32();
+    let v4 = l.vector(u, 4);
+    let off = tex_offset(l, offsets, 2)?;
+    let mut words = [0; 2];
+    for (channel, w) in words.iter_mut().enumerate() {
+        let comp = l.const_u32(channel as u32);
+        let ops = [si, coord, comp];
+        *w = match &off {
+            TexOffset::None => l.op(Op::ImageGather, v4, &ops)?,
+            TexOffset::Const(o) => l.op2(Op::ImageGather, v4, &ops, &[ImageOperands::CONST_OFFSET.bits(), *o])?,
+            TexOffset::Dynamic(offs) => {
+                l.cap(Capability::ImageGatherExtended);
+                let it = l.scalar(Scalar::I32);
+                let o = compose(l, it, offs)?;
+                l.op2(Op::ImageGather, v4, &ops, &[ImageOperands::OFFSET.bits(), o])?
+            }
+        };
+    }
+    let s = l.field_scalar(i)?;
+    let st = l.scalar(s);
+    let u2 = l.vector(u, 2);
+    let used = l.used.get(i.index()).copied().unwrap_or(0);
+    let mut parts = [0; 5];
+    parts[4] = l.const_u32(0);
+    for (k, p) in parts.iter_mut().enumerate().take(4) {
+        if used & (1 << k) == 0 {
+            continue;
+        }
+        let lo = l.op(Op::CompositeExtract, u, &[words[0], k as u32])?;
+        let hi = l.op(Op::CompositeExtract, u, &[words[1], k as u32])?;
+        let pair = l.op(Op::CompositeConstruct, u2, &[lo, hi])?;
+        *p = l.op(Op::Bitcast, st, &[pair])?;
+    }
+    l.set_parts(i, &parts);
+    Ok(())
 }
 
 /// D3D's standard sample positions (1/16 pixel) for 1, 2, 4, 8 and 16 samples, back to back.
@@ -462,6 +515,15 @@ fn sample_position(l: &mut Lowerer<'_>, i: InstId, h: HandleVal, args: &[Value])
     let Some(&index) = args.get(1) else { return malformed("GetSamplePosition without index") };
     let (img, _) = l.load_image(h)?;
     l.cap(Capability::ImageQuery);
+    let u = l.u32();
+    let count = l.op(Op::ImageQuerySamples, u, &[img])?;
+    let idx = l.value(index)?;
+    standard_sample_position(l, i, count, idx)
+}
+
+/// The position of sample `idx` in D3D's standard pattern of `count` samples ((0, 0) for an index
+/// out of range or a count past 16), as the two parts of `i`.
+pub(super) fn standard_sample_position(l: &mut Lowerer<'_>, i: InstId, count: Word, idx: Word) -> LResult<()> {
     let f = l.f32();
     let u = l.u32();
     let bt = l.bool();
@@ -477,8 +539,6 @@ fn sample_position(l: &mut Lowerer<'_>, i: InstId, h: HandleVal, args: &[Value])
     let table = l.const_composite(arr, &elems);
     let pt = l.pointer(StorageClass::Private, arr);
     let var = l.global_var(pt, StorageClass::Private, Some(table));
-    let count = l.op(Op::ImageQuerySamples, u, &[img])?;
-    let idx = l.value(index)?;
     let in_range = l.op(Op::ULessThan, bt, &[idx, count])?;
     let c16 = l.const_u32(16);
     let small = l.op(Op::ULessThanEqual, bt, &[count, c16])?;
@@ -527,7 +587,7 @@ fn gather_offset(l: &mut Lowerer<'_>, vals: &[Value]) -> LResult<Option<(ImageOp
 }
 
 /// A float operand as f32 (half operands are widened).
-fn float_operand(l: &mut Lowerer<'_>, v: Value) -> LResult<Word> {
+pub(super) fn float_operand(l: &mut Lowerer<'_>, v: Value) -> LResult<Word> {
     let x = l.value(v)?;
     let t = l.m.value_type(l.f, v);
     match l.scalar_of(t) {

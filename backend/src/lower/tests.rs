@@ -98,9 +98,11 @@ fn dispatch_table_covers_the_core_families() {
     ] {
         assert!(handler(op).is_some(), "{}", op.name());
     }
-    // Unimplemented ops have no handler, so they fail as Unsupported.
-    for op in [WriteSamplerFeedback, AllocateNodeOutputRecords, GetRemainingRecursionLevels] {
-        assert!(handler(op).is_none(), "{}", op.name());
+    // Every op of the table has a handler (refused ones name what they need: `refused.rs`).
+    for k in 0..1024 {
+        if let Some(op) = crate::dxil_op::DxilOp::from_u32(k) {
+            assert!(handler(op).is_some(), "{}", op.name());
+        }
     }
 }
 
@@ -214,4 +216,79 @@ fn ray_tracing_exports_use_khr_builtins_and_interface_variables() {
     let var = insts.iter().find(|i| i.0 == Op::Variable as u32 && i.1[1] == payload).expect("payload variable");
     assert_eq!(var.1[2], StorageClass::RayPayloadKHR as u32);
     assert_eq!(cs.entry_point, "RayGen");
+}
+
+#[test]
+fn subgroup_plans_check_wave_size_against_the_pipeline() {
+    use crate::dxil::WaveSize;
+    use crate::options::SubgroupSizeRange as R;
+    use wave::{subgroup_plan, SubgroupPlan};
+    let plan = |w: Option<WaveSize>, r: Option<R>| subgroup_plan(w.as_ref(), r);
+    let fixed = |n| Some(WaveSize { min: n, max: None, preferred: None });
+    let ranged = |a, b, p| Some(WaveSize { min: a, max: Some(b), preferred: p });
+    // Nothing known: nothing folded or required.
+    assert_eq!(plan(None, None), Ok(SubgroupPlan::default()));
+    // Only the pipeline: one size folds WaveGetLaneCount; a range does not.
+    assert_eq!(plan(None, Some(R::exactly(32))), Ok(SubgroupPlan { lane_count: Some(32), required: None }));
+    assert_eq!(plan(None, Some(R { min: 8, max: 64 })), Ok(SubgroupPlan::default()));
+    // Only the shader: its size is reported, unchecked and not folded.
+    assert_eq!(plan(fixed(16), None), Ok(SubgroupPlan { lane_count: None, required: Some(16) }));
+    assert_eq!(plan(ranged(4, 128, Some(16)), None), Ok(SubgroupPlan { lane_count: None, required: Some(16) }));
+    assert_eq!(plan(ranged(8, 16, None), None), Ok(SubgroupPlan { lane_count: None, required: Some(8) }));
+    // Both: the preferred size when the pipeline allows it, else the largest size both allow.
+    let both = |n| Ok(SubgroupPlan { lane_count: Some(n), required: Some(n) });
+    assert_eq!(plan(fixed(32), Some(R { min: 8, max: 64 })), both(32));
+    assert_eq!(plan(ranged(8, 16, None), Some(R::exactly(8))), both(8));
+    assert_eq!(plan(ranged(8, 16, None), Some(R { min: 4, max: 64 })), both(16));
+    assert_eq!(plan(ranged(4, 128, Some(16)), Some(R { min: 8, max: 64 })), both(16));
+    assert_eq!(plan(ranged(4, 128, Some(16)), Some(R { min: 32, max: 64 })), both(64));
+    // No common size: refused, naming the attribute and both ranges.
+    let e = plan(fixed(16), Some(R::exactly(8))).unwrap_err();
+    assert_eq!(e, "[WaveSize(16)] (subgroup sizes 16..=16) on a pipeline running with subgroup sizes 8..=8");
+    let e = plan(ranged(64, 128, Some(64)), Some(R { min: 8, max: 32 })).unwrap_err();
+    assert!(e.starts_with("[WaveSize(64, 128, 64)] (subgroup sizes 64..=128)"), "{e}");
+}
+
+#[test]
+fn half_constants_widen_exactly() {
+    use math::f16_bits_to_f32 as h;
+    assert_eq!(h(0x3c00), 1.0);
+    assert_eq!(h(0xc000), -2.0);
+    assert_eq!(h(0x7bff), 65504.0);
+    assert_eq!(h(0x0001), 2f32.powi(-24));
+    assert_eq!(h(0x83ff), -(1023.0 * 2f32.powi(-24)));
+    assert_eq!(h(0x8000).to_bits(), 0x8000_0000);
+    assert_eq!(h(0x7c00), f32::INFINITY);
+    assert_eq!(h(0xfc00), f32::NEG_INFINITY);
+    assert!(h(0x7e00).is_nan());
+    assert_eq!(h(0x3555), 0.333_251_95);
+}
+
+#[test]
+fn hit_system_values_are_read_before_a_nested_trace() {
+    // recursion.lib_6_3 MirrorHit reads InstanceID() after its TraceRay; WorldRayOrigin,
+    // WorldRayDirection and RayTCurrent before it. All are loaded once, before OpTraceRayKHR.
+    let cs = compile_fixture("raytracing/recursion.lib_6_3.dxil", Some("MirrorHit"));
+    let insts = spirv_insts(&cs.spirv);
+    let builtin_of: std::collections::HashMap<u32, u32> = insts
+        .iter()
+        .filter(|i| i.0 == Op::Decorate as u32 && i.1.get(1) == Some(&(Decoration::BuiltIn as u32)))
+        .map(|i| (i.1[0], i.1[2]))
+        .collect();
+    let trace = insts.iter().position(|i| i.0 == Op::TraceRayKHR as u32).expect("OpTraceRayKHR");
+    let loads: Vec<(usize, u32)> = insts
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.0 == Op::Load as u32)
+        .filter_map(|(k, i)| builtin_of.get(&i.1[2]).map(|b| (k, *b)))
+        .collect();
+    use spirv::BuiltIn as B;
+    for b in [B::InstanceCustomIndexKHR, B::WorldRayOriginKHR, B::WorldRayDirectionKHR, B::RayTmaxKHR] {
+        let at: Vec<usize> = loads.iter().filter(|l| l.1 == b as u32).map(|l| l.0).collect();
+        assert_eq!(at.len(), 1, "{b:?} loaded once: {at:?}");
+        assert!(at[0] < trace, "{b:?} loaded before OpTraceRayKHR");
+    }
+    // A hit shader without a nested trace reads its system values where DXIL does.
+    let cs = compile_fixture("raytracing/recursion.lib_6_3.dxil", Some("TargetHit"));
+    assert!(spirv_insts(&cs.spirv).iter().any(|i| i.0 == Op::Load as u32));
 }

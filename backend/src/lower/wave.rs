@@ -4,8 +4,10 @@ use rspirv::spirv::{Capability, GroupOperation, Op, Scope, Word};
 
 use super::compute::Builtin;
 use super::{malformed, unsupported, LResult, Lowerer, Scalar};
+use crate::dxil::WaveSize;
 use crate::dxil_op::DxilOp;
 use crate::ir::{InstId, Value};
+use crate::options::SubgroupSizeRange;
 
 impl Lowerer<'_> {
     pub(crate) fn subgroup(&mut self) -> Word {
@@ -18,10 +20,62 @@ impl Lowerer<'_> {
     }
 }
 
+/// The subgroup sizes a stage runs with, from the shader's `[WaveSize]` and the pipeline's
+/// [`SubgroupSizeRange`] (`PipelineStateOptions::subgroup_size`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct SubgroupPlan {
+    /// The size `WaveGetLaneCount` returns when it is known at compile time.
+    pub lane_count: Option<u32>,
+    /// The size the pipeline must require (`CompiledShader::required_subgroup_size`).
+    pub required: Option<u32>,
+}
+
+/// `[WaveSize(..)]` as written in HLSL.
+fn attribute(w: &WaveSize) -> String {
+    match (w.max, w.preferred) {
+        (None, _) => format!("[WaveSize({})]", w.min),
+        (Some(max), None) => format!("[WaveSize({}, {max})]", w.min),
+        (Some(max), Some(p)) => format!("[WaveSize({}, {max}, {p})]", w.min),
+    }
+}
+
+/// Checks the shader's wave sizes against the pipeline's and picks the size to run with: the
+/// shader's preferred size when the pipeline allows it, else the largest size both allow.
+/// Without a range from the pipeline nothing is checked or folded; the shader's own size (its
+/// preferred, else its smallest) is reported. Err: the feature text of an `Unsupported`.
+pub(crate) fn subgroup_plan(wave: Option<&WaveSize>, range: Option<SubgroupSizeRange>) -> Result<SubgroupPlan, String> {
+    let Some(w) = wave else {
+        // Only the pipeline's range: a single size is what WaveGetLaneCount returns.
+        let lane_count = range.filter(|r| r.min == r.max).map(|r| r.min);
+        return Ok(SubgroupPlan { lane_count, required: None });
+    };
+    let (lo, hi) = (w.min, w.max.unwrap_or(w.min));
+    let Some(r) = range else {
+        return Ok(SubgroupPlan { lane_count: None, required: Some(w.preferred.unwrap_or(lo)) });
+    };
+    let (a, b) = (lo.max(r.min), hi.min(r.max));
+    if a > b {
+        return Err(format!(
+            "{} (subgroup sizes {lo}..={hi}) on a pipeline running with subgroup sizes {}..={}",
+            attribute(w),
+            r.min,
+            r.max
+        ));
+    }
+    let size = w.preferred.filter(|p| (a..=b).contains(p)).unwrap_or(b);
+    Ok(SubgroupPlan { lane_count: Some(size), required: Some(size) })
+}
+
 pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) -> LResult<()> {
     use DxilOp::*;
     if args.len() < op.info().params.len() {
         return malformed(format!("{} arguments", op.name()));
+    }
+    if let (WaveGetLaneCount, Some(n)) = (op, l.subgroups.lane_count) {
+        // The pipeline runs the stage with exactly n lanes per subgroup.
+        let c = l.const_u32(n);
+        l.set_id(i, c);
+        return Ok(());
     }
     l.cap(Capability::GroupNonUniform);
     let bt = l.bool();

@@ -6,8 +6,10 @@ use super::gfx::{CompiledPipeline, DrawJob, DrawOutputs, LinkFailure, LinkStage,
 // The data types live in `job` (shared with `gfx`); their `backend::` paths stay valid.
 pub use super::job::{
     AddressMode, Binding, BorderColor, Bound, CompareOp, CompileFailure, Compiled, DescriptorKind, Filter, Format,
-    Image, ImageDim, Job, Outputs, Resource, ResourceClass, Sampler,
+    Geometry, Image, ImageDim, Instance, Job, Outputs, RecordAddress, Resource, ResourceClass, RtGroup, RtJob,
+    RtRecord, RtStage, Sampler, Scene, Triangles,
 };
+use dxjit::binding::{BindingModel, BindingPolicy, PushLayout};
 use dxjit::link::LinkOptions;
 use std::collections::BTreeSet;
 
@@ -20,7 +22,7 @@ pub struct DeviceCaps {
 }
 
 /// The feature names a spec may require.
-pub const FEATURES: [&str; 20] = [
+pub const FEATURES: [&str; 23] = [
     "int64",
     "float64",
     "int16",
@@ -41,6 +43,9 @@ pub const FEATURES: [&str; 20] = [
     "descriptor_indexing",
     "mesh_shader",
     "task_shader",
+    "acceleration_structure",
+    "ray_tracing_pipeline",
+    "ray_query",
 ];
 
 /// A compiler plus a device.
@@ -48,6 +53,19 @@ pub trait Backend {
     fn device_name(&self) -> String;
     fn caps(&self) -> DeviceCaps;
     fn compile(&self, container: &[u8], entry_point: Option<&str>) -> Result<Compiled, CompileFailure>;
+
+    /// [`Backend::compile`] for a dispatch that runs with `subgroup_size` lanes per subgroup (a
+    /// spec's `subgroup_size`; `None`: the device's sizes), which the compile may rely on
+    /// (`WaveGetLaneCount`, `[WaveSize]`). Default: `compile`.
+    fn compile_for(
+        &self,
+        container: &[u8],
+        entry_point: Option<&str>,
+        subgroup_size: Option<u32>,
+    ) -> Result<Compiled, CompileFailure> {
+        let _ = subgroup_size;
+        self.compile(container, entry_point)
+    }
     fn run_compute(&self, job: &Job<'_>) -> Result<Outputs, String>;
     /// Validation-layer messages since the last call.
     fn take_validation_messages(&self) -> Vec<String>;
@@ -79,6 +97,16 @@ pub trait Backend {
         Err(CompileFailure::Unsupported("this backend has no binding model".into()))
     }
 
+    /// Where a bound spec's resources and root arguments go under `model` (the spec's root
+    /// signature and policy): the heap arrays, bounds and counter arrays and static samplers (a
+    /// [`BindingPolicy`]) and the root block's words ([`PushLayout`]). Default: dxjit's binding
+    /// model as given. A backend whose shaders place resources by other rules (a D3D12 layer's
+    /// remap callbacks, `backend/capi/tests/layer_exec.rs`) answers its own, and the runner binds
+    /// by it.
+    fn bound_layout(&self, model: &BindingModel) -> Result<(BindingPolicy, PushLayout), String> {
+        Ok((model.policy, model.push_layout()))
+    }
+
     /// [`Backend::compile_pipeline`] under a D3D12 binding model (every stage against the same
     /// root signature).
     fn compile_pipeline_bound(
@@ -89,6 +117,12 @@ pub trait Backend {
     ) -> Result<CompiledPipeline, PipelineFailure> {
         let _ = (stages, opts, model);
         Err(PipelineFailure::Unavailable("this backend has no binding model".into()))
+    }
+
+    /// One `DispatchRays` through a ray-tracing pipeline.
+    fn run_ray_tracing(&self, job: &RtJob) -> Result<Outputs, String> {
+        let _ = job;
+        Err("this backend traces no rays".into())
     }
 
     /// One draw; only called after `compile_pipeline` succeeded.

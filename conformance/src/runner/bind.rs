@@ -118,6 +118,9 @@ pub fn build_resources(spec: &Spec, compiled: &Compiled) -> Result<(Vec<Bound>, 
 /// texel buffers, images, samplers).
 pub fn resource_of(res: &ResourceSpec, d: DescriptorKind) -> Result<Resource, String> {
     Ok(match d {
+        DescriptorKind::AccelerationStructure if res.kind == Kind::AccelerationStructure => {
+            Resource::AccelerationStructure
+        }
         DescriptorKind::AccelerationStructure | DescriptorKind::PushConstant => {
             return Err(format!("{}: a {d:?} is not a descriptor the runner fills", res.label()))
         }

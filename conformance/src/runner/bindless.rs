@@ -29,6 +29,10 @@ use std::time::Instant;
 /// descriptor: they are reached through their address).
 pub const ROOT_SET: u32 = 100;
 
+/// The pseudo descriptor set that names buffers reached only through shader-record addresses
+/// (binding = the resource's index in the spec).
+pub const RECORD_SET: u32 = 101;
+
 type Outcome = Result<(), (Status, String)>;
 
 fn fail<T>(msg: impl Into<String>) -> Result<T, (Status, String)> {
@@ -39,6 +43,9 @@ fn fail<T>(msg: impl Into<String>) -> Result<T, (Status, String)> {
 pub fn root_signature(root: &RootSpec, container: &[u8]) -> Result<RootSignature, String> {
     if let Some(rs) = &root.signature {
         return Ok(rs.clone());
+    }
+    if root.library {
+        return Err("source = \"library\" belongs to ray-tracing specs".into());
     }
     let c = Container::parse(container).map_err(|e| format!("reading the container: {e}"))?;
     c.root_signature()
@@ -61,6 +68,8 @@ pub struct Binds {
     pub at: Vec<(u32, u32, u32)>,
     /// Per spec resource: where its counter is read back.
     pub counter_at: Vec<Option<(u32, u32, u32)>>,
+    /// Named resources reached through shader-record addresses: (name, index into `bound`).
+    pub named: Vec<(String, usize)>,
 }
 
 fn to_dxjit(d: DescriptorKind) -> dxjit::DescriptorKind {
@@ -89,6 +98,7 @@ fn heap_descriptor(res: &ResourceSpec, policy: &BindingPolicy) -> Result<Descrip
         Kind::Texture { .. } if uav => DescriptorKind::StorageImage,
         Kind::Texture { .. } => DescriptorKind::SampledImage,
         Kind::Sampler => DescriptorKind::Sampler,
+        Kind::AccelerationStructure => DescriptorKind::AccelerationStructure,
         Kind::RootConstants => {
             return Err(format!("{}: root constants are root arguments, not heap descriptors", res.label()))
         }
@@ -111,9 +121,20 @@ fn bounds_of(res: &ResourceSpec) -> Option<[u32; 2]> {
 }
 
 /// Binds a spec's resources and root arguments for root signature `rs` with root-block layout
-/// `layout`.
+/// `layout`, under the spec's policy.
 pub fn bind(spec: &Spec, root: &RootSpec, rs: &RootSignature, layout: &PushLayout) -> Result<Binds, String> {
-    let policy = root.policy();
+    bind_with(spec, root, rs, layout, &root.policy())
+}
+
+/// [`bind`] with the heap arrays, bounds and counter arrays and static samplers of `policy`
+/// (a backend's [`Backend::bound_layout`]).
+pub fn bind_with(
+    spec: &Spec,
+    root: &RootSpec,
+    rs: &RootSignature,
+    layout: &PushLayout,
+    policy: &BindingPolicy,
+) -> Result<Binds, String> {
     if root.arguments.len() > rs.parameters.len() {
         return Err(format!(
             "the spec gives {} root arguments, the root signature has {} parameters",
@@ -129,6 +150,15 @@ pub fn bind(spec: &Spec, root: &RootSpec, rs: &RootSignature, layout: &PushLayou
     // Root arguments.
     for e in &layout.entries {
         let arg = root.arguments.get(e.parameter as usize);
+        if e.word.checked_add(e.words).is_none_or(|end| end > layout.words) {
+            return Err(format!(
+                "root parameter {}: words {}..{} lie outside the {}-word root block",
+                e.parameter,
+                e.word,
+                e.word.saturating_add(e.words),
+                layout.words
+            ));
+        }
         let at_word = |w: u32| w as usize * 4;
         match e.kind {
             PushEntryKind::RootConstants { .. } => {
@@ -179,9 +209,23 @@ pub fn bind(spec: &Spec, root: &RootSpec, rs: &RootSignature, layout: &PushLayou
     let mut used = std::collections::BTreeSet::new();
     let mut bounds: Vec<[u32; 2]> = vec![[0, 0]; heap_size as usize];
     let mut any_bounds = false;
-    for res in &spec.resources {
+    let mut named = Vec::new();
+    for (k, res) in spec.resources.iter().enumerate() {
         match res.place {
             Place::Register => return Err(format!("{}: not in the heap or behind a root descriptor", res.label())),
+            Place::Address => {
+                let name =
+                    res.name.clone().ok_or_else(|| format!("{}: a record address needs a `name`", res.label()))?;
+                bound.push(Bound {
+                    set: RECORD_SET,
+                    binding: k as u32,
+                    array_index: 0,
+                    resource: Resource::AddressBuffer { data: res.init.clone(), push_offset: None },
+                });
+                named.push((name, bound.len() - 1));
+                at.push((RECORD_SET, k as u32, 0));
+                counter_at.push(None);
+            }
             Place::Root(p) => {
                 let Some(e) = layout.entry(p).filter(|e| matches!(e.kind, PushEntryKind::RootDescriptor { .. })) else {
                     return Err(format!(
@@ -189,17 +233,17 @@ pub fn bind(spec: &Spec, root: &RootSpec, rs: &RootSignature, layout: &PushLayou
                         res.label()
                     ));
                 };
-                bound.push(Bound {
-                    set: ROOT_SET,
-                    binding: p,
-                    array_index: 0,
-                    resource: Resource::AddressBuffer { data: res.init.clone(), push_offset: e.word * 4 },
-                });
+                let resource = if res.kind == Kind::AccelerationStructure {
+                    Resource::AccelerationStructureAddress { push_offset: e.word * 4 }
+                } else {
+                    Resource::AddressBuffer { data: res.init.clone(), push_offset: Some(e.word * 4) }
+                };
+                bound.push(Bound { set: ROOT_SET, binding: p, array_index: 0, resource });
                 at.push((ROOT_SET, p, 0));
                 counter_at.push(None);
             }
             Place::Heap(h) => {
-                let d = heap_descriptor(res, &policy)?;
+                let d = heap_descriptor(res, policy)?;
                 let (set, binding) = policy
                     .heap
                     .array(to_dxjit(d))
@@ -258,7 +302,7 @@ pub fn bind(spec: &Spec, root: &RootSpec, rs: &RootSignature, layout: &PushLayou
             resource: Resource::Sampler(sampler_of(s)),
         });
     }
-    Ok(Binds { bound, push, at, counter_at })
+    Ok(Binds { bound, push, at, counter_at, named })
 }
 
 /// Compares every checked resource of the spec with what the run left.
@@ -317,20 +361,19 @@ pub fn run_compute(
     if !compiled.is_compute {
         return fail("not a compute shader");
     }
-    if layout != model.push_layout() {
-        return fail(format!(
-            "the compiler reports a root block {layout:?}, the root signature gives {:?}",
-            model.push_layout()
-        ));
+    let (policy, want) = backend.bound_layout(&model).or_else(fail)?;
+    if layout != want {
+        return fail(format!("the compiler reports a root block {layout:?}, the root signature gives {want:?}"));
     }
-    let binds = bind(spec, root, &rs, &layout).or_else(fail)?;
+    let binds = bind_with(spec, root, &rs, &layout, &policy).or_else(fail)?;
     let job = super::backend::Job {
         spirv: &compiled.spirv,
         entry_point: &compiled.entry_point,
         resources: binds.bound.clone(),
         push_constants: binds.push.clone(),
         dispatch: spec.dispatch,
-        required_subgroup_size: spec.subgroup_size,
+        required_subgroup_size: compiled.dispatch_subgroup_size(spec.subgroup_size).or_else(fail)?,
+        scene: spec.scene.clone(),
     };
     let t = Instant::now();
     let outputs = backend.run_compute(&job);
@@ -432,7 +475,7 @@ size = 16
         // The root CBV: an address buffer whose address goes to push bytes 0..8.
         assert!(matches!(
             at(ROOT_SET, 2, 0).map(|x| &x.resource),
-            Some(Resource::AddressBuffer { push_offset: 0, .. })
+            Some(Resource::AddressBuffer { push_offset: Some(0), .. })
         ));
         // Bounds: structured stride 8, view {1, 2} -> words {2, 4}; typed whole view {0, 3}.
         let Some(Resource::StorageBuffer { data }) = at(0, 6, 0).map(|x| &x.resource) else { panic!("bounds buffer") };
@@ -466,6 +509,18 @@ size = 16
         let root = s.root.clone().unwrap_or_else(|| panic!("root"));
         let e = bind(&s, &root, &rs, &layout).err().unwrap_or_default();
         assert!(e.contains("root parameter 2") && e.contains("root = 2"), "{e}");
+    }
+
+    #[test]
+    fn a_backend_layout_past_the_root_block_is_an_error() {
+        // A backend's own layout (Backend::bound_layout) naming words the block does not have.
+        let s = spec(TEXT);
+        let root = s.root.clone().unwrap_or_else(|| panic!("root"));
+        let rs = root.signature.clone().unwrap_or_else(|| panic!("sig"));
+        let mut layout = model(&root, rs.clone()).push_layout();
+        layout.words -= 1;
+        let e = bind_with(&s, &root, &rs, &layout, &root.policy()).err().unwrap_or_default();
+        assert!(e.contains("root parameter 1") && e.contains("outside the 4-word root block"), "{e}");
     }
 
     #[test]

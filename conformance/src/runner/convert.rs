@@ -123,6 +123,10 @@ pub fn resource(r: &b::Resource) -> dxjit_runtime::ResourceDesc {
         b::Resource::AddressBuffer { data, push_offset } => {
             R::AddressBuffer { data: data.clone(), push_offset: *push_offset }
         }
+        b::Resource::AccelerationStructure => R::AccelerationStructure,
+        b::Resource::AccelerationStructureAddress { push_offset } => {
+            R::AccelerationStructureAddress { push_offset: *push_offset }
+        }
         b::Resource::Null(d) => R::Null(runtime_descriptor(*d)),
     }
 }
@@ -149,8 +153,50 @@ pub fn compile_failure(e: CompileError) -> CompileFailure {
     }
 }
 
+/// The runtime's scene for a runner scene.
+pub fn scene(s: &b::Scene) -> dxjit_runtime::Scene {
+    use dxjit_runtime as r;
+    r::Scene {
+        blas: s
+            .blas
+            .iter()
+            .map(|geoms| r::Blas {
+                geometries: geoms
+                    .iter()
+                    .map(|g| r::Geometry {
+                        kind: match &g.triangles {
+                            Some(t) => r::GeometryKind::Triangles {
+                                vertices: t.vertices.clone(),
+                                indices: t.indices.clone(),
+                                transform: t.transform,
+                            },
+                            None => r::GeometryKind::Aabbs(g.aabbs.clone()),
+                        },
+                        opaque: g.opaque,
+                        no_duplicate_any_hit: g.no_duplicate_any_hit,
+                    })
+                    .collect(),
+            })
+            .collect(),
+        instances: s
+            .instances
+            .iter()
+            .map(|i| r::Instance {
+                blas: i.blas,
+                transform: i.transform,
+                custom_index: i.id,
+                mask: i.mask,
+                sbt_offset: i.hit_group_offset,
+                flags: i.flags,
+            })
+            .collect(),
+    }
+}
+
 pub fn compiled_of(c: dxjit::CompiledShader) -> Compiled {
     Compiled {
+        stage: c.stage.name(),
+        shader_record: c.shader_record.clone(),
         is_compute: c.stage == ShaderKind::Compute,
         workgroup_size: c.workgroup_size,
         push_constant_size: c.push_constants.as_ref().map(|p| p.size),
@@ -171,7 +217,76 @@ pub fn compiled_of(c: dxjit::CompiledShader) -> Compiled {
             })
             .collect(),
         uses_descriptor_heaps: !c.heap_bindings.is_empty(),
+        sample_count_spec_id: c.sample_count_spec_id,
+        required_subgroup_size: c.required_subgroup_size,
         spirv: c.spirv,
         entry_point: c.entry_point,
     }
+}
+
+/// Runs a runner ray-tracing job on the runtime.
+pub fn run_ray_tracing(ctx: &dxjit_runtime::Context, job: &b::RtJob) -> Result<b::Outputs, String> {
+    use dxjit_runtime as r;
+    let stage = |s: b::RtStage| match s {
+        b::RtStage::RayGeneration => r::RtStage::RayGeneration,
+        b::RtStage::Miss => r::RtStage::Miss,
+        b::RtStage::ClosestHit => r::RtStage::ClosestHit,
+        b::RtStage::AnyHit => r::RtStage::AnyHit,
+        b::RtStage::Intersection => r::RtStage::Intersection,
+        b::RtStage::Callable => r::RtStage::Callable,
+    };
+    let record = |rec: &b::RtRecord| r::ShaderRecord {
+        group: rec.group,
+        data: rec.data.clone(),
+        patches: rec
+            .patches
+            .iter()
+            .map(|(at, a)| {
+                (
+                    *at,
+                    match *a {
+                        b::RecordAddress::Resource { index, offset } => r::AddressOf::Resource { index, offset },
+                        b::RecordAddress::Tlas => r::AddressOf::Tlas,
+                    },
+                )
+            })
+            .collect(),
+    };
+    let j = r::RayTracingJob {
+        shaders: job
+            .shaders
+            .iter()
+            .map(|(s, spirv, name)| r::RtShader { stage: stage(*s), spirv, entry_point: name })
+            .collect(),
+        groups: job
+            .groups
+            .iter()
+            .map(|g| match *g {
+                b::RtGroup::General(k) => r::ShaderGroup::General(k),
+                b::RtGroup::Triangles { closest_hit, any_hit } => r::ShaderGroup::Triangles { closest_hit, any_hit },
+                b::RtGroup::Procedural { intersection, closest_hit, any_hit } => {
+                    r::ShaderGroup::Procedural { intersection, closest_hit, any_hit }
+                }
+            })
+            .collect(),
+        max_recursion_depth: job.max_recursion,
+        raygen: record(&job.raygen),
+        miss: job.miss.iter().map(record).collect(),
+        hit: job.hit.iter().map(record).collect(),
+        callable: job.callable.iter().map(record).collect(),
+        resources: job
+            .resources
+            .iter()
+            .map(|b| r::BoundResource {
+                set: b.set,
+                binding: b.binding,
+                array_index: b.array_index,
+                resource: resource(&b.resource),
+            })
+            .collect(),
+        push_constants: job.push_constants.clone(),
+        scene: job.scene.as_ref().map(scene),
+        dispatch: job.dispatch,
+    };
+    ctx.run_ray_tracing(&j).map(|res| res.resources).map_err(|e| e.to_string())
 }

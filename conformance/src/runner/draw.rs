@@ -238,8 +238,8 @@ pub fn run_pipeline(
 
     let binds = match &bindless {
         Some((root, rs)) => {
-            let layout = super::bindless::model(root, rs.clone()).push_layout();
-            Some(super::bindless::bind(spec, root, rs, &layout).or_else(fail)?)
+            let (policy, layout) = backend.bound_layout(&super::bindless::model(root, rs.clone())).or_else(fail)?;
+            Some(super::bindless::bind_with(spec, root, rs, &layout, &policy).or_else(fail)?)
         }
         None => None,
     };
@@ -247,8 +247,13 @@ pub fn run_pipeline(
         Some(b) => (b.bound.clone(), b.push.clone()),
         None => pipeline_resources(spec, &compiled.shaders).or_else(fail)?,
     };
+    let samples = p.targets.first().map_or(1, |t| t.samples);
+    let mut specialization: Vec<(u32, u32)> =
+        compiled.shaders.iter().filter_map(|(_, c)| c.sample_count_spec_id.map(|id| (id, samples))).collect();
+    specialization.dedup();
     let job = DrawJob {
         stages: compiled.shaders.iter().map(|(s, c)| (*s, c.spirv.as_slice(), c.entry_point.as_str())).collect(),
+        specialization,
         vertex_buffers: p.vertex_buffers.clone(),
         vertex_attributes: compiled.vertex_input.clone(),
         indices: p.indices.clone(),
@@ -275,6 +280,8 @@ pub fn run_pipeline(
         stream_output: p.stream_output.clone(),
         rasterized_stream: p.rasterized_stream,
         dispatch_mesh: p.dispatch_mesh,
+        scene: spec.scene.clone(),
+        statistics: !p.statistics.is_empty(),
     };
     let t = Instant::now();
     let out = backend.run_graphics(&job);
@@ -296,6 +303,7 @@ pub fn run_pipeline(
     }
     if let Some(b) = &binds {
         super::bindless::check(spec, b, &out.resources).or_else(fail)?;
+        check_statistics(p, &out)?;
         r.status = Status::Pass;
         return Ok(());
     }
@@ -311,8 +319,41 @@ pub fn run_pipeline(
             .ok_or_else(|| (Status::Fail, format!("no read-back for {}", res.label())))?;
         compare_resource(res, got).map_err(|m| (Status::Fail, format!("{}: {m}", res.label())))?;
     }
+    check_statistics(p, &out)?;
     r.status = Status::Pass;
     Ok(())
+}
+
+/// `[[statistic]]` expectations, after everything else passed: a device that counts none of
+/// them (or not this counter) skips the spec, saying so.
+fn check_statistics(p: &PipelineSpec, out: &DrawOutputs) -> Outcome {
+    if p.statistics.is_empty() {
+        return Ok(());
+    }
+    let Some(stats) = &out.statistics else {
+        return Err((
+            Status::Skipped,
+            "drawn and checked, but the device counts no pipeline statistics (pipelineStatisticsQuery)".into(),
+        ));
+    };
+    let mut errs = Vec::new();
+    for e in &p.statistics {
+        match stats.get(e.counter) {
+            Some(got) => errs.extend(e.check(got).err()),
+            None => {
+                return Err((
+                    Status::Skipped,
+                    format!("drawn and checked, but the device does not count {}", e.counter.name()),
+                ))
+            }
+        }
+    }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        let all: Vec<String> = stats.values.iter().map(|(c, v)| format!("{} {v}", c.name())).collect();
+        fail(format!("{} (counted: {})", errs.join("; "), all.join(", ")))
+    }
 }
 
 fn first_dir(p: &str) -> &str {

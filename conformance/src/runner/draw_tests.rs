@@ -68,6 +68,8 @@ impl Backend for GfxFake {
 
 fn shader(entry: &str) -> Compiled {
     Compiled {
+        stage: "vertex",
+        shader_record: None,
         spirv: vec![0x0723_0203, 1],
         entry_point: entry.into(),
         is_compute: false,
@@ -75,6 +77,8 @@ fn shader(entry: &str) -> Compiled {
         bindings: Vec::new(),
         push_constant_size: None,
         uses_descriptor_heaps: false,
+        sample_count_spec_id: None,
+        required_subgroup_size: None,
     }
 }
 
@@ -449,5 +453,58 @@ ps = "fixtures/linkage/rowshare_both.ps_6_0.dxil"
         format!("{base}\n[[one_of]]\nname = \"a\"\nrule = \"NoSuchRule\"\n"),
     ] {
         assert!(parse(&bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn statistics_are_requested_checked_and_skipped_without_a_query() {
+    let text = format!(
+        "{DRAWN}\n[[statistic]]\ncounter = \"c_invocations\"\nvalue = 2\n\
+         [[statistic]]\ncounter = \"ps_invocations\"\nmin = 4\nmax = 8\nwhy = \"helpers may count\"\n"
+    );
+    let counted = |c: u64, ps: u64| -> Painter {
+        Box::new(move |job| {
+            assert!(job.statistics, "the job asks for statistics");
+            Ok(DrawOutputs {
+                color: vec![image(square)],
+                statistics: Some(Statistics { values: vec![(Counter::CInvocations, c), (Counter::PsInvocations, ps)] }),
+                ..Default::default()
+            })
+        })
+    };
+    let r = run(&GfxFake::new(Ok(pipeline()), counted(2, 4)), &text);
+    assert_eq!(r.status, Status::Pass, "{}", r.detail);
+    let r = run(&GfxFake::new(Ok(pipeline()), counted(3, 4)), &text);
+    assert_eq!(r.status, Status::Fail);
+    assert!(r.detail.contains("statistic c_invocations: expected 2, got 3"), "{}", r.detail);
+    assert!(r.detail.contains("counted: c_invocations 3, ps_invocations 4"), "{}", r.detail);
+    let r = run(&GfxFake::new(Ok(pipeline()), counted(2, 9)), &text);
+    assert!(r.detail.contains("statistic ps_invocations: expected 4..=8, got 9"), "{}", r.detail);
+    // No query on the device: drawn and probed, then skipped by name.
+    let none: Painter = Box::new(|_| Ok(DrawOutputs { color: vec![image(square)], ..Default::default() }));
+    let r = run(&GfxFake::new(Ok(pipeline()), none), &text);
+    assert_eq!(r.status, Status::Skipped, "{}", r.detail);
+    assert!(r.detail.contains("pipelineStatisticsQuery"), "{}", r.detail);
+    // Without [[statistic]] the job asks for none.
+    let plain: Painter = Box::new(|job| {
+        assert!(!job.statistics);
+        Ok(DrawOutputs { color: vec![image(square)], ..Default::default() })
+    });
+    assert_eq!(run(&GfxFake::new(Ok(pipeline()), plain), DRAWN).status, Status::Pass);
+}
+
+#[test]
+fn malformed_statistics_are_named() {
+    for (body, want) in [
+        ("counter = \"c_invocations\"", "needs `value`, `min` or `max`"),
+        ("counter = \"triangles\"\nvalue = 1", "counter `triangles`: one of ia_vertices"),
+        ("value = 1", "needs `counter`"),
+        ("counter = \"c_invocations\"\nvalue = 1\nmin = 1", "`value` or `min`/`max`, not both"),
+        ("counter = \"c_invocations\"\nmin = 3\nmax = 2", "`max` is below `min`"),
+        ("counter = \"c_invocations\"\nvalue = -1", "`value` must be an unsigned integer"),
+        ("counter = \"c_invocations\"\nvalue = 1\nexact = true", "unexpected key `exact`"),
+    ] {
+        let e = parse(&format!("{DRAWN}\n[[statistic]]\n{body}\n")).unwrap_err().to_string();
+        assert!(e.contains("statistic[0]") && e.contains(want), "{body}\n-> {e}");
     }
 }

@@ -49,6 +49,9 @@ fn run_inner(backend: &dyn Backend, spec: &Spec, cfg: &RunConfig, r: &mut SpecRe
     if let Some(p) = &spec.pipeline {
         return super::draw::run_pipeline(backend, spec, p, cfg, r);
     }
+    if let Some(rt) = &spec.raytracing {
+        return super::rt::run(backend, spec, rt, cfg, r);
+    }
 
     let caps = backend.caps();
     let missing: Vec<&str> = spec.requires.iter().filter(|f| !caps.features.contains(*f)).map(String::as_str).collect();
@@ -69,7 +72,7 @@ fn run_inner(backend: &dyn Backend, spec: &Spec, cfg: &RunConfig, r: &mut SpecRe
         return super::bindless::run_compute(backend, spec, root, &bytes, r);
     }
     let t = Instant::now();
-    let compiled = backend.compile(&bytes, spec.entry.as_deref());
+    let compiled = backend.compile_for(&bytes, spec.entry.as_deref(), spec.subgroup_size);
     r.compile_ms = ms(t);
     let compiled = match compiled {
         Ok(c) if spec.expect_unsupported => {
@@ -98,7 +101,8 @@ fn run_inner(backend: &dyn Backend, spec: &Spec, cfg: &RunConfig, r: &mut SpecRe
         resources,
         push_constants,
         dispatch: spec.dispatch,
-        required_subgroup_size: spec.subgroup_size,
+        required_subgroup_size: compiled.dispatch_subgroup_size(spec.subgroup_size).or_else(fail)?,
+        scene: spec.scene.clone(),
     };
     let t = Instant::now();
     let outputs = backend.run_compute(&job);

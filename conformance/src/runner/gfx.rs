@@ -318,6 +318,9 @@ pub struct StreamOutput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct DrawJob<'a> {
     pub stages: Vec<(StageSlot, &'a [u32], &'a str)>,
+    /// Specialization constants `(SpecId, value)` the pipeline sets (the sample count a stage's
+    /// `RenderTargetGetSampleCount` reads, as a layer sets it from the PSO).
+    pub specialization: Vec<(u32, u32)>,
     pub vertex_buffers: Vec<VertexBufferData>,
     pub vertex_attributes: Vec<VertexInput>,
     pub indices: Option<Indices>,
@@ -337,6 +340,72 @@ pub struct DrawJob<'a> {
     pub rasterized_stream: Option<u32>,
     /// Mesh pipelines: `DispatchMesh(x, y, z)` instead of `draw`.
     pub dispatch_mesh: Option<[u32; 3]>,
+    /// Acceleration structures (ray queries).
+    pub scene: Option<super::job::Scene>,
+    /// Count pipeline statistics of the draw (`DrawOutputs::statistics`).
+    pub statistics: bool,
+}
+
+/// A pipeline-statistics counter, by D3D12's name (`D3D12_QUERY_DATA_PIPELINE_STATISTICS`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counter {
+    IaVertices,
+    IaPrimitives,
+    VsInvocations,
+    GsInvocations,
+    GsPrimitives,
+    CInvocations,
+    CPrimitives,
+    PsInvocations,
+    HsInvocations,
+    DsInvocations,
+}
+
+impl Counter {
+    pub const ALL: [Counter; 10] = [
+        Counter::IaVertices,
+        Counter::IaPrimitives,
+        Counter::VsInvocations,
+        Counter::GsInvocations,
+        Counter::GsPrimitives,
+        Counter::CInvocations,
+        Counter::CPrimitives,
+        Counter::PsInvocations,
+        Counter::HsInvocations,
+        Counter::DsInvocations,
+    ];
+
+    /// The spec-file name (D3D12's field in snake case).
+    pub fn name(self) -> &'static str {
+        match self {
+            Counter::IaVertices => "ia_vertices",
+            Counter::IaPrimitives => "ia_primitives",
+            Counter::VsInvocations => "vs_invocations",
+            Counter::GsInvocations => "gs_invocations",
+            Counter::GsPrimitives => "gs_primitives",
+            Counter::CInvocations => "c_invocations",
+            Counter::CPrimitives => "c_primitives",
+            Counter::PsInvocations => "ps_invocations",
+            Counter::HsInvocations => "hs_invocations",
+            Counter::DsInvocations => "ds_invocations",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Counter> {
+        Counter::ALL.into_iter().find(|c| c.name() == s)
+    }
+}
+
+/// Pipeline statistics of a draw, by [`Counter`] (a counter the device does not count is `None`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Statistics {
+    pub values: Vec<(Counter, u64)>,
+}
+
+impl Statistics {
+    pub fn get(&self, c: Counter) -> Option<u64> {
+        self.values.iter().find(|v| v.0 == c).map(|v| v.1)
+    }
 }
 
 /// What a draw produced.
@@ -349,4 +418,6 @@ pub struct DrawOutputs {
     pub resources: Outputs,
     /// Stream-output buffers.
     pub stream_output: Vec<Vec<u8>>,
+    /// Pipeline statistics, when the job asked for them and the device counts them.
+    pub statistics: Option<Statistics>,
 }

@@ -72,6 +72,10 @@ impl Binding {
 /// A compiled shader, as far as the runner needs it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Compiled {
+    /// The stage (`dxjit::ShaderKind::name`: `compute`, `raygeneration`, `closesthit`, …).
+    pub stage: &'static str,
+    /// Ray-tracing exports with a local root signature: the local arguments of their records.
+    pub shader_record: Option<dxjit::binding::ShaderRecordLayout>,
     pub spirv: Vec<u32>,
     pub entry_point: String,
     pub is_compute: bool,
@@ -80,6 +84,24 @@ pub struct Compiled {
     pub push_constant_size: Option<u32>,
     /// The shader indexes SM 6.6 descriptor heaps (`heap_bindings`), which specs cannot describe.
     pub uses_descriptor_heaps: bool,
+    /// The SpecId of the rasterizer-sample-count specialization constant the module declares
+    /// (`CompiledShader::sample_count_spec_id`): set to the pipeline's sample count at draw time.
+    pub sample_count_spec_id: Option<u32>,
+    /// The subgroup size the dispatch must require (`CompiledShader::required_subgroup_size`).
+    pub required_subgroup_size: Option<u32>,
+}
+
+impl Compiled {
+    /// The subgroup size to require for a dispatch: the spec's (`subgroup_size`) or the one the
+    /// compiler chose for the shader's `[WaveSize]`; both must agree.
+    pub fn dispatch_subgroup_size(&self, spec: Option<u32>) -> Result<Option<u32>, String> {
+        match (spec, self.required_subgroup_size) {
+            (Some(n), Some(m)) if n != m => Err(format!(
+                "the compiler requires subgroup size {m} for the shader's [WaveSize]; the spec asks for {n}"
+            )),
+            (n, m) => Ok(n.or(m)),
+        }
+    }
 }
 
 /// Why a compile failed; `Unsupported` is the only kind a spec may expect.
@@ -264,9 +286,16 @@ pub enum Resource {
     StorageImage(Image),
     Sampler(Sampler),
     /// A buffer reached through its device address, written into the push constants at byte
-    /// `push_offset` (a D3D12 root descriptor; `dxjit_runtime::ResourceDesc::AddressBuffer`).
+    /// `push_offset` (a D3D12 root descriptor; `dxjit_runtime::ResourceDesc::AddressBuffer`), or
+    /// only by a shader record (`None`: a local root descriptor).
     AddressBuffer {
         data: Vec<u8>,
+        push_offset: Option<u32>,
+    },
+    /// The job's top-level acceleration structure in a descriptor.
+    AccelerationStructure,
+    /// The job's top-level acceleration structure's address in the push constants (a root SRV).
+    AccelerationStructureAddress {
         push_offset: u32,
     },
     /// An empty element of a descriptor array (sizes a bindless heap array).
@@ -290,6 +319,102 @@ pub struct Job<'a> {
     pub push_constants: Vec<u8>,
     pub dispatch: [u32; 3],
     pub required_subgroup_size: Option<u32>,
+    /// Acceleration structures (ray queries).
+    pub scene: Option<Scene>,
+}
+
+/// Acceleration structures: bottom-level geometry and the instances of one top-level structure
+/// (D3D12's build inputs; `dxjit_runtime::Scene`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Scene {
+    pub blas: Vec<Vec<Geometry>>,
+    pub instances: Vec<Instance>,
+}
+
+/// Triangle geometry: R32G32B32_FLOAT vertices, optional 32-bit indices and 3x4 transform.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Triangles {
+    pub vertices: Vec<[f32; 3]>,
+    pub indices: Option<Vec<u32>>,
+    pub transform: Option<[f32; 12]>,
+}
+
+/// One geometry of a bottom-level structure.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Geometry {
+    /// Triangles; `None`: AABBs.
+    pub triangles: Option<Triangles>,
+    /// `(min xyz, max xyz)` per procedural primitive.
+    pub aabbs: Vec<[f32; 6]>,
+    /// `D3D12_RAYTRACING_GEOMETRY_FLAG_OPAQUE`, `_NO_DUPLICATE_ANYHIT_INVOCATION`.
+    pub opaque: bool,
+    pub no_duplicate_any_hit: bool,
+}
+
+/// One `D3D12_RAYTRACING_INSTANCE_DESC`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Instance {
+    pub blas: u32,
+    /// Row-major 3x4.
+    pub transform: [f32; 12],
+    pub id: u32,
+    pub mask: u8,
+    pub hit_group_offset: u32,
+    /// `D3D12_RAYTRACING_INSTANCE_FLAGS`.
+    pub flags: u8,
+}
+
+/// The stage of a ray-tracing shader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RtStage {
+    RayGeneration,
+    Miss,
+    ClosestHit,
+    AnyHit,
+    Intersection,
+    Callable,
+}
+
+/// A shader group: indices into [`RtJob::shaders`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RtGroup {
+    General(u32),
+    Triangles { closest_hit: Option<u32>, any_hit: Option<u32> },
+    Procedural { intersection: u32, closest_hit: Option<u32>, any_hit: Option<u32> },
+}
+
+/// What an 8-byte patch of a shader record receives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordAddress {
+    /// The device address of [`RtJob::resources`] element `index` (an address buffer) + `offset`.
+    Resource { index: usize, offset: u64 },
+    /// The top-level acceleration structure's address.
+    Tlas,
+}
+
+/// A shader record: a group's identifier, then the local root arguments.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RtRecord {
+    pub group: u32,
+    pub data: Vec<u8>,
+    pub patches: Vec<(u32, RecordAddress)>,
+}
+
+/// One `DispatchRays` through a ray-tracing pipeline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RtJob {
+    /// Stage, SPIR-V and entry point per shader.
+    pub shaders: Vec<(RtStage, Vec<u32>, String)>,
+    pub groups: Vec<RtGroup>,
+    pub max_recursion: u32,
+    pub raygen: RtRecord,
+    pub miss: Vec<RtRecord>,
+    pub hit: Vec<RtRecord>,
+    pub callable: Vec<RtRecord>,
+    pub resources: Vec<Bound>,
+    pub push_constants: Vec<u8>,
+    pub scene: Option<Scene>,
+    pub dispatch: [u32; 3],
 }
 
 /// Final contents of every writable resource: (set, binding, array index, bytes).

@@ -22,6 +22,8 @@ pub mod link;
 pub mod pipeline;
 pub mod report;
 pub mod rootsig;
+pub mod rt;
+pub mod rtspec;
 pub mod spec;
 #[cfg(feature = "vulkan")]
 pub mod vulkan;

@@ -138,7 +138,67 @@ pub struct PipelineSpec {
     pub sample_mask: u32,
     /// `[[reference]]` images a drawn spec's targets must match.
     pub references: Vec<ReferenceImage>,
+    /// `[[statistic]]`: pipeline-statistics counters of the draw.
+    pub statistics: Vec<StatisticExpect>,
     pub expect: PipelineExpect,
+}
+
+/// `[[statistic]]`: a pipeline-statistics counter of the draw must be `value`, or lie in
+/// `min..=max` (where the API lets implementations count more or less than the rules give).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatisticExpect {
+    pub counter: super::gfx::Counter,
+    pub min: u64,
+    pub max: Option<u64>,
+}
+
+impl StatisticExpect {
+    pub fn check(&self, got: u64) -> Result<(), String> {
+        let name = self.counter.name();
+        match self.max {
+            Some(max) if max == self.min && got != max => Err(format!("statistic {name}: expected {max}, got {got}")),
+            Some(max) if got < self.min || got > max => {
+                Err(format!("statistic {name}: expected {}..={max}, got {got}", self.min))
+            }
+            None if got < self.min => Err(format!("statistic {name}: expected at least {}, got {got}", self.min)),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Parses one `[[statistic]]`: `counter`, and `value` or `min`/`max`; `why` (free text) is kept
+/// in the file only.
+fn parse_statistic(t: &Table, ctx: &str) -> Result<StatisticExpect, SpecError> {
+    if let Some(k) = t.keys().find(|k| !["counter", "value", "min", "max", "why"].contains(&k.as_str())) {
+        return Err(SpecError::new(ctx, format!("unexpected key `{k}`")));
+    }
+    let name = t.get("counter").and_then(Value::as_str).ok_or_else(|| SpecError::new(ctx, "needs `counter`"))?;
+    let counter = super::gfx::Counter::parse(name).ok_or_else(|| {
+        let all: Vec<&str> = super::gfx::Counter::ALL.iter().map(|c| c.name()).collect();
+        SpecError::new(ctx, format!("counter `{name}`: one of {}", all.join(", ")))
+    })?;
+    let num = |k: &str| -> Result<Option<u64>, SpecError> {
+        match t.get(k) {
+            None => Ok(None),
+            Some(v) => match v.as_integer() {
+                Some(n) if n >= 0 => Ok(Some(n as u64)),
+                _ => Err(SpecError::new(ctx, format!("`{k}` must be an unsigned integer"))),
+            },
+        }
+    };
+    let (value, min, max) = (num("value")?, num("min")?, num("max")?);
+    match (value, min, max) {
+        (Some(v), None, None) => Ok(StatisticExpect { counter, min: v, max: Some(v) }),
+        (Some(_), _, _) => Err(SpecError::new(ctx, "`value` or `min`/`max`, not both")),
+        (None, None, None) => Err(SpecError::new(ctx, "needs `value`, `min` or `max`")),
+        (None, lo, hi) => {
+            let lo = lo.unwrap_or(0);
+            if hi.is_some_and(|h| h < lo) {
+                return Err(SpecError::new(ctx, "`max` is below `min`"));
+            }
+            Ok(StatisticExpect { counter, min: lo, max: hi })
+        }
+    }
 }
 
 /// `[[reference]]`: a colour target (one layer), shown as 8-bit RGBA (see
@@ -492,6 +552,7 @@ pub struct RawOutcome {
     pub captures: Vec<Table>,
     pub one_of: Vec<Table>,
     pub references: Vec<Table>,
+    pub statistics: Vec<Table>,
     /// The spec file's folder (reference images are relative to it).
     pub spec_dir: std::path::PathBuf,
 }
@@ -1019,6 +1080,13 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
     if rejected && !out.references.is_empty() {
         return Err(SpecError::new("reference", "a rejected pipeline draws nothing: no reference images"));
     }
+    if rejected && !out.statistics.is_empty() {
+        return Err(SpecError::new("statistic", "a rejected pipeline draws nothing: no statistics"));
+    }
+    let mut statistics = Vec::new();
+    for (i, t) in out.statistics.iter().enumerate() {
+        statistics.push(parse_statistic(t, &format!("statistic[{i}]"))?);
+    }
     let mut references = Vec::new();
     for (i, t) in out.references.iter().enumerate() {
         references.push(parse_reference(t, &targets, &out.spec_dir, &format!("reference[{i}]"))?);
@@ -1092,6 +1160,7 @@ pub fn parse_pipeline(p: Table, out: RawOutcome) -> Result<PipelineSpec, SpecErr
         dispatch_mesh: raw.dispatch_mesh,
         sample_mask: raw.sample_mask.unwrap_or(u32::MAX),
         references,
+        statistics,
         expect,
     })
 }

@@ -18,8 +18,11 @@ pub const MAX_HEAP: u32 = 1 << 16;
 /// A parsed `[root_signature]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RootSpec {
-    /// The root signature written in the spec; `None`: the container's embedded `RTS0`.
+    /// The root signature written in the spec; `None`: the container's embedded `RTS0` (or, with
+    /// `library`, the DXIL library's global root signature subobject).
     pub signature: Option<RootSignature>,
+    /// `source = "library"` (ray-tracing specs): the libraries' global root signature.
+    pub library: bool,
     /// One array of mutable descriptors instead of one array per descriptor type.
     pub mutable: bool,
     /// Descriptors in the CBV/SRV/UAV heap (and the sampler heap); default: the highest heap
@@ -140,10 +143,16 @@ fn bad(ctx: &str, msg: impl Into<String>) -> SpecError {
 
 pub(super) fn parse_root(raw: RawRootSig) -> Result<RootSpec, SpecError> {
     let ctx = "root_signature";
-    let toml_source = match raw.source.as_str() {
-        "embedded" => false,
-        "toml" => true,
-        o => return Err(bad(ctx, format!("source `{o}`: \"embedded\" (the container's RTS0) or \"toml\""))),
+    let (toml_source, library) = match raw.source.as_str() {
+        "embedded" => (false, false),
+        "library" => (false, true),
+        "toml" => (true, false),
+        o => {
+            return Err(bad(
+                ctx,
+                format!("source `{o}`: \"embedded\" (the container's RTS0), \"library\" (a DXIL library's global root signature) or \"toml\""),
+            ))
+        }
     };
     let mutable = match raw.policy.as_deref() {
         None | Some("per_type") => false,
@@ -290,7 +299,7 @@ pub(super) fn parse_root(raw: RawRootSig) -> Result<RootSpec, SpecError> {
         parameters,
         static_samplers,
     });
-    Ok(RootSpec { signature, mutable, heap_size: raw.heap_size, arguments })
+    Ok(RootSpec { signature, library, mutable, heap_size: raw.heap_size, arguments })
 }
 
 /// A TOML static sampler as its `D3D12_STATIC_SAMPLER_DESC` numbers.

@@ -33,6 +33,11 @@ pub struct Spec {
     /// Bindless specs (`[root_signature]`): the shader is compiled under a D3D12 binding model and
     /// its resources sit in the descriptor heap or behind root descriptors.
     pub root: Option<RootSpec>,
+    /// Acceleration structures (`[[blas]]`, `[[instance]]`) for ray queries and ray tracing.
+    pub scene: Option<super::job::Scene>,
+    /// Ray-tracing specs (`[raytracing]`): libraries, shader tables, the launch size. `shader`
+    /// then names the libraries.
+    pub raytracing: Option<Box<super::rtspec::RtSpec>>,
 }
 
 /// Where a resource of a spec is bound.
@@ -44,6 +49,9 @@ pub enum Place {
     Heap(u32),
     /// Behind the root descriptor (CBV/SRV/UAV root parameter) of this parameter index.
     Root(u32),
+    /// Reached only through a device address in a shader record (a local root descriptor;
+    /// ray-tracing specs, by the resource's `name`).
+    Address,
 }
 
 /// D3D view kind of a resource.
@@ -54,8 +62,13 @@ pub enum Kind {
     Typed,
     CBuffer,
     RootConstants,
-    Texture { dim: ImageDim, array: bool },
+    Texture {
+        dim: ImageDim,
+        array: bool,
+    },
     Sampler,
+    /// `RaytracingAccelerationStructure`: the spec's top-level acceleration structure.
+    AccelerationStructure,
 }
 
 impl Kind {
@@ -68,6 +81,7 @@ impl Kind {
             "cbuffer" => Some(Kind::CBuffer),
             "root_constants" => Some(Kind::RootConstants),
             "sampler" => Some(Kind::Sampler),
+            "acceleration_structure" => Some(Kind::AccelerationStructure),
             "texture1d" => tex(ImageDim::D1, false),
             "texture1d_array" => tex(ImageDim::D1, true),
             "texture2d" => tex(ImageDim::D2, false),
@@ -149,6 +163,8 @@ impl Check {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceSpec {
     pub place: Place,
+    /// The name shader-record arguments use for it (`name = "colors"`).
+    pub name: Option<String>,
     /// A heap buffer view's `(first element, element count)` (D3D12 `FirstElement`/`NumElements`;
     /// raw views count 32-bit words); `None`: the whole buffer.
     pub view: Option<(u32, u32)>,
@@ -177,6 +193,9 @@ impl ResourceSpec {
             Place::Heap(i) if self.class == ResourceClass::Sampler => return format!("sampler heap[{i}]"),
             Place::Heap(i) => return format!("heap[{i}] ({})", self.class.prefix()),
             Place::Root(p) => return format!("root parameter {p} ({})", self.class.prefix()),
+            Place::Address => {
+                return format!("record address {} ({})", self.name.as_deref().unwrap_or("?"), self.class.prefix())
+            }
             Place::Register => {}
         }
         if self.space == 0 {
@@ -221,6 +240,16 @@ struct RawSpec {
     /// `[[reference]]`: reference images of drawn pipeline specs.
     #[serde(default)]
     reference: Vec<Table>,
+    /// `[[statistic]]`: pipeline-statistics counters of drawn pipeline specs.
+    #[serde(default)]
+    statistic: Vec<Table>,
+    /// `[raytracing]`: a ray-tracing pipeline.
+    raytracing: Option<Table>,
+    /// `[[blas]]`, `[[instance]]`: acceleration structures.
+    #[serde(default)]
+    blas: Vec<Table>,
+    #[serde(default)]
+    instance: Vec<Table>,
 }
 
 #[derive(Deserialize)]
@@ -257,6 +286,10 @@ struct RawResource {
     root: Option<u32>,
     first: Option<u32>,
     count: Option<u32>,
+    name: Option<String>,
+    /// Reached only through an address in a shader record (`record = true`).
+    #[serde(default)]
+    record: bool,
 }
 
 /// Largest buffer or texture a spec may describe.
@@ -292,7 +325,24 @@ impl Spec {
                 ))
             }
         };
+        let raytracing = match raw.raytracing {
+            Some(t) => {
+                if raw.shader.is_some() || raw.dispatch.is_some() || raw.pipeline.is_some() || raw.entry.is_some() {
+                    return Err(SpecError::new(
+                        "raytracing",
+                        "a ray-tracing spec names its libraries and launch size in [raytracing] (no shader, dispatch, entry or [pipeline])",
+                    ));
+                }
+                Some(Box::new(super::rtspec::parse_raytracing(t)?))
+            }
+            None => None,
+        };
+        let scene = super::rtspec::parse_scene(&raw.blas, &raw.instance)?;
         let (shader, dispatch, pipeline) = match (raw.shader, raw.dispatch, raw.pipeline) {
+            (None, None, None) if raytracing.is_some() => {
+                let rt = raytracing.as_deref().ok_or_else(|| SpecError::new("raytracing", "missing"))?;
+                (rt.libraries.join(" + "), rt.dispatch, None)
+            }
             (Some(shader), Some(dispatch), None) => {
                 if raw.rule.is_some() || !raw.probe.is_empty() || !raw.capture.is_empty() {
                     return Err(SpecError::new("rule", "rule/probe/capture belong to pipeline specs"));
@@ -317,6 +367,7 @@ impl Spec {
                     captures: raw.capture,
                     one_of: raw.one_of,
                     references: raw.reference,
+                    statistics: raw.statistic,
                     spec_dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
                 };
                 let p = parse_pipeline(p, out)?;
@@ -328,7 +379,7 @@ impl Spec {
             }
             (Some(_), None, None) => return Err(SpecError::new("dispatch", "missing")),
         };
-        if pipeline.is_none() {
+        if pipeline.is_none() && raytracing.is_none() {
             if !["fixtures/", "vkd3d-proton/", "dxil-spirv/"].iter().any(|p| shader.starts_with(p))
                 || shader.split('/').any(|c| c == "..")
             {
@@ -361,7 +412,7 @@ impl Spec {
                 }
                 (Place::Root(a), Place::Root(b)) => a == b,
                 _ => false,
-            };
+            } || (res.name.is_some() && o.name == res.name);
             if resources.iter().any(same) {
                 return Err(SpecError::new(ctx, format!("{} is given twice", res.label())));
             }
@@ -380,6 +431,12 @@ impl Spec {
                 }
                 _ => {}
             }
+            if res.place == Place::Address && (raytracing.is_none() || res.name.is_none()) {
+                return Err(SpecError::new(ctx, "`record = true` is for named resources of ray-tracing specs"));
+            }
+            if res.kind == Kind::AccelerationStructure && scene.is_none() {
+                return Err(SpecError::new(ctx, "an acceleration structure needs the spec's [[blas]]/[[instance]]"));
+            }
             resources.push(res);
         }
         Ok(Spec {
@@ -395,6 +452,8 @@ impl Spec {
             resources,
             pipeline,
             root,
+            scene,
+            raytracing,
         })
     }
 }
@@ -425,6 +484,7 @@ fn parse_resource(r: RawResource, ctx: &str) -> Result<ResourceSpec, SpecError> 
         Kind::Texture { .. } => matches!(class, ResourceClass::Srv | ResourceClass::Uav),
         Kind::CBuffer | Kind::RootConstants => class == ResourceClass::Cbv,
         Kind::Sampler => class == ResourceClass::Sampler,
+        Kind::AccelerationStructure => class == ResourceClass::Srv,
     };
     if !class_ok {
         return Err(SpecError::new(ctx, format!("kind `{}` cannot sit in register `{}`", r.kind, r.register)));
@@ -465,6 +525,11 @@ fn parse_resource(r: RawResource, ctx: &str) -> Result<ResourceSpec, SpecError> 
     let mut sampler = None;
     let mut init = Vec::new();
     match kind {
+        Kind::AccelerationStructure => {
+            if r.init.is_some() || r.size.is_some() || has_shape_keys || has_sampler_keys || !r.expect.is_empty() {
+                return Err(SpecError::new(ctx, "an acceleration structure takes no data, shape or expectations"));
+            }
+        }
         Kind::Sampler => {
             if r.init.is_some() || r.size.is_some() || has_shape_keys || !r.expect.is_empty() {
                 return Err(SpecError::new(
@@ -572,11 +637,23 @@ fn parse_resource(r: RawResource, ctx: &str) -> Result<ResourceSpec, SpecError> 
         return Err(SpecError::new(ctx, "counters belong to structured UAVs"));
     }
     let place = match (r.heap, r.root) {
+        (None, None) if r.record => {
+            if !matches!(kind, Kind::Raw | Kind::Structured | Kind::CBuffer) || r.counter.is_some() {
+                return Err(SpecError::new(
+                    ctx,
+                    "a record address is a raw, structured or constant buffer (no counter)",
+                ));
+            }
+            Place::Address
+        }
+        (_, _) if r.record => return Err(SpecError::new(ctx, "`record = true` takes no `heap` or `root`")),
         (None, None) => Place::Register,
         (Some(h), None) if h < MAX_HEAP => Place::Heap(h),
         (Some(_), None) => return Err(SpecError::new(ctx, format!("heap index beyond {MAX_HEAP}"))),
         (None, Some(p)) => {
-            if !matches!(kind, Kind::Raw | Kind::Structured | Kind::CBuffer) || r.counter.is_some() {
+            if !matches!(kind, Kind::Raw | Kind::Structured | Kind::CBuffer | Kind::AccelerationStructure)
+                || r.counter.is_some()
+            {
                 return Err(SpecError::new(
                     ctx,
                     "a root descriptor is a raw, structured or constant buffer (no counter)",
@@ -611,6 +688,7 @@ fn parse_resource(r: RawResource, ctx: &str) -> Result<ResourceSpec, SpecError> 
     };
     Ok(ResourceSpec {
         place,
+        name: r.name,
         view,
         class,
         register,

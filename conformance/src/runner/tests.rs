@@ -35,6 +35,8 @@ fn binding(class: ResourceClass, space: u32, reg: u32, set: u32, b: u32, descrip
 
 fn compiled(bindings: Vec<Binding>) -> Compiled {
     Compiled {
+        stage: "compute",
+        shader_record: None,
         spirv: vec![0x0723_0203, 1, 2, 3],
         entry_point: "main".into(),
         is_compute: true,
@@ -42,6 +44,8 @@ fn compiled(bindings: Vec<Binding>) -> Compiled {
         bindings,
         push_constant_size: None,
         uses_descriptor_heaps: false,
+        sample_count_spec_id: None,
+        required_subgroup_size: None,
     }
 }
 

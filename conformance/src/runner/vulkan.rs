@@ -8,7 +8,7 @@ use super::gfx::{CompiledPipeline, LinkFailure, LinkStage, PipelineFailure};
 use super::gfx::{DrawJob, DrawOutputs};
 use super::link::link_containers;
 use dxjit::link::LinkOptions;
-use dxjit::CompileOptions;
+use dxjit::{CompileOptions, SubgroupSizeRange};
 use dxjit_runtime::{ComputeJob, Context, ContextOptions, DeviceFeatures};
 
 pub struct VulkanBackend {
@@ -20,6 +20,28 @@ impl VulkanBackend {
     pub fn new(device: Option<String>) -> Result<VulkanBackend, String> {
         let ctx = Context::new(&ContextOptions { validation: true, device }).map_err(|e| e.to_string())?;
         Ok(VulkanBackend { ctx })
+    }
+
+    /// The subgroup sizes a compute dispatch can run with on this device (what a layer sends
+    /// as its pipeline state): min..max with subgroup size control, else the one size.
+    pub fn compute_subgroup_sizes(&self) -> SubgroupSizeRange {
+        let f = self.ctx.features();
+        if f.subgroup_size_control
+            && f.required_subgroup_size_stages.contains(dxjit_runtime::vk::ShaderStageFlags::COMPUTE)
+            && f.min_subgroup_size <= f.max_subgroup_size
+        {
+            SubgroupSizeRange { min: f.min_subgroup_size, max: f.max_subgroup_size }
+        } else {
+            SubgroupSizeRange::exactly(f.subgroup_size)
+        }
+    }
+
+    /// Compute compile options: the device's subgroup sizes, or the one a spec runs with.
+    fn compute_options(&self, entry_point: Option<&str>, subgroup_size: Option<u32>) -> CompileOptions {
+        let mut o = CompileOptions { entry_point: entry_point.map(str::to_string), ..CompileOptions::default() };
+        o.state.subgroup_size =
+            Some(subgroup_size.map_or_else(|| self.compute_subgroup_sizes(), SubgroupSizeRange::exactly));
+        o
     }
 }
 
@@ -55,6 +77,9 @@ fn caps_of(f: &DeviceFeatures) -> DeviceCaps {
     add("descriptor_indexing", f.runtime_descriptor_array);
     add("mesh_shader", f.mesh_shader);
     add("task_shader", f.task_shader);
+    add("acceleration_structure", f.acceleration_structure);
+    add("ray_tracing_pipeline", f.ray_tracing_pipeline);
+    add("ray_query", f.ray_query);
     // Not a `requires` name: draw specs with stream output run only where this is reported.
     add("stream_output", f.transform_feedback && cfg!(feature = "graphics"));
     caps.subgroup_size = Some(f.subgroup_size);
@@ -73,7 +98,16 @@ impl Backend for VulkanBackend {
     }
 
     fn compile(&self, container: &[u8], entry_point: Option<&str>) -> Result<Compiled, CompileFailure> {
-        let opts = CompileOptions { entry_point: entry_point.map(str::to_string), ..CompileOptions::default() };
+        self.compile_for(container, entry_point, None)
+    }
+
+    fn compile_for(
+        &self,
+        container: &[u8],
+        entry_point: Option<&str>,
+        subgroup_size: Option<u32>,
+    ) -> Result<Compiled, CompileFailure> {
+        let opts = self.compute_options(entry_point, subgroup_size);
         dxjit::compile(container, &opts).map(compiled_of).map_err(compile_failure)
     }
 
@@ -84,11 +118,7 @@ impl Backend for VulkanBackend {
         model: std::sync::Arc<dxjit::BindingModel>,
     ) -> Result<(Compiled, dxjit::binding::PushLayout), CompileFailure> {
         let layout = model.push_layout();
-        let opts = CompileOptions {
-            entry_point: entry_point.map(str::to_string),
-            bindings: Some(model),
-            ..CompileOptions::default()
-        };
+        let opts = CompileOptions { bindings: Some(model), ..self.compute_options(entry_point, None) };
         let c = dxjit::compile(container, &opts).map_err(compile_failure)?;
         let layout = c.push_layout.clone().unwrap_or(layout);
         Ok((compiled_of(c), layout))
@@ -153,8 +183,13 @@ impl Backend for VulkanBackend {
             push_constants: job.push_constants.clone(),
             dispatch: job.dispatch,
             required_subgroup_size: job.required_subgroup_size,
+            scene: job.scene.as_ref().map(super::convert::scene),
         };
         self.ctx.run_compute(&j).map(|r| r.resources).map_err(|e| e.to_string())
+    }
+
+    fn run_ray_tracing(&self, job: &super::job::RtJob) -> Result<Outputs, String> {
+        super::convert::run_ray_tracing(&self.ctx, job)
     }
 
     fn take_validation_messages(&self) -> Vec<String> {

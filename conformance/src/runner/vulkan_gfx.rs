@@ -207,6 +207,8 @@ pub fn run_graphics(ctx: &rt::Context, job: &DrawJob<'_>) -> Result<DrawOutputs,
         }
     };
     g.mesh_tasks = job.dispatch_mesh;
+    g.specialization = job.specialization.clone();
+    g.scene = job.scene.as_ref().map(super::convert::scene);
     g.draw = rt::Draw {
         count: job.draw.count,
         instance_count: job.draw.instances,
@@ -271,6 +273,39 @@ pub fn run_graphics(ctx: &rt::Context, job: &DrawJob<'_>) -> Result<DrawOutputs,
     if job.targets.is_empty() && job.depth.is_none() {
         g.viewport = Some(rt::Viewport { x: 0.0, y: 0.0, width: 1.0, height: 1.0, min_depth: 0.0, max_depth: 1.0 });
     }
+    g.statistics = job.statistics;
     let r = ctx.run_graphics(&g).map_err(|e| e.to_string())?;
-    Ok(DrawOutputs { color: r.color, depth: r.depth, stencil: r.stencil, resources: r.resources, stream_output: r.xfb })
+    let f = ctx.features();
+    let statistics = r.stats.map(|st| {
+        use super::gfx::Counter as C;
+        let mut values = vec![
+            (C::IaVertices, st.input_assembly_vertices),
+            (C::IaPrimitives, st.input_assembly_primitives),
+            (C::VsInvocations, st.vertex_shader_invocations),
+            (C::CInvocations, st.clipping_invocations),
+            (C::CPrimitives, st.clipping_primitives),
+            (C::PsInvocations, st.fragment_shader_invocations),
+        ];
+        if f.geometry_shader {
+            values.extend([
+                (C::GsInvocations, st.geometry_shader_invocations),
+                (C::GsPrimitives, st.geometry_shader_primitives),
+            ]);
+        }
+        if f.tessellation_shader {
+            values.extend([
+                (C::HsInvocations, st.tess_control_shader_patches),
+                (C::DsInvocations, st.tess_evaluation_shader_invocations),
+            ]);
+        }
+        super::gfx::Statistics { values }
+    });
+    Ok(DrawOutputs {
+        color: r.color,
+        depth: r.depth,
+        stencil: r.stencil,
+        resources: r.resources,
+        stream_output: r.xfb,
+        statistics,
+    })
 }

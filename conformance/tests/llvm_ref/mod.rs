@@ -1,29 +1,31 @@
-//! LLVM 14 reference reader for the differential test: parses LLVM bitcode
-//! with LLVM itself (through `llvm-sys`, C API) and renders it into the
-//! neutral [`RModule`] following the rules in `dxjit_conformance::refmodel`.
+//! LLVM 14 reference reader for the differential test: LLVM reads the
+//! bitcode, `llvm-ir` turns it into a typed Rust module, and this file
+//! renders that module into the neutral [`RModule`] following the rules in
+//! `dxjit_conformance::refmodel`.
 //!
-//! Everything is read through the C API rather than `llvm-ir`: with LLVM 14
-//! `llvm-ir` reports `nsw`/`nuw`/`exact` as always false, has no fast-math
-//! flags and leaves metadata operands opaque, and aligning two readers over
-//! one module would be fragile. Where the LLVM 14 C API itself has no getter
-//! (`nsw`/`nuw`/`exact`, fast-math flags, a metadata kind's name, the sync
-//! scope of atomic load/store/fence) the instruction is printed with
-//! `LLVMPrintValueToString` and the words are taken from the text.
+//! Types, globals, functions, blocks, instructions (opcodes, operands,
+//! result types, predicates, alignment, atomics, GEP and aggregate indices,
+//! shuffle masks, phi incoming, switch cases, call targets) and constants
+//! come from `llvm_ir::Module`. What llvm-ir 0.11 lacks for LLVM 14 comes
+//! from the C API in [`sys`], which walks the same module in step: metadata,
+//! the `nuw`/`nsw`/`exact` and fast-math flags, exact FP constant bits and
+//! the function order (see LLVM.md).
 
 #![allow(dead_code)]
 
-use dxjit_conformance::refmodel::{
-    RBlock, RConst, RFunction, RGlobal, RInst, RMd, RModule, RNamedMd, ROperand, MD_DEPTH_LIMIT,
-};
-use llvm_sys::bit_reader::LLVMParseBitcodeInContext2;
-use llvm_sys::core::*;
-use llvm_sys::debuginfo::{LLVMGetMetadataKind, LLVMMetadataKind};
-use llvm_sys::prelude::*;
-use llvm_sys::{
-    LLVMAtomicOrdering, LLVMAtomicRMWBinOp, LLVMDiagnosticSeverity, LLVMOpcode, LLVMTypeKind, LLVMValueKind,
-};
+mod sys;
+
+#[allow(unused_imports)]
+pub use sys::{assemble, verify};
+
+use dxjit_conformance::refmodel::{RBlock, RConst, RFunction, RGlobal, RInst, RModule, ROperand};
+use llvm_ir::constant::Float;
+use llvm_ir::instruction::{Atomicity, MemoryOrdering, SynchronizationScope};
+use llvm_ir::types::{FPType, NamedStructDef};
+use llvm_ir::{Constant, ConstantRef, Instruction, Name, Operand, Terminator, Type, TypeRef};
+use llvm_sys::prelude::LLVMValueRef;
 use std::collections::HashMap;
-use std::ffi::{c_char, c_void, CStr};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Reads `bitcode` with LLVM 14 and renders it.
 pub fn read_reference(bitcode: &[u8]) -> Result<RModule, String> {
@@ -33,790 +35,662 @@ pub fn read_reference(bitcode: &[u8]) -> Result<RModule, String> {
 /// Like [`read_reference`], also returning LLVM's non-error diagnostics
 /// (warnings such as dropped invalid debug info).
 pub fn read_reference_diag(bitcode: &[u8]) -> Result<(RModule, Vec<String>), String> {
-    unsafe {
-        let ctx = LLVMContextCreate();
-        let mut diags: Vec<(bool, String)> = Vec::new();
-        // Without a handler LLVM prints and exit(1)s on a bitcode error.
-        LLVMContextSetDiagnosticHandler(ctx, Some(on_diagnostic), &mut diags as *mut _ as *mut c_void);
-        let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
-            bitcode.as_ptr() as *const c_char,
-            bitcode.len(),
-            c"dxil".as_ptr(),
-        );
-        let mut module: LLVMModuleRef = std::ptr::null_mut();
-        let failed = LLVMParseBitcodeInContext2(ctx, buf, &mut module) != 0;
-        LLVMDisposeMemoryBuffer(buf);
-        let result = if failed || module.is_null() {
-            let errs: Vec<&str> = diags.iter().filter(|d| d.0).map(|d| d.1.as_str()).collect();
-            Err(format!("LLVM 14 could not read the bitcode: {}", errs.join("; ")))
-        } else {
-            let r = Reader { ctx, kinds: HashMap::new() }.module(module);
-            LLVMDisposeModule(module);
-            r
-        };
-        LLVMContextDispose(ctx);
-        let warnings = diags.into_iter().filter(|d| !d.0).map(|d| d.1).collect();
-        result.map(|m| (m, warnings))
+    // The C API parse comes first: it has a diagnostic handler, so bad
+    // bitcode is an error here rather than an exit in llvm-ir's context.
+    let (mut sys, warnings) = sys::parse(bitcode)?;
+    let ir = llvm_ir_module(bitcode)?;
+    let m = Reader { ir: &ir, sys: &mut sys }.module()?;
+    Ok((m, warnings))
+}
+
+/// `llvm_ir::Module` reads bitcode from a file only.
+fn llvm_ir_module(bitcode: &[u8]) -> Result<llvm_ir::Module, String> {
+    static SEQ: AtomicUsize = AtomicUsize::new(0);
+    let path = std::env::temp_dir().join(format!(
+        "dxjit-llvm-ref-{}-{}.bc",
+        std::process::id(),
+        SEQ.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::write(&path, bitcode).map_err(|e| format!("{}: {e}", path.display()))?;
+    // llvm-ir panics on what it does not model; make that an error of this module.
+    let r = std::panic::catch_unwind(|| llvm_ir::Module::from_bc_path(&path));
+    let _ = std::fs::remove_file(&path);
+    match r {
+        Ok(m) => m.map_err(|e| format!("llvm-ir: {e}")),
+        Err(p) => Err(format!(
+            "llvm-ir panicked: {}",
+            p.downcast_ref::<String>().map(String::as_str).or(p.downcast_ref::<&str>().copied()).unwrap_or("?")
+        )),
     }
-}
-
-extern "C" fn on_diagnostic(di: LLVMDiagnosticInfoRef, sink: *mut c_void) {
-    unsafe {
-        let sink = &mut *(sink as *mut Vec<(bool, String)>);
-        let is_error = matches!(LLVMGetDiagInfoSeverity(di), LLVMDiagnosticSeverity::LLVMDSError);
-        sink.push((is_error, take_message(LLVMGetDiagInfoDescription(di))));
-    }
-}
-
-unsafe fn take_message(p: *mut c_char) -> String {
-    if p.is_null() {
-        return String::new();
-    }
-    let s = CStr::from_ptr(p).to_string_lossy().into_owned();
-    LLVMDisposeMessage(p);
-    s
-}
-
-unsafe fn lossy(p: *const c_char, len: usize) -> String {
-    if p.is_null() {
-        return String::new();
-    }
-    String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned()
-}
-
-unsafe fn value_name(v: LLVMValueRef) -> String {
-    let mut len = 0usize;
-    let p = LLVMGetValueName2(v, &mut len);
-    lossy(p, len)
-}
-
-unsafe fn print_value(v: LLVMValueRef) -> String {
-    take_message(LLVMPrintValueToString(v))
 }
 
 /// Type string in the refmodel syntax (LLVM typed-pointer syntax, names unquoted).
-pub unsafe fn type_str(t: LLVMTypeRef) -> String {
-    use LLVMTypeKind::*;
-    match LLVMGetTypeKind(t) {
-        LLVMVoidTypeKind => "void".into(),
-        LLVMHalfTypeKind => "half".into(),
-        LLVMBFloatTypeKind => "bfloat".into(),
-        LLVMFloatTypeKind => "float".into(),
-        LLVMDoubleTypeKind => "double".into(),
-        LLVMX86_FP80TypeKind => "x86_fp80".into(),
-        LLVMFP128TypeKind => "fp128".into(),
-        LLVMPPC_FP128TypeKind => "ppc_fp128".into(),
-        LLVMLabelTypeKind => "label".into(),
-        LLVMMetadataTypeKind => "metadata".into(),
-        LLVMX86_MMXTypeKind => "x86_mmx".into(),
-        LLVMX86_AMXTypeKind => "x86_amx".into(),
-        LLVMTokenTypeKind => "token".into(),
-        LLVMIntegerTypeKind => format!("i{}", LLVMGetIntTypeWidth(t)),
-        LLVMFunctionTypeKind => {
-            let n = LLVMCountParamTypes(t) as usize;
-            let mut ps = vec![std::ptr::null_mut(); n];
-            LLVMGetParamTypes(t, ps.as_mut_ptr());
-            let mut parts: Vec<String> = ps.iter().map(|&p| type_str(p)).collect();
-            if LLVMIsFunctionVarArg(t) != 0 {
-                parts.push("...".into());
-            }
-            format!("{} ({})", type_str(LLVMGetReturnType(t)), parts.join(", "))
+pub fn type_str(t: &Type) -> String {
+    let list = |ts: &[TypeRef]| ts.iter().map(|t| type_str(t)).collect::<Vec<_>>().join(", ");
+    match t {
+        Type::VoidType => "void".into(),
+        Type::IntegerType { bits } => format!("i{bits}"),
+        Type::PointerType { pointee_type, addr_space: 0 } => format!("{}*", type_str(pointee_type)),
+        Type::PointerType { pointee_type, addr_space } => {
+            format!("{} addrspace({addr_space})*", type_str(pointee_type))
         }
-        LLVMStructTypeKind => {
-            if LLVMIsLiteralStruct(t) == 0 {
-                let p = LLVMGetStructName(t);
-                if !p.is_null() {
-                    return format!("%{}", CStr::from_ptr(p).to_string_lossy());
-                }
-            }
-            let n = LLVMCountStructElementTypes(t) as usize;
-            let mut es = vec![std::ptr::null_mut(); n];
-            LLVMGetStructElementTypes(t, es.as_mut_ptr());
-            let body: Vec<String> = es.iter().map(|&e| type_str(e)).collect();
-            let packed = LLVMIsPackedStruct(t) != 0;
-            match (packed, body.is_empty()) {
-                (false, true) => "{}".into(),
-                (true, true) => "<{}>".into(),
-                (false, false) => format!("{{ {} }}", body.join(", ")),
-                (true, false) => format!("<{{ {} }}>", body.join(", ")),
-            }
+        Type::FPType(f) => match f {
+            FPType::Half => "half",
+            FPType::BFloat => "bfloat",
+            FPType::Single => "float",
+            FPType::Double => "double",
+            FPType::FP128 => "fp128",
+            FPType::X86_FP80 => "x86_fp80",
+            FPType::PPC_FP128 => "ppc_fp128",
         }
-        LLVMArrayTypeKind => format!("[{} x {}]", LLVMGetArrayLength(t), type_str(LLVMGetElementType(t))),
-        LLVMVectorTypeKind => format!("<{} x {}>", LLVMGetVectorSize(t), type_str(LLVMGetElementType(t))),
-        LLVMScalableVectorTypeKind => {
-            format!("<vscale x {} x {}>", LLVMGetVectorSize(t), type_str(LLVMGetElementType(t)))
-        }
-        LLVMPointerTypeKind => {
-            let elem = LLVMGetElementType(t);
-            let as_ = LLVMGetPointerAddressSpace(t);
-            let base = if elem.is_null() { "ptr".to_string() } else { type_str(elem) };
-            if as_ == 0 {
-                format!("{base}*")
-            } else {
-                format!("{base} addrspace({as_})*")
+        .into(),
+        Type::FuncType { result_type, param_types, is_var_arg } => {
+            let mut ps = list(param_types);
+            if *is_var_arg {
+                ps = if ps.is_empty() { "...".into() } else { format!("{ps}, ...") };
             }
+            format!("{} ({ps})", type_str(result_type))
         }
+        Type::VectorType { element_type, num_elements, scalable: false } => {
+            format!("<{num_elements} x {}>", type_str(element_type))
+        }
+        Type::VectorType { element_type, num_elements, scalable: true } => {
+            format!("<vscale x {num_elements} x {}>", type_str(element_type))
+        }
+        Type::ArrayType { element_type, num_elements } => format!("[{num_elements} x {}]", type_str(element_type)),
+        Type::StructType { element_types, is_packed } => match (*is_packed, element_types.is_empty()) {
+            (false, true) => "{}".into(),
+            (true, true) => "<{}>".into(),
+            (false, false) => format!("{{ {} }}", list(element_types)),
+            (true, false) => format!("<{{ {} }}>", list(element_types)),
+        },
+        Type::NamedStructType { name } => format!("%{name}"),
+        Type::X86_MMXType => "x86_mmx".into(),
+        Type::X86_AMXType => "x86_amx".into(),
+        Type::MetadataType => "metadata".into(),
+        Type::LabelType => "label".into(),
+        Type::TokenType => "token".into(),
     }
 }
 
-pub fn opcode_name(op: LLVMOpcode) -> &'static str {
-    use LLVMOpcode::*;
-    match op {
-        LLVMRet => "ret",
-        LLVMBr => "br",
-        LLVMSwitch => "switch",
-        LLVMIndirectBr => "indirectbr",
-        LLVMInvoke => "invoke",
-        LLVMUnreachable => "unreachable",
-        LLVMCallBr => "callbr",
-        LLVMFNeg => "fneg",
-        LLVMAdd => "add",
-        LLVMFAdd => "fadd",
-        LLVMSub => "sub",
-        LLVMFSub => "fsub",
-        LLVMMul => "mul",
-        LLVMFMul => "fmul",
-        LLVMUDiv => "udiv",
-        LLVMSDiv => "sdiv",
-        LLVMFDiv => "fdiv",
-        LLVMURem => "urem",
-        LLVMSRem => "srem",
-        LLVMFRem => "frem",
-        LLVMShl => "shl",
-        LLVMLShr => "lshr",
-        LLVMAShr => "ashr",
-        LLVMAnd => "and",
-        LLVMOr => "or",
-        LLVMXor => "xor",
-        LLVMAlloca => "alloca",
-        LLVMLoad => "load",
-        LLVMStore => "store",
-        LLVMGetElementPtr => "getelementptr",
-        LLVMTrunc => "trunc",
-        LLVMZExt => "zext",
-        LLVMSExt => "sext",
-        LLVMFPToUI => "fptoui",
-        LLVMFPToSI => "fptosi",
-        LLVMUIToFP => "uitofp",
-        LLVMSIToFP => "sitofp",
-        LLVMFPTrunc => "fptrunc",
-        LLVMFPExt => "fpext",
-        LLVMPtrToInt => "ptrtoint",
-        LLVMIntToPtr => "inttoptr",
-        LLVMBitCast => "bitcast",
-        LLVMAddrSpaceCast => "addrspacecast",
-        LLVMICmp => "icmp",
-        LLVMFCmp => "fcmp",
-        LLVMPHI => "phi",
-        LLVMCall => "call",
-        LLVMSelect => "select",
-        LLVMUserOp1 => "userop1",
-        LLVMUserOp2 => "userop2",
-        LLVMVAArg => "va_arg",
-        LLVMExtractElement => "extractelement",
-        LLVMInsertElement => "insertelement",
-        LLVMShuffleVector => "shufflevector",
-        LLVMExtractValue => "extractvalue",
-        LLVMInsertValue => "insertvalue",
-        LLVMFreeze => "freeze",
-        LLVMFence => "fence",
-        LLVMAtomicCmpXchg => "cmpxchg",
-        LLVMAtomicRMW => "atomicrmw",
-        LLVMResume => "resume",
-        LLVMLandingPad => "landingpad",
-        LLVMCleanupRet => "cleanupret",
-        LLVMCatchRet => "catchret",
-        LLVMCatchPad => "catchpad",
-        LLVMCleanupPad => "cleanuppad",
-        LLVMCatchSwitch => "catchswitch",
+fn name_str(n: &Name) -> String {
+    match n {
+        Name::Name(s) => s.to_string(),
+        Name::Number(_) => String::new(),
     }
 }
 
-/// `CmpInst::Predicate` values (FCMP_* 0..=15, ICMP_* 32..=41) to LLVM names.
-fn predicate_name(p: i64) -> String {
-    const F: [&str; 16] = [
-        "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "uno", "ueq", "ugt", "uge", "ult", "ule", "une",
-        "true",
-    ];
-    const I: [&str; 10] = ["eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle"];
-    let n = match p {
-        0..=15 => F[p as usize],
-        32..=41 => I[(p - 32) as usize],
-        _ => return format!("pred=?{p}"),
-    };
-    format!("pred={n}")
-}
-
-fn ordering_name(o: LLVMAtomicOrdering) -> Option<&'static str> {
-    use LLVMAtomicOrdering::*;
+fn ordering(o: MemoryOrdering) -> Option<&'static str> {
     Some(match o {
-        LLVMAtomicOrderingNotAtomic => return None,
-        LLVMAtomicOrderingUnordered => "unordered",
-        LLVMAtomicOrderingMonotonic => "monotonic",
-        LLVMAtomicOrderingAcquire => "acquire",
-        LLVMAtomicOrderingRelease => "release",
-        LLVMAtomicOrderingAcquireRelease => "acq_rel",
-        LLVMAtomicOrderingSequentiallyConsistent => "seq_cst",
+        MemoryOrdering::NotAtomic => return None,
+        MemoryOrdering::Unordered => "unordered",
+        MemoryOrdering::Monotonic => "monotonic",
+        MemoryOrdering::Acquire => "acquire",
+        MemoryOrdering::Release => "release",
+        MemoryOrdering::AcquireRelease => "acq_rel",
+        MemoryOrdering::SequentiallyConsistent => "seq_cst",
     })
 }
 
-fn rmw_name(o: LLVMAtomicRMWBinOp) -> &'static str {
-    use LLVMAtomicRMWBinOp::*;
-    match o {
-        LLVMAtomicRMWBinOpXchg => "xchg",
-        LLVMAtomicRMWBinOpAdd => "add",
-        LLVMAtomicRMWBinOpSub => "sub",
-        LLVMAtomicRMWBinOpAnd => "and",
-        LLVMAtomicRMWBinOpNand => "nand",
-        LLVMAtomicRMWBinOpOr => "or",
-        LLVMAtomicRMWBinOpXor => "xor",
-        LLVMAtomicRMWBinOpMax => "max",
-        LLVMAtomicRMWBinOpMin => "min",
-        LLVMAtomicRMWBinOpUMax => "umax",
-        LLVMAtomicRMWBinOpUMin => "umin",
-        LLVMAtomicRMWBinOpFAdd => "fadd",
-        LLVMAtomicRMWBinOpFSub => "fsub",
+/// `ordering=` (under `key`) and `syncscope=` words of an atomic operation.
+fn atomic(a: &Atomicity, key: &str, extra: &mut Vec<String>) {
+    if let Some(o) = ordering(a.mem_ordering) {
+        extra.push(format!("{key}={o}"));
+    }
+    if a.synch_scope == SynchronizationScope::SingleThread {
+        extra.push("syncscope=singlethread".into());
     }
 }
 
-const FLAG_WORDS: [&str; 11] =
-    ["nuw", "nsw", "exact", "fast", "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"];
-
-/// The flag words (`nuw nsw exact` and fast-math flags) printed right after
-/// the first `opcode` token of `text`.
-fn flags_after(text: &str, opcode: &str) -> Vec<String> {
-    let mut toks = text.split_whitespace().skip_while(|t| *t != opcode);
-    toks.next();
-    toks.take_while(|t| FLAG_WORDS.contains(t)).map(str::to_string).collect()
+fn idx(indices: &[u32]) -> String {
+    format!("idx={}", indices.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(","))
 }
 
-fn can_have_flags(op: LLVMOpcode) -> bool {
-    use LLVMOpcode::*;
-    matches!(
-        op,
-        LLVMAdd
-            | LLVMSub
-            | LLVMMul
-            | LLVMShl
-            | LLVMUDiv
-            | LLVMSDiv
-            | LLVMLShr
-            | LLVMAShr
-            | LLVMFAdd
-            | LLVMFSub
-            | LLVMFMul
-            | LLVMFDiv
-            | LLVMFRem
-            | LLVMFNeg
-            | LLVMFCmp
-            | LLVMCall
-            | LLVMSelect
-            | LLVMPHI
-    )
+/// A value whose type is asked for.
+enum ConstantOrOperand<'a> {
+    Constant(&'a ConstantRef),
+    Operand(&'a Operand),
 }
 
-unsafe fn indices(v: LLVMValueRef) -> String {
-    let n = LLVMGetNumIndices(v) as usize;
-    let p = LLVMGetIndices(v);
-    let idx: Vec<String> = if n == 0 || p.is_null() {
-        vec![]
-    } else {
-        std::slice::from_raw_parts(p, n).iter().map(|i| i.to_string()).collect()
-    };
-    format!("idx={}", idx.join(","))
+/// An operand position of an llvm-ir instruction, in the refmodel's order.
+enum Op<'a> {
+    Value(&'a Operand),
+    Const(&'a ConstantRef),
+    Block(&'a Name),
 }
 
-/// Per-function value numbering.
+/// Opcodes whose printed form may carry `nuw`/`nsw`/`exact` or fast-math flags.
+const FLAGGED: [&str; 18] = [
+    "add", "sub", "mul", "shl", "udiv", "sdiv", "lshr", "ashr", "fadd", "fsub", "fmul", "fdiv", "frem", "fneg", "fcmp",
+    "call", "select", "phi",
+];
+
+/// llvm-ir values of one function, by position.
 #[derive(Default)]
-struct Locals {
-    args: HashMap<LLVMValueRef, u32>,
-    insts: HashMap<LLVMValueRef, u32>,
-    blocks: HashMap<LLVMBasicBlockRef, u32>,
+struct Locals<'a> {
+    values: HashMap<&'a Name, ROperand>,
+    blocks: HashMap<&'a Name, u32>,
 }
 
-struct Reader {
-    ctx: LLVMContextRef,
-    /// Metadata kind id → name, discovered from printed instructions.
-    kinds: HashMap<u32, String>,
+struct Reader<'a> {
+    ir: &'a llvm_ir::Module,
+    sys: &'a mut sys::Parsed,
 }
 
-impl Reader {
-    unsafe fn module(mut self, m: LLVMModuleRef) -> Result<RModule, String> {
-        let none = Locals::default();
+impl<'a> Reader<'a> {
+    fn module(&mut self) -> Result<RModule, String> {
         let mut out = RModule::default();
 
-        let mut g = LLVMGetFirstGlobal(m);
-        while !g.is_null() {
-            let init = LLVMGetInitializer(g);
+        let sys_globals = self.sys.globals();
+        if sys_globals.len() != self.ir.global_vars.len() {
+            return Err("llvm-ir and the C API disagree on the globals".into());
+        }
+        for (g, &(_, init)) in self.ir.global_vars.iter().zip(&sys_globals) {
+            let Type::PointerType { pointee_type, .. } = g.ty.as_ref() else {
+                return Err(format!("global {} is not a pointer", g.name));
+            };
             out.globals.push(RGlobal {
-                name: value_name(g),
-                ty: type_str(LLVMGlobalGetValueType(g)),
-                addr_space: LLVMGetPointerAddressSpace(LLVMTypeOf(g)),
-                is_const: LLVMIsGlobalConstant(g) != 0,
-                init: if init.is_null() { None } else { Some(self.konst(init)?) },
+                name: name_str(&g.name),
+                ty: type_str(pointee_type),
+                addr_space: g.addr_space,
+                is_const: g.is_constant,
+                init: match &g.initializer {
+                    Some(c) => Some(self.konst(c, init)?),
+                    None => None,
+                },
             });
-            g = LLVMGetNextGlobal(g);
         }
 
-        let mut f = LLVMGetFirstFunction(m);
-        while !f.is_null() {
-            out.functions.push(self.function(f)?);
-            f = LLVMGetNextFunction(f);
-        }
-
-        let mut nm = LLVMGetFirstNamedMetadata(m);
-        while !nm.is_null() {
-            let mut len = 0usize;
-            let np = LLVMGetNamedMetadataName(nm, &mut len);
-            let name = lossy(np, len);
-            let cname = std::ffi::CString::new(std::slice::from_raw_parts(np as *const u8, len))
-                .map_err(|_| format!("named metadata name with NUL: {name}"))?;
-            let n = LLVMGetNamedMetadataNumOperands(m, cname.as_ptr()) as usize;
-            let mut ops = vec![std::ptr::null_mut(); n];
-            LLVMGetNamedMetadataOperands(m, cname.as_ptr(), ops.as_mut_ptr());
-            let mut rops = Vec::with_capacity(n);
-            for &o in &ops {
-                rops.push(self.md(o, &none, 0, &mut Vec::new(), true)?.unwrap_or(RMd::Other("null".into())));
+        // llvm-ir lists definitions and declarations apart; the C API gives
+        // the module order.
+        let mut defined: HashMap<&str, &llvm_ir::Function> =
+            self.ir.functions.iter().map(|f| (f.name.as_str(), f)).collect();
+        let mut declared: HashMap<&str, &llvm_ir::function::FunctionDeclaration> =
+            self.ir.func_declarations.iter().map(|f| (f.name.as_str(), f)).collect();
+        for f in self.sys.functions() {
+            let name = sys::value_name(f);
+            if let Some(d) = declared.remove(name.as_str()) {
+                let ps: Vec<TypeRef> = d.parameters.iter().map(|p| p.ty.clone()).collect();
+                out.functions.push(RFunction {
+                    ty: fn_type(&d.return_type, &ps, d.is_var_arg),
+                    name,
+                    is_declaration: true,
+                    blocks: vec![],
+                });
+            } else if let Some(d) = defined.remove(name.as_str()) {
+                out.functions.push(self.function(d, f).map_err(|e| format!("@{name}: {e}"))?);
+            } else {
+                return Err(format!("llvm-ir has no function @{name}"));
             }
-            out.named_metadata.push(RNamedMd { name, ops: rops });
-            nm = LLVMGetNextNamedMetadata(nm);
+        }
+        if !defined.is_empty() || !declared.is_empty() {
+            return Err("llvm-ir has functions the C API does not list".into());
         }
 
+        out.named_metadata = self.sys.named_metadata()?;
         out.canonicalize();
         Ok(out)
     }
 
-    unsafe fn function(&mut self, f: LLVMValueRef) -> Result<RFunction, String> {
-        let name = value_name(f);
+    fn function(&mut self, f: &'a llvm_ir::Function, sys_f: LLVMValueRef) -> Result<RFunction, String> {
         let mut loc = Locals::default();
-        for i in 0..LLVMCountParams(f) {
-            loc.args.insert(LLVMGetParam(f, i), i);
+        for (i, p) in f.parameters.iter().enumerate() {
+            loc.values.insert(&p.name, ROperand::Arg(i as u32));
         }
-        let mut bbs = Vec::new();
-        let mut bb = LLVMGetFirstBasicBlock(f);
         let mut n = 0u32;
-        while !bb.is_null() {
-            loc.blocks.insert(bb, bbs.len() as u32);
-            let mut i = LLVMGetFirstInstruction(bb);
-            while !i.is_null() {
-                loc.insts.insert(i, n);
+        for (bi, b) in f.basic_blocks.iter().enumerate() {
+            loc.blocks.insert(&b.name, bi as u32);
+            for r in b.instrs.iter().map(Instruction::try_get_result).chain([b.term.try_get_result()]) {
+                if let Some(name) = r {
+                    loc.values.insert(name, ROperand::Inst(n));
+                }
                 n += 1;
-                i = LLVMGetNextInstruction(i);
             }
-            bbs.push(bb);
-            bb = LLVMGetNextBasicBlock(bb);
         }
-        let mut blocks = Vec::with_capacity(bbs.len());
-        for &bb in &bbs {
-            let mut insts = Vec::new();
-            let mut i = LLVMGetFirstInstruction(bb);
-            while !i.is_null() {
-                insts.push(self.inst(i, &loc).map_err(|e| format!("@{name}: {e}"))?);
-                i = LLVMGetNextInstruction(i);
+        let sys_loc = sys::locals(sys_f);
+        if sys_loc.insts.len() != n as usize {
+            return Err(format!("llvm-ir has {n} instructions, the C API {}", sys_loc.insts.len()));
+        }
+        let mut sys_insts = sys_loc.insts.iter().copied();
+        let mut blocks = Vec::with_capacity(f.basic_blocks.len());
+        for b in &f.basic_blocks {
+            let mut insts = Vec::with_capacity(b.instrs.len() + 1);
+            for i in &b.instrs {
+                let s = sys_insts.next().ok_or("instruction count")?;
+                insts.push(self.inst(i, s, &loc, &sys_loc)?);
             }
+            let s = sys_insts.next().ok_or("instruction count")?;
+            insts.push(self.term(&b.term, s, &loc, &sys_loc)?);
             blocks.push(RBlock { insts });
         }
+        let ps: Vec<TypeRef> = f.parameters.iter().map(|p| p.ty.clone()).collect();
         Ok(RFunction {
-            name,
-            ty: type_str(LLVMGlobalGetValueType(f)),
-            is_declaration: LLVMIsDeclaration(f) != 0,
+            name: f.name.clone(),
+            ty: fn_type(&f.return_type, &ps, f.is_var_arg),
+            is_declaration: false,
             blocks,
         })
     }
 
-    unsafe fn block_ref(&self, bb: LLVMBasicBlockRef, loc: &Locals) -> Result<ROperand, String> {
-        loc.blocks.get(&bb).map(|&i| ROperand::Block(i)).ok_or_else(|| "reference to a foreign block".into())
-    }
-
-    unsafe fn inst(&mut self, i: LLVMValueRef, loc: &Locals) -> Result<RInst, String> {
-        use LLVMOpcode::*;
-        let op = LLVMGetInstructionOpcode(i);
-        let opcode = opcode_name(op);
-        let mut operands = Vec::new();
+    fn inst(
+        &mut self,
+        i: &'a Instruction,
+        s: LLVMValueRef,
+        loc: &Locals<'a>,
+        sys_loc: &sys::Locals,
+    ) -> Result<RInst, String> {
+        use Instruction as I;
+        use Op::*;
         let mut extra: Vec<String> = Vec::new();
-        let mut text: Option<String> = None;
-        let all_ops = |s: &mut Self, operands: &mut Vec<ROperand>| -> Result<(), String> {
-            for k in 0..LLVMGetNumOperands(i) {
-                operands.push(s.operand(LLVMGetOperand(i, k as u32), loc)?);
-            }
-            Ok(())
-        };
-        match op {
-            LLVMCall => {
-                operands.push(self.operand(LLVMGetCalledValue(i), loc)?);
-                for k in 0..LLVMGetNumArgOperands(i) {
-                    operands.push(self.operand(LLVMGetOperand(i, k), loc)?);
-                }
-            }
-            LLVMBr => {
-                if LLVMIsConditional(i) != 0 {
-                    operands.push(self.operand(LLVMGetCondition(i), loc)?);
-                    operands.push(self.block_ref(LLVMGetSuccessor(i, 0), loc)?);
-                    operands.push(self.block_ref(LLVMGetSuccessor(i, 1), loc)?);
-                } else {
-                    operands.push(self.block_ref(LLVMGetSuccessor(i, 0), loc)?);
-                }
-            }
-            LLVMPHI => {
-                for k in 0..LLVMCountIncoming(i) {
-                    operands.push(self.operand(LLVMGetIncomingValue(i, k), loc)?);
-                    operands.push(self.block_ref(LLVMGetIncomingBlock(i, k), loc)?);
-                }
-            }
-            LLVMShuffleVector => {
-                operands.push(self.operand(LLVMGetOperand(i, 0), loc)?);
-                operands.push(self.operand(LLVMGetOperand(i, 1), loc)?);
-                let undef = LLVMGetUndefMaskElem();
-                let mask: Vec<String> = (0..LLVMGetNumMaskElements(i))
-                    .map(|k| {
-                        let m = LLVMGetMaskValue(i, k);
-                        if m == undef {
-                            "-1".to_string()
-                        } else {
-                            m.to_string()
-                        }
+        let v = Value;
+        let (opcode, ops): (&str, Vec<Op>) = match i {
+            I::Add(x) => ("add", vec![v(&x.operand0), v(&x.operand1)]),
+            I::Sub(x) => ("sub", vec![v(&x.operand0), v(&x.operand1)]),
+            I::Mul(x) => ("mul", vec![v(&x.operand0), v(&x.operand1)]),
+            I::UDiv(x) => ("udiv", vec![v(&x.operand0), v(&x.operand1)]),
+            I::SDiv(x) => ("sdiv", vec![v(&x.operand0), v(&x.operand1)]),
+            I::URem(x) => ("urem", vec![v(&x.operand0), v(&x.operand1)]),
+            I::SRem(x) => ("srem", vec![v(&x.operand0), v(&x.operand1)]),
+            I::And(x) => ("and", vec![v(&x.operand0), v(&x.operand1)]),
+            I::Or(x) => ("or", vec![v(&x.operand0), v(&x.operand1)]),
+            I::Xor(x) => ("xor", vec![v(&x.operand0), v(&x.operand1)]),
+            I::Shl(x) => ("shl", vec![v(&x.operand0), v(&x.operand1)]),
+            I::LShr(x) => ("lshr", vec![v(&x.operand0), v(&x.operand1)]),
+            I::AShr(x) => ("ashr", vec![v(&x.operand0), v(&x.operand1)]),
+            I::FAdd(x) => ("fadd", vec![v(&x.operand0), v(&x.operand1)]),
+            I::FSub(x) => ("fsub", vec![v(&x.operand0), v(&x.operand1)]),
+            I::FMul(x) => ("fmul", vec![v(&x.operand0), v(&x.operand1)]),
+            I::FDiv(x) => ("fdiv", vec![v(&x.operand0), v(&x.operand1)]),
+            I::FRem(x) => ("frem", vec![v(&x.operand0), v(&x.operand1)]),
+            I::FNeg(x) => ("fneg", vec![v(&x.operand)]),
+            I::ExtractElement(x) => ("extractelement", vec![v(&x.vector), v(&x.index)]),
+            I::InsertElement(x) => ("insertelement", vec![v(&x.vector), v(&x.element), v(&x.index)]),
+            I::ShuffleVector(x) => {
+                let Constant::Vector(lanes) = x.mask.as_ref() else {
+                    return Err("shuffle mask is not a vector".into());
+                };
+                let mask: Vec<String> = lanes
+                    .iter()
+                    .map(|l| match l.as_ref() {
+                        Constant::Int { value, .. } => Ok(value.to_string()),
+                        Constant::Undef(_) => Ok("-1".to_string()),
+                        other => Err(format!("shuffle mask lane {other:?}")),
                     })
-                    .collect();
+                    .collect::<Result<_, _>>()?;
                 extra.push(format!("mask={}", mask.join(",")));
+                ("shufflevector", vec![v(&x.operand0), v(&x.operand1)])
             }
-            _ => all_ops(self, &mut operands)?,
-        }
-        match op {
-            LLVMICmp => extra.push(predicate_name(LLVMGetICmpPredicate(i) as i64)),
-            LLVMFCmp => extra.push(predicate_name(LLVMGetFCmpPredicate(i) as i64)),
-            LLVMLoad | LLVMStore => {
-                extra.push(format!("align={}", LLVMGetAlignment(i)));
-                if LLVMGetVolatile(i) != 0 {
+            I::ExtractValue(x) => {
+                extra.push(idx(&x.indices));
+                ("extractvalue", vec![v(&x.aggregate)])
+            }
+            I::InsertValue(x) => {
+                extra.push(idx(&x.indices));
+                ("insertvalue", vec![v(&x.aggregate), v(&x.element)])
+            }
+            I::Alloca(x) => {
+                extra.push(format!("align={}", x.alignment));
+                ("alloca", vec![v(&x.num_elements)])
+            }
+            I::Load(x) => {
+                extra.push(format!("align={}", x.alignment));
+                if x.volatile {
                     extra.push("volatile".into());
                 }
-                if let Some(o) = ordering_name(LLVMGetOrdering(i)) {
-                    extra.push(format!("ordering={o}"));
-                    let t = text.get_or_insert_with(|| print_value(i));
-                    if t.contains("syncscope(\"singlethread\")") {
-                        extra.push("syncscope=singlethread".into());
-                    }
+                if let Some(a) = &x.atomicity {
+                    atomic(a, "ordering", &mut extra);
                 }
+                ("load", vec![v(&x.address)])
             }
-            LLVMAlloca => extra.push(format!("align={}", LLVMGetAlignment(i))),
-            LLVMGetElementPtr if LLVMIsInBounds(i) != 0 => extra.push("inbounds".into()),
-            LLVMExtractValue | LLVMInsertValue => extra.push(indices(i)),
-            LLVMAtomicRMW => {
-                extra.push(format!("rmw={}", rmw_name(LLVMGetAtomicRMWBinOp(i))));
-                if let Some(o) = ordering_name(LLVMGetOrdering(i)) {
-                    extra.push(format!("ordering={o}"));
-                }
-                if LLVMGetVolatile(i) != 0 {
+            I::Store(x) => {
+                extra.push(format!("align={}", x.alignment));
+                if x.volatile {
                     extra.push("volatile".into());
                 }
-                if LLVMIsAtomicSingleThread(i) != 0 {
-                    extra.push("syncscope=singlethread".into());
+                if let Some(a) = &x.atomicity {
+                    atomic(a, "ordering", &mut extra);
                 }
+                ("store", vec![v(&x.value), v(&x.address)])
             }
-            LLVMAtomicCmpXchg => {
-                if let Some(o) = ordering_name(LLVMGetCmpXchgSuccessOrdering(i)) {
-                    extra.push(format!("success={o}"));
-                }
-                if let Some(o) = ordering_name(LLVMGetCmpXchgFailureOrdering(i)) {
+            I::Fence(x) => {
+                atomic(&x.atomicity, "ordering", &mut extra);
+                ("fence", vec![])
+            }
+            I::CmpXchg(x) => {
+                atomic(&x.atomicity, "success", &mut extra);
+                if let Some(o) = ordering(x.failure_memory_ordering) {
                     extra.push(format!("failure={o}"));
                 }
-                if LLVMGetVolatile(i) != 0 {
+                if x.volatile {
                     extra.push("volatile".into());
                 }
-                if LLVMGetWeak(i) != 0 {
+                if x.weak {
                     extra.push("weak".into());
                 }
-                if LLVMIsAtomicSingleThread(i) != 0 {
-                    extra.push("syncscope=singlethread".into());
-                }
+                ("cmpxchg", vec![v(&x.address), v(&x.expected), v(&x.replacement)])
             }
-            LLVMFence => {
-                if let Some(o) = ordering_name(LLVMGetOrdering(i)) {
-                    extra.push(format!("ordering={o}"));
+            I::AtomicRMW(x) => {
+                extra.push(format!("rmw={}", x.operation));
+                atomic(&x.atomicity, "ordering", &mut extra);
+                if x.volatile {
+                    extra.push("volatile".into());
                 }
-                let t = text.get_or_insert_with(|| print_value(i));
-                if t.contains("syncscope(\"singlethread\")") {
-                    extra.push("syncscope=singlethread".into());
+                ("atomicrmw", vec![v(&x.address), v(&x.value)])
+            }
+            I::GetElementPtr(x) => {
+                if x.in_bounds {
+                    extra.push("inbounds".into());
                 }
+                ("getelementptr", std::iter::once(&x.address).chain(&x.indices).map(v).collect())
             }
-            _ => {}
-        }
-        if can_have_flags(op) {
-            let t = text.get_or_insert_with(|| print_value(i));
-            extra.extend(flags_after(t, opcode));
-        }
-
-        // Metadata attachments other than !dbg.
-        let mut md = Vec::new();
-        let mut count = 0usize;
-        let entries = LLVMInstructionGetAllMetadataOtherThanDebugLoc(i, &mut count);
-        if !entries.is_null() {
-            for k in 0..count as u32 {
-                let kind = LLVMValueMetadataEntriesGetKind(entries, k);
-                let node = LLVMValueMetadataEntriesGetMetadata(entries, k);
-                let name = match self.kinds.get(&kind) {
-                    Some(n) => n.clone(),
-                    None => {
-                        let t = text.get_or_insert_with(|| print_value(i));
-                        self.discover_kind(kind, t)?
-                    }
-                };
-                let v = LLVMMetadataAsValue(self.ctx, node);
-                let r = self.md(v, loc, 0, &mut Vec::new(), true)?.unwrap_or(RMd::Other("null".into()));
-                md.push((name, r));
+            I::Trunc(x) => ("trunc", vec![v(&x.operand)]),
+            I::ZExt(x) => ("zext", vec![v(&x.operand)]),
+            I::SExt(x) => ("sext", vec![v(&x.operand)]),
+            I::FPTrunc(x) => ("fptrunc", vec![v(&x.operand)]),
+            I::FPExt(x) => ("fpext", vec![v(&x.operand)]),
+            I::FPToUI(x) => ("fptoui", vec![v(&x.operand)]),
+            I::FPToSI(x) => ("fptosi", vec![v(&x.operand)]),
+            I::UIToFP(x) => ("uitofp", vec![v(&x.operand)]),
+            I::SIToFP(x) => ("sitofp", vec![v(&x.operand)]),
+            I::PtrToInt(x) => ("ptrtoint", vec![v(&x.operand)]),
+            I::IntToPtr(x) => ("inttoptr", vec![v(&x.operand)]),
+            I::BitCast(x) => ("bitcast", vec![v(&x.operand)]),
+            I::AddrSpaceCast(x) => ("addrspacecast", vec![v(&x.operand)]),
+            I::ICmp(x) => {
+                extra.push(format!("pred={}", x.predicate));
+                ("icmp", vec![v(&x.operand0), v(&x.operand1)])
             }
-            LLVMDisposeValueMetadataEntries(entries);
-        }
-
-        Ok(RInst { opcode: opcode.to_string(), ty: type_str(LLVMTypeOf(i)), operands, extra, md })
+            I::FCmp(x) => {
+                extra.push(format!("pred={}", x.predicate));
+                ("fcmp", vec![v(&x.operand0), v(&x.operand1)])
+            }
+            I::Phi(x) => ("phi", x.incoming_values.iter().flat_map(|(val, b)| [v(val), Block(b)]).collect()),
+            I::Select(x) => ("select", vec![v(&x.condition), v(&x.true_value), v(&x.false_value)]),
+            I::Freeze(x) => ("freeze", vec![v(&x.operand)]),
+            I::Call(x) => {
+                let callee = x.function.as_ref().right().ok_or("call of inline assembly")?;
+                ("call", std::iter::once(callee).chain(x.arguments.iter().map(|(a, _)| a)).map(v).collect())
+            }
+            I::VAArg(x) => ("va_arg", vec![v(&x.arg_list)]),
+            I::LandingPad(_) | I::CatchPad(_) | I::CleanupPad(_) => {
+                return Err(format!("exception handling is not rendered: {i}"))
+            }
+        };
+        let ty = match i {
+            I::GetElementPtr(x) => {
+                self.gep_type(&ConstantOrOperand::Operand(&x.address), x.indices.iter().map(|o| self.const_index(o)))?
+            }
+            I::Select(x) => type_str(&self.pointer_type(&ConstantOrOperand::Operand(&x.true_value))),
+            I::ExtractValue(x) => {
+                let mut t = self.ir.type_of(&x.aggregate);
+                for &k in &x.indices {
+                    t = self.step(&t, Some(k as u64))?;
+                }
+                type_str(&t)
+            }
+            _ => type_str(&self.ir.type_of(i)),
+        };
+        self.finish(opcode, ty, ops, extra, s, loc, sys_loc)
     }
 
-    /// The C API has no kind-id → name lookup. The printed instruction names
-    /// its attachments (`, !dx.precise !3`); a candidate word whose id
-    /// (`LLVMGetMDKindIDInContext`) equals `kind` is that kind's name, since
-    /// ids and names are in one-to-one correspondence.
-    unsafe fn discover_kind(&mut self, kind: u32, text: &str) -> Result<String, String> {
-        let b = text.as_bytes();
-        let mut k = 0;
-        while k < b.len() {
-            if b[k] == b'!' {
-                let s = k + 1;
-                let mut e = s;
-                while e < b.len() && (b[e].is_ascii_alphanumeric() || b"-$._".contains(&b[e])) {
-                    e += 1;
-                }
-                if e > s && !b[s].is_ascii_digit() {
-                    let cand = &text[s..e];
-                    let id = LLVMGetMDKindIDInContext(self.ctx, cand.as_ptr() as *const c_char, cand.len() as u32);
-                    if id == kind {
-                        self.kinds.insert(kind, cand.to_string());
-                        return Ok(cand.to_string());
-                    }
-                }
-                k = e.max(k + 1);
-            } else {
-                k += 1;
-            }
-        }
-        Err(format!("cannot name metadata kind {kind} in `{}`", text.trim()))
-    }
-
-    unsafe fn operand(&mut self, v: LLVMValueRef, loc: &Locals) -> Result<ROperand, String> {
-        if v.is_null() {
-            return Err("null operand".into());
-        }
-        if LLVMValueIsBasicBlock(v) != 0 {
-            return self.block_ref(LLVMValueAsBasicBlock(v), loc);
-        }
-        if !LLVMIsAArgument(v).is_null() {
-            return loc.args.get(&v).map(|&i| ROperand::Arg(i)).ok_or_else(|| "foreign argument".into());
-        }
-        if !LLVMIsAInstruction(v).is_null() {
-            return loc.insts.get(&v).map(|&i| ROperand::Inst(i)).ok_or_else(|| "foreign instruction".into());
-        }
-        if !LLVMIsAFunction(v).is_null() {
-            return Ok(ROperand::Function(value_name(v)));
-        }
-        if !LLVMIsAGlobalVariable(v).is_null() || !LLVMIsAGlobalAlias(v).is_null() {
-            return Ok(ROperand::Global(value_name(v)));
-        }
-        if matches!(LLVMGetValueKind(v), LLVMValueKind::LLVMMetadataAsValueValueKind) {
-            return Ok(ROperand::Metadata(
-                self.md(v, loc, 0, &mut Vec::new(), false)?.unwrap_or(RMd::Other("null".into())),
-            ));
-        }
-        if !LLVMIsAConstant(v).is_null() {
-            return Ok(ROperand::Const(self.konst(v)?));
-        }
-        Err(format!("unsupported operand `{}`", print_value(v)))
-    }
-
-    unsafe fn konst(&mut self, c: LLVMValueRef) -> Result<RConst, String> {
-        if !LLVMIsAFunction(c).is_null() {
-            return Ok(RConst::Function(value_name(c)));
-        }
-        if !LLVMIsAGlobalVariable(c).is_null() || !LLVMIsAGlobalAlias(c).is_null() {
-            return Ok(RConst::Global(value_name(c)));
-        }
-        let t = LLVMTypeOf(c);
-        let ty = type_str(t);
-        if !LLVMIsAConstantInt(c).is_null() {
-            let bits = LLVMGetIntTypeWidth(t);
-            if bits > 64 {
-                return Err(format!("integer constant wider than 64 bits: {ty}"));
-            }
-            let v = LLVMConstIntGetZExtValue(c);
-            let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
-            return Ok(RConst::Int { bits, value: v & mask });
-        }
-        if !LLVMIsAConstantFP(c).is_null() {
-            let width = match LLVMGetTypeKind(t) {
-                LLVMTypeKind::LLVMHalfTypeKind | LLVMTypeKind::LLVMBFloatTypeKind => 16,
-                LLVMTypeKind::LLVMFloatTypeKind => 32,
-                LLVMTypeKind::LLVMDoubleTypeKind => 64,
-                _ => return Err(format!("unsupported FP constant type {ty}")),
-            };
-            // Bitcast constant-folds to a ConstantInt holding the exact bits
-            // (NaN payloads and signalling NaNs included).
-            let as_int = LLVMConstBitCast(c, LLVMIntTypeInContext(self.ctx, width));
-            if LLVMIsAConstantInt(as_int).is_null() {
-                return Err(format!("FP constant did not fold to bits: {}", print_value(c)));
-            }
-            return Ok(RConst::Float { ty, bits: LLVMConstIntGetZExtValue(as_int) });
-        }
-        if !LLVMIsAConstantPointerNull(c).is_null() {
-            return Ok(RConst::Null(ty));
-        }
-        if !LLVMIsAUndefValue(c).is_null() {
-            return Ok(RConst::Undef(ty));
-        }
-        if !LLVMIsAConstantAggregateZero(c).is_null() {
-            return Ok(RConst::AggregateZero(ty));
-        }
-        if !LLVMIsAConstantDataSequential(c).is_null() {
-            let n = match LLVMGetTypeKind(t) {
-                LLVMTypeKind::LLVMArrayTypeKind => LLVMGetArrayLength(t),
-                _ => LLVMGetVectorSize(t),
-            };
-            let mut elems = Vec::with_capacity(n as usize);
-            for k in 0..n {
-                elems.push(self.konst(LLVMGetElementAsConstant(c, k))?);
-            }
-            return Ok(RConst::Aggregate { ty, elems });
-        }
-        if !LLVMIsAConstantArray(c).is_null()
-            || !LLVMIsAConstantStruct(c).is_null()
-            || !LLVMIsAConstantVector(c).is_null()
-        {
-            let mut elems = Vec::new();
-            for k in 0..LLVMGetNumOperands(c) {
-                elems.push(self.konst(LLVMGetOperand(c, k as u32))?);
-            }
-            return Ok(RConst::Aggregate { ty, elems });
-        }
-        if !LLVMIsAConstantExpr(c).is_null() {
-            use LLVMOpcode::*;
-            let op = LLVMGetConstOpcode(c);
-            let opcode = opcode_name(op);
-            let mut operands = Vec::new();
-            for k in 0..LLVMGetNumOperands(c) {
-                operands.push(self.konst(LLVMGetOperand(c, k as u32))?);
-            }
-            let mut extra = Vec::new();
-            match op {
-                LLVMICmp => extra.push(predicate_name(LLVMGetICmpPredicate(c) as i64)),
-                LLVMFCmp => extra.push(predicate_name(LLVMGetFCmpPredicate(c) as i64)),
-                LLVMGetElementPtr if LLVMIsInBounds(c) != 0 => extra.push("inbounds".into()),
-                LLVMExtractValue | LLVMInsertValue => extra.push(indices(c)),
-                LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMUDiv | LLVMSDiv | LLVMLShr | LLVMAShr => {
-                    extra.extend(flags_after(&print_value(c), opcode));
-                }
-                _ => {}
-            }
-            extra.sort();
-            return Ok(RConst::Expr { opcode: opcode.to_string(), ty, operands, extra });
-        }
-        Err(format!("unsupported constant `{}`", print_value(c)))
-    }
-
-    /// Renders a metadata value: a `MetadataAsValue`, or a plain value (a
-    /// node operand that is `ConstantAsMetadata` comes back unwrapped).
-    /// `None` for a null node operand.
-    ///
-    /// `node_pos`: the position can only hold an MDNode (named metadata
-    /// operand, attachment, operand of a node). Every `MetadataAsValue` the
-    /// C API hands out goes through `MetadataAsValue::get`, which
-    /// canonicalises a one-operand node `!{C}` with a constant `C` to `C`
-    /// itself and `!{null}` to `!{}`; in a node position a bare constant is
-    /// therefore the node `!{C}` and is rendered as such. (`!{null}` stays
-    /// indistinguishable from `!{}`: the refmodel rule renders both as
-    /// `Node([])`.)
-    unsafe fn md(
+    fn term(
         &mut self,
-        v: LLVMValueRef,
-        loc: &Locals,
-        depth: usize,
-        stack: &mut Vec<LLVMMetadataRef>,
-        node_pos: bool,
-    ) -> Result<Option<RMd>, String> {
-        if v.is_null() {
-            return Ok(None);
-        }
-        if !matches!(LLVMGetValueKind(v), LLVMValueKind::LLVMMetadataAsValueValueKind) {
-            return Ok(Some(RMd::Value(Box::new(self.operand(v, loc)?))));
-        }
-        let md = LLVMValueAsMetadata(v);
-        use LLVMMetadataKind::*;
-        let kind = LLVMGetMetadataKind(md);
-        Ok(Some(match kind {
-            LLVMMDStringMetadataKind => {
-                let mut len = 0u32;
-                let p = LLVMGetMDString(v, &mut len);
-                RMd::String(lossy(p, len as usize))
+        t: &'a Terminator,
+        s: LLVMValueRef,
+        loc: &Locals<'a>,
+        sys_loc: &sys::Locals,
+    ) -> Result<RInst, String> {
+        use Op::*;
+        let (opcode, ops): (&str, Vec<Op>) = match t {
+            Terminator::Ret(x) => ("ret", x.return_operand.iter().map(Value).collect()),
+            Terminator::Br(x) => ("br", vec![Block(&x.dest)]),
+            Terminator::CondBr(x) => ("br", vec![Value(&x.condition), Block(&x.true_dest), Block(&x.false_dest)]),
+            Terminator::Switch(x) => {
+                let mut ops = vec![Value(&x.operand), Block(&x.default_dest)];
+                ops.extend(x.dests.iter().flat_map(|(c, b)| [Const(c), Block(b)]));
+                ("switch", ops)
             }
-            LLVMConstantAsMetadataMetadataKind | LLVMLocalAsMetadataMetadataKind => {
-                let mut inner = [std::ptr::null_mut(); 1];
-                LLVMGetMDNodeOperands(v, inner.as_mut_ptr());
-                let value = RMd::Value(Box::new(self.operand(inner[0], loc)?));
-                if !node_pos {
-                    value
-                } else if depth >= MD_DEPTH_LIMIT {
-                    RMd::Other("depth".into())
-                } else {
-                    RMd::Node(vec![Some(value)])
+            Terminator::IndirectBr(x) => {
+                ("indirectbr", std::iter::once(Value(&x.operand)).chain(x.possible_dests.iter().map(Block)).collect())
+            }
+            Terminator::Unreachable(_) => ("unreachable", vec![]),
+            other => return Err(format!("terminator not rendered: {other}")),
+        };
+        let ty = type_str(&self.ir.type_of(t));
+        self.finish(opcode, ty, ops, vec![], s, loc, sys_loc)
+    }
+
+    /// Operands (paired with the C API's), flags and attachments.
+    #[allow(clippy::too_many_arguments)]
+    fn finish(
+        &mut self,
+        opcode: &str,
+        ty: String,
+        ops: Vec<Op>,
+        mut extra: Vec<String>,
+        s: LLVMValueRef,
+        loc: &Locals<'a>,
+        sys_loc: &sys::Locals,
+    ) -> Result<RInst, String> {
+        let sys_ops = sys::operands(s);
+        if sys_ops.len() != ops.len() {
+            return Err(format!("{opcode}: llvm-ir has {} operands, the C API {}", ops.len(), sys_ops.len()));
+        }
+        let mut operands = Vec::with_capacity(ops.len());
+        for (op, &so) in ops.iter().zip(&sys_ops) {
+            operands.push(match op {
+                Op::Block(b) => ROperand::Block(*loc.blocks.get(b).ok_or_else(|| format!("no block {b}"))?),
+                Op::Const(c) => ROperand::Const(self.konst(c, so)?),
+                Op::Value(Operand::LocalOperand { name, .. }) => {
+                    loc.values.get(name).cloned().ok_or_else(|| format!("no value {name}"))?
                 }
-            }
-            LLVMMDTupleMetadataKind => {
-                if stack.contains(&md) {
-                    RMd::Other("cycle".into())
-                } else if depth >= MD_DEPTH_LIMIT {
-                    RMd::Other("depth".into())
-                } else {
-                    let n = LLVMGetMDNodeNumOperands(v) as usize;
-                    let mut ops = vec![std::ptr::null_mut(); n];
-                    LLVMGetMDNodeOperands(v, ops.as_mut_ptr());
-                    stack.push(md);
-                    let mut out = Vec::with_capacity(n);
-                    for &o in &ops {
-                        out.push(self.md(o, loc, depth + 1, stack, true)?);
+                Op::Value(Operand::ConstantOperand(c)) => match c.as_ref() {
+                    Constant::GlobalReference { name, ty } => {
+                        global_ref(name, ty, ROperand::Function, ROperand::Global)
                     }
-                    stack.pop();
-                    RMd::Node(out)
+                    _ => ROperand::Const(self.konst(c, so)?),
+                },
+                Op::Value(Operand::MetadataOperand) => ROperand::Metadata(self.sys.md_operand(so, sys_loc)?),
+            });
+        }
+        if FLAGGED.contains(&opcode) {
+            extra.extend(sys::flags(s, opcode));
+        }
+        let md = self.sys.attachments(s, sys_loc)?;
+        Ok(RInst { opcode: opcode.to_string(), ty, operands, extra, md })
+    }
+
+    /// A constant index operand's value (for GEP result types through structs).
+    fn const_index(&self, o: &Operand) -> Option<u64> {
+        match o {
+            Operand::ConstantOperand(c) => match c.as_ref() {
+                Constant::Int { value, .. } => Some(*value),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A GEP's result type. llvm-ir's own `type_of` drops the address space
+    /// of the pointer (`i32*` for a GEP into `addrspace(3)`), so it is
+    /// computed here from the typed address and indices.
+    fn gep_type(
+        &self,
+        address: &ConstantOrOperand,
+        indices: impl Iterator<Item = Option<u64>>,
+    ) -> Result<String, String> {
+        let Type::PointerType { pointee_type, addr_space } = self.pointer_type(address).as_ref().clone() else {
+            return Err("GEP on something other than a pointer (vector GEPs are not rendered)".into());
+        };
+        let mut cur = pointee_type;
+        // The first index steps over the pointer itself.
+        for index in indices.skip(1) {
+            cur = self.step(&cur, index)?;
+        }
+        Ok(type_str(&Type::PointerType { pointee_type: cur, addr_space }))
+    }
+
+    /// The element type that `index` selects in aggregate type `t` (llvm-ir's
+    /// `type_of` panics on an `extractvalue` from a named struct).
+    fn step(&self, t: &TypeRef, index: Option<u64>) -> Result<TypeRef, String> {
+        Ok(match self.resolve(t).as_ref() {
+            Type::ArrayType { element_type, .. } | Type::VectorType { element_type, .. } => element_type.clone(),
+            Type::StructType { element_types, .. } => index
+                .and_then(|i| element_types.get(i as usize))
+                .cloned()
+                .ok_or("struct index is not a constant in range")?,
+            other => return Err(format!("index into {}", type_str(other))),
+        })
+    }
+
+    /// The type of a value used as a pointer. llvm-ir types a global
+    /// variable reference as a pointer in address space 0 whatever the
+    /// global's own address space, so that comes from the global.
+    fn pointer_type(&self, v: &ConstantOrOperand) -> TypeRef {
+        let c: &ConstantRef = match *v {
+            ConstantOrOperand::Operand(Operand::ConstantOperand(c)) | ConstantOrOperand::Constant(c) => c,
+            ConstantOrOperand::Operand(o) => return self.ir.type_of(o),
+        };
+        if let Constant::GlobalReference { name, .. } = c.as_ref() {
+            if let Some(g) = self.ir.global_vars.iter().find(|g| &g.name == name) {
+                return g.ty.clone();
+            }
+        }
+        self.ir.type_of(c)
+    }
+
+    /// A named struct's body; any other type as is.
+    fn resolve(&self, t: &TypeRef) -> TypeRef {
+        if let Type::NamedStructType { name } = t.as_ref() {
+            if let Some(NamedStructDef::Defined(body)) = self.ir.types.named_struct_def(name) {
+                return body.clone();
+            }
+        }
+        t.clone()
+    }
+
+    /// The type of constant `c` (`s` in the C API). llvm-ir's struct
+    /// constants do not keep the name of a named struct type, and the type
+    /// it derives for them is the literal one; the name comes from the C API.
+    fn const_type(&self, c: &ConstantRef, s: LLVMValueRef) -> String {
+        match c.as_ref() {
+            Constant::Struct { values, is_packed, .. } => match sys::const_struct_name(s) {
+                Some(name) => format!("%{name}"),
+                None => {
+                    let ts: Vec<String> =
+                        values.iter().enumerate().map(|(k, v)| self.const_type(v, sys::const_operand(s, k))).collect();
+                    let body = if ts.is_empty() { "{}".to_string() } else { format!("{{ {} }}", ts.join(", ")) };
+                    if *is_packed {
+                        format!("<{body}>")
+                    } else {
+                        body
+                    }
+                }
+            },
+            _ => type_str(&self.ir.type_of(c)),
+        }
+    }
+
+    /// Renders constant `c`; `s` is the same constant in the C API (for FP
+    /// bits, flags and struct type names).
+    fn konst(&self, c: &ConstantRef, s: LLVMValueRef) -> Result<RConst, String> {
+        let ty = self.const_type(c, s);
+        let elem = |k: usize, e: &ConstantRef| self.konst(e, sys::const_operand(s, k));
+        let expr = |opcode: &str, ops: &[&ConstantRef], extra: Vec<String>| -> Result<RConst, String> {
+            let operands = ops.iter().enumerate().map(|(k, o)| elem(k, o)).collect::<Result<_, _>>()?;
+            Ok(RConst::Expr { opcode: opcode.into(), ty: ty.clone(), operands, extra })
+        };
+        let bin = |opcode: &str, a: &ConstantRef, b: &ConstantRef| expr(opcode, &[a, b], sys::flags(s, opcode));
+        let cast = |opcode: &str, a: &ConstantRef| expr(opcode, &[a], vec![]);
+        Ok(match c.as_ref() {
+            Constant::Int { bits, value } => {
+                if *bits > 64 {
+                    return Err(format!("integer constant wider than 64 bits: {ty}"));
+                }
+                let mask = if *bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+                RConst::Int { bits: *bits, value: value & mask }
+            }
+            Constant::Float(Float::Half | Float::BFloat | Float::Single(_) | Float::Double(_)) => {
+                RConst::Float { ty, bits: sys::fp_bits(s)? }
+            }
+            Constant::Null(_) => RConst::Null(ty),
+            Constant::AggregateZero(_) => RConst::AggregateZero(ty),
+            Constant::Undef(_) | Constant::Poison(_) => RConst::Undef(ty),
+            Constant::Struct { values: elements, .. }
+            | Constant::Array { elements, .. }
+            | Constant::Vector(elements) => {
+                let elems = elements.iter().enumerate().map(|(k, e)| elem(k, e)).collect::<Result<_, _>>()?;
+                RConst::Aggregate { ty, elems }
+            }
+            Constant::GlobalReference { name, ty } => global_ref(name, ty, RConst::Function, RConst::Global),
+            Constant::Add(x) => bin("add", &x.operand0, &x.operand1)?,
+            Constant::Sub(x) => bin("sub", &x.operand0, &x.operand1)?,
+            Constant::Mul(x) => bin("mul", &x.operand0, &x.operand1)?,
+            Constant::UDiv(x) => bin("udiv", &x.operand0, &x.operand1)?,
+            Constant::SDiv(x) => bin("sdiv", &x.operand0, &x.operand1)?,
+            Constant::URem(x) => bin("urem", &x.operand0, &x.operand1)?,
+            Constant::SRem(x) => bin("srem", &x.operand0, &x.operand1)?,
+            Constant::And(x) => bin("and", &x.operand0, &x.operand1)?,
+            Constant::Or(x) => bin("or", &x.operand0, &x.operand1)?,
+            Constant::Xor(x) => bin("xor", &x.operand0, &x.operand1)?,
+            Constant::Shl(x) => bin("shl", &x.operand0, &x.operand1)?,
+            Constant::LShr(x) => bin("lshr", &x.operand0, &x.operand1)?,
+            Constant::AShr(x) => bin("ashr", &x.operand0, &x.operand1)?,
+            Constant::FAdd(x) => expr("fadd", &[&x.operand0, &x.operand1], vec![])?,
+            Constant::FSub(x) => expr("fsub", &[&x.operand0, &x.operand1], vec![])?,
+            Constant::FMul(x) => expr("fmul", &[&x.operand0, &x.operand1], vec![])?,
+            Constant::FDiv(x) => expr("fdiv", &[&x.operand0, &x.operand1], vec![])?,
+            Constant::FRem(x) => expr("frem", &[&x.operand0, &x.operand1], vec![])?,
+            Constant::ExtractElement(x) => expr("extractelement", &[&x.vector, &x.index], vec![])?,
+            Constant::InsertElement(x) => expr("insertelement", &[&x.vector, &x.element, &x.index], vec![])?,
+            Constant::ExtractValue(x) => expr("extractvalue", &[&x.aggregate], vec![idx(&x.indices)])?,
+            Constant::InsertValue(x) => expr("insertvalue", &[&x.aggregate, &x.element], vec![idx(&x.indices)])?,
+            Constant::GetElementPtr(x) => {
+                let ops: Vec<&ConstantRef> = std::iter::once(&x.address).chain(&x.indices).collect();
+                let extra = if x.in_bounds { vec!["inbounds".to_string()] } else { vec![] };
+                let indices = x.indices.iter().map(|i| match i.as_ref() {
+                    Constant::Int { value, .. } => Some(*value),
+                    _ => None,
+                });
+                let RConst::Expr { opcode, operands, extra, .. } = expr("getelementptr", &ops, extra)? else {
+                    unreachable!()
+                };
+                RConst::Expr {
+                    opcode,
+                    ty: self.gep_type(&ConstantOrOperand::Constant(&x.address), indices)?,
+                    operands,
+                    extra,
                 }
             }
-            other => {
-                let d = format!("{other:?}");
-                let d = d.strip_prefix("LLVM").unwrap_or(&d);
-                let d = d.strip_suffix("MetadataKind").unwrap_or(d);
-                RMd::Other(d.to_string())
-            }
-        }))
+            Constant::Trunc(x) => cast("trunc", &x.operand)?,
+            Constant::ZExt(x) => cast("zext", &x.operand)?,
+            Constant::SExt(x) => cast("sext", &x.operand)?,
+            Constant::FPTrunc(x) => cast("fptrunc", &x.operand)?,
+            Constant::FPExt(x) => cast("fpext", &x.operand)?,
+            Constant::FPToUI(x) => cast("fptoui", &x.operand)?,
+            Constant::FPToSI(x) => cast("fptosi", &x.operand)?,
+            Constant::UIToFP(x) => cast("uitofp", &x.operand)?,
+            Constant::SIToFP(x) => cast("sitofp", &x.operand)?,
+            Constant::PtrToInt(x) => cast("ptrtoint", &x.operand)?,
+            Constant::IntToPtr(x) => cast("inttoptr", &x.operand)?,
+            Constant::BitCast(x) => cast("bitcast", &x.operand)?,
+            Constant::AddrSpaceCast(x) => cast("addrspacecast", &x.operand)?,
+            Constant::ICmp(x) => expr("icmp", &[&x.operand0, &x.operand1], vec![format!("pred={}", x.predicate)])?,
+            Constant::FCmp(x) => expr("fcmp", &[&x.operand0, &x.operand1], vec![format!("pred={}", x.predicate)])?,
+            Constant::Select(x) => expr("select", &[&x.condition, &x.true_value, &x.false_value], vec![])?,
+            other => return Err(format!("unsupported constant {other}")),
+        })
     }
 }
 
-/// Assembles LLVM 14 textual IR and returns it as bitcode (for self-tests of
-/// the renderer on constructs the corpus lacks).
-pub fn assemble(ir: &str) -> Result<Vec<u8>, String> {
-    use llvm_sys::bit_writer::LLVMWriteBitcodeToMemoryBuffer;
-    use llvm_sys::ir_reader::LLVMParseIRInContext;
-    unsafe {
-        let ctx = LLVMContextCreate();
-        let mut diags: Vec<(bool, String)> = Vec::new();
-        LLVMContextSetDiagnosticHandler(ctx, Some(on_diagnostic), &mut diags as *mut _ as *mut c_void);
-        // LLVMParseIRInContext takes ownership of the buffer.
-        let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir.as_ptr() as *const c_char, ir.len(), c"ir".as_ptr());
-        let mut module = std::ptr::null_mut();
-        let mut msg = std::ptr::null_mut();
-        let r = if LLVMParseIRInContext(ctx, buf, &mut module, &mut msg) != 0 {
-            Err(take_message(msg))
-        } else {
-            let out = LLVMWriteBitcodeToMemoryBuffer(module);
-            let bytes =
-                std::slice::from_raw_parts(LLVMGetBufferStart(out) as *const u8, LLVMGetBufferSize(out)).to_vec();
-            LLVMDisposeMemoryBuffer(out);
-            LLVMDisposeModule(module);
-            Ok(bytes)
-        };
-        LLVMContextDispose(ctx);
-        r
+/// A global value used directly: a function when its value type is a function type.
+fn global_ref<T>(name: &Name, ty: &TypeRef, function: fn(String) -> T, global: fn(String) -> T) -> T {
+    match ty.as_ref() {
+        Type::FuncType { .. } => function(name_str(name)),
+        _ => global(name_str(name)),
     }
+}
+
+fn fn_type(ret: &TypeRef, params: &[TypeRef], var_arg: bool) -> String {
+    type_str(&Type::FuncType { result_type: ret.clone(), param_types: params.to_vec(), is_var_arg: var_arg })
 }

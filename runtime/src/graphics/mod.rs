@@ -453,6 +453,11 @@ pub struct GraphicsJob<'a> {
     pub layered_render: bool,
     /// Collect pipeline statistics (`GraphicsResult::stats`) when the device supports the query.
     pub statistics: bool,
+    /// Specialization constants `(SpecId, u32 value)` given to every stage at pipeline creation
+    /// (`VkSpecializationInfo`; an id a stage does not declare is ignored).
+    pub specialization: Vec<(u32, u32)>,
+    /// Acceleration structures for ray queries (see [`crate::ResourceDesc::AccelerationStructure`]).
+    pub scene: Option<crate::Scene>,
 }
 
 impl<'a> GraphicsJob<'a> {
@@ -481,6 +486,8 @@ impl<'a> GraphicsJob<'a> {
             transform_feedback: None,
             layered_render: false,
             statistics: false,
+            specialization: Vec::new(),
+            scene: None,
         }
     }
 }

@@ -18,6 +18,7 @@ use crate::compute::timeout_s;
 use crate::context::Context;
 use crate::descriptors::DescriptorPlan;
 use crate::error::VkCall;
+use crate::raytracing::{attach_scene, build_scene, record_scene_build};
 use crate::reflect::{reflect, ReflectedBinding};
 use crate::scratch::{AllocId, Scratch};
 use crate::RuntimeError;
@@ -219,8 +220,13 @@ impl Context {
         let mut exclusive = self.lock();
         let mut scratch = Scratch::new(self, &mut exclusive)?;
         check_vertex_input(self, &scratch, job)?;
-        let prepared: Vec<Prepared> =
+        let mut prepared: Vec<Prepared> =
             job.resources.iter().map(|r| prepare(&mut scratch, r, plan.image_type(r))).collect::<Result<_, _>>()?;
+        let scene = match &job.scene {
+            Some(s) => Some(build_scene(&mut scratch, s)?),
+            None => None,
+        };
+        attach_scene(&job.resources, &mut prepared, scene.as_ref())?;
         let layouts = plan.create_layouts(&mut scratch, shader_flags)?;
         let sets = plan.allocate_and_write(&mut scratch, &layouts, &prepared)?;
         let ranges = [vk::PushConstantRange { stage_flags: shader_flags, offset: 0, size: push_len as u32 }];
@@ -332,6 +338,9 @@ impl Context {
 
         // 1. Uploads and clears.
         let cb = scratch.begin_commands()?;
+        if let Some(scene) = &scene {
+            record_scene_build(&scratch, cb, scene, shader_pipeline_stages)?;
+        }
         record_upload(device, cb, &prepared, shader_pipeline_stages);
         record_clears(device, cb, &all_targets);
         scratch.submit_and_wait(cb, timeout_s())?;

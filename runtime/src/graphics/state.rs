@@ -314,9 +314,24 @@ pub(super) fn create_pipeline(
     viewport: vk::Viewport,
     scissor: vk::Rect2D,
 ) -> Result<vk::Pipeline, RuntimeError> {
+    let spec_entries: Vec<vk::SpecializationMapEntry> = job
+        .specialization
+        .iter()
+        .enumerate()
+        .map(|(k, &(id, _))| vk::SpecializationMapEntry { constant_id: id, offset: 4 * k as u32, size: 4 })
+        .collect();
+    let spec_data: Vec<u8> = job.specialization.iter().flat_map(|&(_, v)| v.to_le_bytes()).collect();
+    let spec_info = vk::SpecializationInfo::default().map_entries(&spec_entries).data(&spec_data);
     let stage_infos: Vec<vk::PipelineShaderStageCreateInfo> = stages
         .iter()
-        .map(|s| vk::PipelineShaderStageCreateInfo::default().stage(s.stage.vk()).module(s.module).name(&s.entry))
+        .map(|s| {
+            let info = vk::PipelineShaderStageCreateInfo::default().stage(s.stage.vk()).module(s.module).name(&s.entry);
+            if spec_entries.is_empty() {
+                info
+            } else {
+                info.specialization_info(&spec_info)
+            }
+        })
         .collect();
     let bindings: Vec<vk::VertexInputBindingDescription> = job
         .vertex_buffers

@@ -42,6 +42,11 @@ static COUNTER: AtomicUsize = AtomicUsize::new(0);
 /// Assembles `tests/shaders/<name>.spvasm` with `spirv-as --target-env vulkan1.1`, checks it with
 /// spirv-val, and returns the words. `None` (after printing SKIPPED) when spirv-as is missing.
 pub fn assemble(test: &str, name: &str) -> Option<Vec<u32>> {
+    assemble_for(test, name, "vulkan1.1")
+}
+
+/// [`assemble`] for another target environment (`vulkan1.2`: SPIR-V 1.5, which ray tracing needs).
+pub fn assemble_for(test: &str, name: &str, env: &str) -> Option<Vec<u32>> {
     let Some(as_tool) = spirv_as() else {
         eprintln!("SKIPPED {test}: spirv-as not found (set DXJIT_SPIRV_AS)");
         return None;
@@ -53,7 +58,7 @@ pub fn assemble(test: &str, name: &str) -> Option<Vec<u32>> {
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
     let status = Command::new(&as_tool)
-        .args(["--target-env", "vulkan1.1"])
+        .args(["--target-env", env])
         .arg(&src)
         .arg("-o")
         .arg(&out)
@@ -61,7 +66,7 @@ pub fn assemble(test: &str, name: &str) -> Option<Vec<u32>> {
         .unwrap_or_else(|e| panic!("running {}: {e}", as_tool.display()));
     assert!(status.status.success(), "spirv-as {}: {}", src.display(), String::from_utf8_lossy(&status.stderr));
     if let Some(val) = spirv_val() {
-        let v = Command::new(&val).args(["--target-env", "vulkan1.1"]).arg(&out).output().expect("running spirv-val");
+        let v = Command::new(&val).args(["--target-env", env]).arg(&out).output().expect("running spirv-val");
         assert!(
             v.status.success(),
             "spirv-val {}: {}{}",

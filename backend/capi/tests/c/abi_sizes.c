@@ -33,5 +33,10 @@ int main(void)
     printf("offset_binding %zu counter_binding %zu push_constant %zu\n",
            offsetof(dxil_spv_srv_vulkan_binding, offset_binding), offsetof(dxil_spv_uav_vulkan_binding, counter_binding),
            offsetof(dxil_spv_cbv_vulkan_binding, push_constant));
+    printf("rdat kind %zu name %zu hit_group_type %zu exports %zu num_exports %zu args %zu payload %zu payload_size %zu\n",
+           offsetof(dxil_spv_rdat_subobject, kind), offsetof(dxil_spv_rdat_subobject, subobject_name),
+           offsetof(dxil_spv_rdat_subobject, hit_group_type), offsetof(dxil_spv_rdat_subobject, exports),
+           offsetof(dxil_spv_rdat_subobject, num_exports), offsetof(dxil_spv_rdat_subobject, args),
+           offsetof(dxil_spv_rdat_subobject, payload), offsetof(dxil_spv_rdat_subobject, payload_size));
     return 0;
 }

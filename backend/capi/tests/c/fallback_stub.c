@@ -12,6 +12,9 @@
 struct dxil_spv_parsed_blob_s { int stage; };
 struct dxil_spv_converter_s {
     int options, srv, root_words, root_descriptors;
+    /* Local root signature: parameters, of which tables, and table ranges; the entry point. */
+    int local, tables, ranges, open;
+    char entry[64];
     dxil_spv_srv_remapper_cb srv_cb;
     void *srv_user;
 };
@@ -81,8 +84,53 @@ void dxil_spv_converter_set_srv_remapper(dxil_spv_converter c, dxil_spv_srv_rema
 void dxil_spv_converter_set_root_constant_word_count(dxil_spv_converter c, unsigned n) { c->root_words = (int)n; }
 void dxil_spv_converter_set_root_descriptor_count(dxil_spv_converter c, unsigned n) { c->root_descriptors = (int)n; }
 
+void dxil_spv_converter_set_entry_point(dxil_spv_converter c, const char *e)
+{
+    snprintf(c->entry, sizeof(c->entry), "%s", e ? e : "");
+}
+
+void dxil_spv_converter_add_local_root_constants(dxil_spv_converter c, unsigned space, unsigned reg, unsigned n)
+{
+    (void)space, (void)reg, (void)n;
+    c->local++;
+}
+
+void dxil_spv_converter_add_local_root_descriptor(dxil_spv_converter c, dxil_spv_resource_class cls, unsigned space,
+                                                  unsigned reg)
+{
+    (void)cls, (void)space, (void)reg;
+    c->local++;
+}
+
+dxil_spv_result dxil_spv_converter_begin_local_root_descriptor_table(dxil_spv_converter c)
+{
+    if (c->open)
+        return DXIL_SPV_ERROR_INVALID_ARGUMENT;
+    c->open = 1;
+    return DXIL_SPV_SUCCESS;
+}
+
+void dxil_spv_converter_add_local_root_descriptor_table(dxil_spv_converter c, dxil_spv_resource_class cls,
+                                                        unsigned space, unsigned reg, unsigned n, unsigned offset)
+{
+    (void)cls, (void)space, (void)reg, (void)n, (void)offset;
+    c->ranges++;
+}
+
+dxil_spv_result dxil_spv_converter_end_local_root_descriptor_table(dxil_spv_converter c)
+{
+    if (!c->open)
+        return DXIL_SPV_ERROR_INVALID_ARGUMENT;
+    c->open = 0;
+    c->local++;
+    c->tables++;
+    return DXIL_SPV_SUCCESS;
+}
+
 dxil_spv_result dxil_spv_converter_run(dxil_spv_converter c)
 {
+    if (c->local || c->entry[0])
+        fprintf(stderr, "stub: entry=%s local=%d tables=%d ranges=%d\n", c->entry, c->local, c->tables, c->ranges);
     if (c->srv_cb) {
         dxil_spv_d3d_binding d = { DXIL_SPV_STAGE_COMPUTE, DXIL_SPV_RESOURCE_KIND_TEXTURE_2D, 0, 0, 5, 1, 0 };
         dxil_spv_srv_vulkan_binding v;
@@ -109,5 +157,20 @@ dxil_spv_result dxil_spv_converter_get_compute_workgroup_dimensions(dxil_spv_con
 {
     (void)c;
     *x = *y = *z = 1;
+    return DXIL_SPV_SUCCESS;
+}
+
+dxil_spv_result dxil_spv_converter_get_compute_wave_size_range(dxil_spv_converter c, unsigned *min, unsigned *max,
+                                                               unsigned *preferred)
+{
+    (void)c;
+    *min = *max = *preferred = 0;
+    return DXIL_SPV_SUCCESS;
+}
+
+dxil_spv_result dxil_spv_converter_get_compiled_entry_point(dxil_spv_converter c, const char **entry)
+{
+    (void)c;
+    *entry = "main";
     return DXIL_SPV_SUCCESS;
 }
