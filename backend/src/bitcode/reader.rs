@@ -33,14 +33,46 @@ pub fn read_module(bitcode: &[u8]) -> std::result::Result<Module, BitcodeError> 
 /// names a value the module (or its function) defines (operands resolve
 /// through the reader's value table), and no instruction without a value is
 /// named (void instructions get no value id) unless the type table holds
-/// more than one `void`; recorded: the functions where an instruction other
-/// than a PHI names one not before it. The verifier relies on these only for
-/// the module exactly as read (`verify::verify_read`); a module changed since
-/// must be verified in full.
+/// more than one `void`. Also by construction, a function's blocks are
+/// contiguous non-empty runs of its instructions in order, covering them all,
+/// each instruction records its block, each block ends in its only
+/// terminator, and branch targets, PHI incoming blocks and operand lists are
+/// in range; an `extractvalue` of an operand named before it has the type of
+/// the operand's element at its indices, which exist. Recorded: the functions where an instruction other than a PHI
+/// names one not before it, the functions with PHIs, and those where a PHI
+/// follows another instruction of its block. The verifier relies on these
+/// only for the module exactly as read (`verify::verify_read`); a module
+/// changed since must be verified in full.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ReadFacts {
     /// Functions with a non-PHI forward (or self) reference.
     pub forward_refs: Vec<crate::ir::FuncId>,
+    /// Functions with at least one PHI.
+    pub phis: Vec<crate::ir::FuncId>,
+    /// Functions with a PHI after a non-PHI instruction of its block.
+    pub late_phis: Vec<crate::ir::FuncId>,
+}
+
+impl ReadFacts {
+    /// What reading established about function `f` alone.
+    pub fn function(&self, f: crate::ir::FuncId) -> FunctionFacts {
+        FunctionFacts {
+            forward_refs: self.forward_refs.contains(&f),
+            phis: self.phis.contains(&f),
+            late_phis: self.late_phis.contains(&f),
+        }
+    }
+}
+
+/// [`ReadFacts`] of one function.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FunctionFacts {
+    /// An instruction other than a PHI names one at or after it.
+    pub forward_refs: bool,
+    /// The function has a PHI.
+    pub phis: bool,
+    /// A PHI follows a non-PHI instruction of its block.
+    pub late_phis: bool,
 }
 
 /// [`read_module`], with what reading established about the module.
@@ -48,7 +80,7 @@ pub fn read_module_with_facts(bitcode: &[u8]) -> std::result::Result<(Module, Re
     let scratch = SCRATCH.with(|s| s.take()).unwrap_or_default();
     let mut r = Reader::new(bitcode, scratch);
     let result = r.run();
-    let facts = ReadFacts { forward_refs: std::mem::take(&mut r.forward_refs) };
+    let facts = std::mem::take(&mut r.facts);
     let (module, scratch) = r.finish();
     // Keep the reader's working storage for the next module on this thread,
     // unless a huge module made it big.
@@ -186,10 +218,10 @@ struct Reader<'a> {
     module_md_count: u32,
     local_md_base: u32,
     fwd: Vec<u32>,
-    /// Functions read so far with a non-PHI forward reference ([`ReadFacts`]).
-    forward_refs: Vec<FuncId>,
-    /// The function being read has one.
-    forward_refs_here: bool,
+    /// What reading established so far ([`ReadFacts`]).
+    facts: ReadFacts,
+    /// The function being read: [`FunctionFacts`].
+    facts_here: FunctionFacts,
     /// Bytes of the string being decoded.
     strbuf: Vec<u8>,
     kinds_memo: Vec<KindsMemo>,
@@ -371,8 +403,8 @@ impl<'a> Reader<'a> {
             module_md_count: 0,
             local_md_base: 0,
             fwd: std::mem::take(&mut sc.fwd),
-            forward_refs: Vec::new(),
-            forward_refs_here: false,
+            facts: ReadFacts::default(),
+            facts_here: FunctionFacts::default(),
             strbuf: std::mem::take(&mut sc.strbuf),
             kinds_memo: std::mem::take(&mut sc.kinds_memo),
             kinds_memo_next: sc.kinds_memo_next,

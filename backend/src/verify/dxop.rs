@@ -13,12 +13,15 @@ use crate::ir::{ConstKind, Function, InstId, Module, Type, TypeId, Value};
 /// fits without [`fits`] again, and what the rule functions
 /// ([`must_be_const`], [`needs_class`], [`has_offsets`], [`mask_operand`])
 /// ask of the op is read once, so a call costs no per-argument `match`.
-struct Declared<'m> {
+#[derive(Clone, Copy)]
+struct Declared {
     /// The op and overload (`op << 8 | overload + 1`) this entry is for.
     key: u32,
-    /// The declaration's parameters after the opcode, if every one fits
-    /// (else empty, and `params_fit` is false).
-    params: &'m [TypeId],
+    /// The op's operand count (after the opcode).
+    arity: u32,
+    /// The declaration's parameters after the opcode (the first `arity`), if every one fits
+    /// and they are at most [`MAX_PARAMS`] (else `params_fit` is false).
+    params: [TypeId; MAX_PARAMS],
     params_fit: bool,
     /// The declaration's result type, if it fits.
     ret: Option<TypeId>,
@@ -33,6 +36,10 @@ struct Declared<'m> {
     /// [`has_offsets`], an atomic, or a [`mask_operand`]: the rarer checks of [`special`].
     special: bool,
 }
+
+/// The most operands a declaration keeps for [`args_as_declared`] (the op table's longest has
+/// fewer; a call of an op with more takes the per-operand path).
+const MAX_PARAMS: usize = 24;
 
 /// Bit `k` of `mask`.
 #[inline(always)]
@@ -84,70 +91,108 @@ impl OpRules {
     }
 }
 
-impl<'m> Declared<'m> {
-    fn of(m: &'m Module, callee: crate::ir::FuncId, op: DxilOp, overload: Overload) -> Declared<'m> {
+impl Declared {
+    /// The entry for `op`/`overload` called through `callee` (`fit`: [`fits`], remembered
+    /// per module).
+    fn of(m: &Module, callee: crate::ir::FuncId, op: DxilOp, overload: Overload, fit: &mut FitMemo) -> Declared {
         let info = op.info();
-        let (mut params, mut params_fit, mut ret) = (&[][..], false, None);
-        if let Some(d) = m.functions.get(callee.index()) {
-            if let Some(ps) = d.param_tys.get(1..) {
-                if ps.len() == info.params.len() {
-                    params = ps;
-                    params_fit = true;
-                    for (t, p) in ps.iter().zip(info.params) {
-                        if !fits(m, *t, p.ty, overload) {
-                            params_fit = false;
-                            break;
-                        }
+        let rules = OpRules::of(op);
+        let mut d = Declared {
+            key: 0,
+            arity: info.params.len() as u32,
+            params: [TypeId(u32::MAX); MAX_PARAMS],
+            params_fit: false,
+            ret: None,
+            constant: rules.constant,
+            int_constant: 0,
+            class: rules.class,
+            special: rules.special,
+        };
+        let Some(f) = m.functions.get(callee.index()) else { return d };
+        if let Some(ps) = f.param_tys.get(1..) {
+            if ps.len() == info.params.len() && ps.len() <= MAX_PARAMS {
+                d.params_fit = true;
+                for (k, (&t, p)) in ps.iter().zip(info.params).enumerate() {
+                    d.params[k] = t;
+                    if !fit.fits(m, t, p.ty, overload) {
+                        d.params_fit = false;
+                        break;
                     }
                 }
             }
-            if fits(m, d.ret_ty, info.ret, overload) {
-                ret = Some(d.ret_ty);
-            }
         }
-        let rules = OpRules::of(op);
-        let mut int_constant = 0u64;
-        let mut c = if params_fit { rules.constant } else { 0 };
+        if fit.fits(m, f.ret_ty, info.ret, overload) {
+            d.ret = Some(f.ret_ty);
+        }
+        let mut c = if d.params_fit { rules.constant } else { 0 };
         while c != 0 {
             let k = c.trailing_zeros() as usize;
             c &= c - 1;
-            match params.get(k).and_then(|t| m.types.list.get(t.0 as usize)) {
-                Some(Type::Int(_)) => int_constant |= 1 << k,
+            match d.params.get(k).and_then(|t| m.types.list.get(t.0 as usize)) {
+                Some(Type::Int(_)) => d.int_constant |= 1 << k,
                 Some(Type::Struct { .. }) => {}
                 // A constant operand declared otherwise: every call takes the slow path.
-                _ => params_fit = false,
+                _ => d.params_fit = false,
             }
         }
-        Declared {
-            key: 0,
-            params,
-            params_fit,
-            ret,
-            constant: rules.constant,
-            int_constant,
-            class: rules.class,
-            special: rules.special,
+        d
+    }
+}
+
+/// [`fits`] answers of one module for the parameter types that are not a fixed scalar (named
+/// structs, the overload): a module declares many `dx.op` functions over the same few types.
+#[derive(Default)]
+struct FitMemo {
+    /// (type, parameter type, overload, fits).
+    seen: Vec<(TypeId, ParamType, Overload, bool)>,
+}
+
+impl FitMemo {
+    #[inline]
+    fn fits(&mut self, m: &Module, t: TypeId, p: ParamType, overload: Overload) -> bool {
+        let Some(ty) = m.types.list.get(t.0 as usize) else { return false };
+        if let Some(fit) = scalar_fits(ty, p) {
+            return fit;
         }
+        if let Some(e) = self.seen.iter().find(|e| e.0 == t && e.1 == p && e.2 == overload) {
+            return e.3;
+        }
+        let fit = fits_other(m, t, ty, p, overload);
+        self.seen.push((t, p, overload, fit));
+        fit
     }
 }
 
 /// The `dx.op` declarations of one module, by callee, as its calls reach them
-/// (a callee called with several ops gets an entry per op).
-pub(crate) struct Calls<'m> {
+/// (a callee called with several ops gets an entry per op). Its storage is kept
+/// for the next module on the thread.
+pub(crate) struct Calls {
     /// By callee: the op and overload its entry of `declared` is for (0: none yet).
     keys: Vec<u32>,
-    declared: Vec<Declared<'m>>,
+    declared: Vec<Declared>,
+    fit: FitMemo,
 }
 
-impl<'m> Calls<'m> {
-    pub(crate) fn new(m: &Module) -> Calls<'m> {
+type Scratch = (Vec<u32>, Vec<Declared>, FitMemo);
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Option<Scratch>> = const { std::cell::Cell::new(None) };
+}
+
+impl Calls {
+    pub(crate) fn new(m: &Module) -> Calls {
+        let (mut keys, mut declared, mut fit) = SCRATCH.with(|s| s.take()).unwrap_or_default();
         // One entry per function, and one more for a callee the module does not have (the
         // operand-range rule reports it first).
-        Calls { keys: vec![0; m.functions.len() + 1], declared: Vec::with_capacity(16) }
+        keys.clear();
+        keys.resize(m.functions.len() + 1, 0);
+        declared.clear();
+        fit.seen.clear();
+        Calls { keys, declared, fit }
     }
 
     #[inline(always)]
-    fn get(&mut self, m: &'m Module, callee: crate::ir::FuncId, op: DxilOp, overload: Overload) -> &Declared<'m> {
+    fn get(&mut self, m: &Module, callee: crate::ir::FuncId, op: DxilOp, overload: Overload) -> &Declared {
         let key = (op as u32) << 8 | (overload as u32 + 1);
         let slot = callee.index().min(self.keys.len() - 1);
         let at = self.keys[slot] as usize;
@@ -160,13 +205,13 @@ impl<'m> Calls<'m> {
     #[cold]
     fn insert(
         &mut self,
-        m: &'m Module,
+        m: &Module,
         slot: usize,
         callee: crate::ir::FuncId,
         (op, overload): (DxilOp, Overload),
         key: u32,
-    ) -> &Declared<'m> {
-        let mut d = Declared::of(m, callee, op, overload);
+    ) -> &Declared {
+        let mut d = Declared::of(m, callee, op, overload, &mut self.fit);
         d.key = key;
         self.declared.push(d);
         self.keys[slot] = self.declared.len() as u32;
@@ -174,24 +219,34 @@ impl<'m> Calls<'m> {
     }
 }
 
+impl Drop for Calls {
+    fn drop(&mut self) {
+        // Keep the storage unless a huge module made it big.
+        if self.keys.capacity() <= 1 << 16 && self.declared.capacity() <= 1 << 12 && self.fit.seen.capacity() <= 1 << 12 {
+            let keep = (std::mem::take(&mut self.keys), std::mem::take(&mut self.declared), std::mem::take(&mut self.fit));
+            SCRATCH.with(|s| s.set(Some(keep)));
+        }
+    }
+}
+
 /// The rules of `dx.op` call `id` (from the verifier's walk): arguments and
 /// result against the op's parameters and overload, constant operands,
 /// the handle's class, and the checks of [`special`].
 #[inline(always)]
-pub(crate) fn call<'m>(
-    m: &'m Module,
+pub(crate) fn call(
+    m: &Module,
     f: &Function,
     dxil: &DxilModuleInfo,
-    calls: &mut Calls<'m>,
+    calls: &mut Calls,
     id: InstId,
     inst: &crate::ir::Inst,
     (op, overload, callee, args): (DxilOp, Overload, crate::ir::FuncId, crate::ir::List),
 ) -> Result<()> {
     let args = f.values(args);
-    if args.len() != op.info().params.len() {
+    let decl = calls.get(m, callee, op, overload);
+    if args.len() != decl.arity as usize {
         return Err(arity_error(f, id, op, args.len()));
     }
-    let decl = calls.get(m, callee, op, overload);
     if !(decl.params_fit && args_as_declared(m, f, decl, args)) {
         operands(m, f, id, op, overload, decl.constant, args)?;
     }
@@ -201,7 +256,9 @@ pub(crate) fn call<'m>(
             Some(h) => handle_class(m, f, *h),
             None => None,
         };
-        class_of_handle(f, id, op, want, class)?;
+        if class.is_some_and(|c| c != want) {
+            return Err(class_error(f, id, op, want, class));
+        }
     }
     if decl.special {
         special(m, f, dxil, id, op, overload, args)?;
@@ -235,44 +292,38 @@ fn result_error(m: &Module, f: &Function, id: InstId, op: DxilOp, overload: Over
     )
 }
 
-/// The handle operand of an op that needs a class ([`needs_class`]) has it
-/// (`class`: the handle's, where [`handle_class`] knows it).
-fn class_of_handle(f: &Function, id: InstId, op: DxilOp, want: u8, class: Option<u8>) -> Result<()> {
-    if class.is_some_and(|c| c != want) {
-        const NAMES: [&str; 4] = ["an SRV", "a UAV", "a CBV", "a sampler"];
-        let name = |c: u8| NAMES.get(c as usize).copied().unwrap_or("an unknown class");
-        return Err(err(
-            "dxop.resource-class",
-            inst_place(f, id),
-            format!("{} needs {} handle, operand 0 is {}", op.name(), name(want), name(class.unwrap_or(9))),
-        ));
-    }
-    Ok(())
+/// The handle operand of an op that needs a class ([`needs_class`]) does not
+/// have it (`class`: the handle's, as [`handle_class`] knows it).
+#[cold]
+fn class_error(f: &Function, id: InstId, op: DxilOp, want: u8, class: Option<u8>) -> VerifyError {
+    const NAMES: [&str; 4] = ["an SRV", "a UAV", "a CBV", "a sampler"];
+    let name = |c: u8| NAMES.get(c as usize).copied().unwrap_or("an unknown class");
+    err(
+        "dxop.resource-class",
+        inst_place(f, id),
+        format!("{} needs {} handle, operand 0 is {}", op.name(), name(want), name(class.unwrap_or(9))),
+    )
 }
 
+/// Every operand has its declared type, and those that must be constants are
+/// ([`Declared::int_constant`]: integer constants).
 #[inline(always)]
-fn args_as_declared(m: &Module, f: &Function, decl: &Declared<'_>, args: &[Value]) -> bool {
-    let ps = decl.params;
-    if ps.len() != args.len() || args.len() > 64 {
-        return false;
-    }
+fn args_as_declared(m: &Module, f: &Function, decl: &Declared, args: &[Value]) -> bool {
     let (constant, int_constant) = (decl.constant, decl.int_constant);
-    for (k, (a, p)) in args.iter().zip(ps).enumerate() {
-        match *a {
-            Value::Const(c) => {
-                let Some(c) = m.consts.get(c.index()) else { return false };
+    for (k, (a, p)) in args.iter().zip(&decl.params).enumerate() {
+        let ok = match *a {
+            Value::Const(c) => match m.consts.get(c.index()) {
                 // A constant operand declared an integer must be an integer constant ([`is_constant`]).
-                if c.ty != *p || (int_constant >> k & 1 != 0 && !matches!(c.kind, ConstKind::Int(_) | ConstKind::Null))
-                {
-                    return false;
+                Some(c) => {
+                    c.ty == *p && (int_constant >> k & 1 == 0 || matches!(c.kind, ConstKind::Int(_) | ConstKind::Null))
                 }
-            }
-            Value::Inst(i) => {
-                if constant >> k & 1 != 0 || f.insts.get(i.index()).is_none_or(|x| x.ty != *p) {
-                    return false;
-                }
-            }
-            _ => return false,
+                None => false,
+            },
+            Value::Inst(i) => constant >> k & 1 == 0 && f.insts.get(i.index()).is_some_and(|x| x.ty == *p),
+            _ => false,
+        };
+        if !ok {
+            return false;
         }
     }
     true
@@ -328,8 +379,13 @@ fn special(
 ) -> Result<()> {
     if has_offsets(op) {
         // The offsets first: the handle's kind is looked up only for a call that has one.
-        let offsets = OpRules::of(op).offsets;
-        let offset = args.iter().enumerate().any(|(k, a)| bit(offsets, k) && !is_undef(m, *a));
+        let mut offsets = OpRules::of(op).offsets;
+        let mut offset = false;
+        while offsets != 0 && !offset {
+            let k = offsets.trailing_zeros() as usize;
+            offsets &= offsets - 1;
+            offset = args.get(k).is_some_and(|a| !is_undef(m, *a));
+        }
         let cube = offset
             && args
                 .first()
@@ -439,11 +495,11 @@ fn atomic_element(
     args: &[Value],
 ) -> Result<()> {
     let Some(&h) = args.first() else { return Ok(()) };
-    let Some(kind) = handle_kind(m, f, dxil, h) else { return Ok(()) };
+    let Some((kind, elem)) = handle_kind_element(m, f, dxil, h) else { return Ok(()) };
     if !(1..=10).contains(&kind) {
         return Ok(());
     }
-    let Some(elem) = handle_element(m, f, dxil, h) else { return Ok(()) };
+    let Some(elem) = elem else { return Ok(()) };
     use crate::dxil::ComponentType as C;
     let ok = match overload {
         // 64-bit typed UAVs are declared u32/i32 with the atomic64 flag (SM 6.6).
@@ -464,8 +520,9 @@ fn atomic_element(
     Ok(())
 }
 
-/// The element (component) type number of a typed resource's handle.
-fn handle_element(m: &Module, f: &Function, dxil: &DxilModuleInfo, h: Value) -> Option<u32> {
+/// The resource kind ([`handle_kind`]) of a handle and, for a typed resource, its element
+/// (component) type number, looked up once.
+fn handle_kind_element(m: &Module, f: &Function, dxil: &DxilModuleInfo, h: Value) -> Option<(u32, Option<u32>)> {
     let Value::Inst(i) = h else { return None };
     let (op, args) = f.dx_op(i)?;
     match op {
@@ -477,21 +534,22 @@ fn handle_element(m: &Module, f: &Function, dxil: &DxilModuleInfo, h: Value) -> 
             } else {
                 &dxil.resources
             };
-            let props = match class {
-                0 => &res.srvs.iter().find(|r| u64::from(r.binding.id) == id)?.props,
-                1 => &res.uavs.iter().find(|r| u64::from(r.binding.id) == id)?.props,
+            let (kind, props) = match class {
+                0 => res.srvs.iter().find(|r| u64::from(r.binding.id) == id).map(|r| (r.kind, &r.props))?,
+                1 => res.uavs.iter().find(|r| u64::from(r.binding.id) == id).map(|r| (r.kind, &r.props))?,
                 _ => return None,
             };
-            props.element_type.map(|c| c as u32)
+            Some((kind as u32, props.element_type.map(|c| c as u32)))
         }
         DxilOp::AnnotateHandle => {
             let Value::Const(c) = *args.get(1)? else { return None };
-            let w = match &m.konst(c).kind {
-                ConstKind::Aggregate(vs) => m.const_uint(*vs.get(1)?)?,
-                ConstKind::Data(d) => *d.get(1)?,
+            let (w0, w1) = match &m.konst(c).kind {
+                ConstKind::Aggregate(vs) => (m.const_uint(*vs.first()?)?, vs.get(1).and_then(|v| m.const_uint(*v))),
+                ConstKind::Data(d) => (*d.first()?, d.get(1).copied()),
+                ConstKind::Null => (0, None),
                 _ => return None,
             };
-            Some((w & 0xFF) as u32)
+            Some(((w0 & 0xFF) as u32, w1.map(|w| (w & 0xFF) as u32)))
         }
         _ => None,
     }
@@ -635,11 +693,20 @@ fn struct_named(m: &Module, t: TypeId, want: &str) -> bool {
 /// Whether a value of type `t` fits parameter type `p` under `overload`.
 /// Kinds this check cannot spell (user structs, node and wave-matrix
 /// handles) are accepted as any non-void type.
+#[inline(always)]
 fn fits(m: &Module, t: TypeId, p: ParamType, overload: Overload) -> bool {
     let Some(ty) = m.types.list.get(t.0 as usize) else { return false };
-    match p {
+    match scalar_fits(ty, p) {
+        Some(fit) => fit,
+        None => fits_other(m, t, ty, p, overload),
+    }
+}
+
+/// [`fits`] for a parameter type that is one fixed scalar (`None`: another kind).
+#[inline(always)]
+fn scalar_fits(ty: &Type, p: ParamType) -> Option<bool> {
+    Some(match p {
         ParamType::Void => matches!(ty, Type::Void),
-        ParamType::Overload => is_scalar(overload, ty).unwrap_or(!matches!(ty, Type::Void)),
         ParamType::I1 => matches!(ty, Type::Int(1)),
         ParamType::I8 => matches!(ty, Type::Int(8)),
         ParamType::I16 => matches!(ty, Type::Int(16)),
@@ -648,6 +715,15 @@ fn fits(m: &Module, t: TypeId, p: ParamType, overload: Overload) -> bool {
         ParamType::F16 => matches!(ty, Type::Half),
         ParamType::F32 => matches!(ty, Type::Float),
         ParamType::F64 => matches!(ty, Type::Double),
+        _ => return None,
+    })
+}
+
+/// [`fits`] of the parameter types that are not one fixed scalar.
+#[inline(never)]
+fn fits_other(m: &Module, t: TypeId, ty: &Type, p: ParamType, overload: Overload) -> bool {
+    match p {
+        ParamType::Overload => is_scalar(overload, ty).unwrap_or(!matches!(ty, Type::Void)),
         ParamType::F32Ptr | ParamType::GroupSharedPtr | ParamType::WaveMatrixPtr => {
             matches!(ty, Type::Pointer { .. })
         }

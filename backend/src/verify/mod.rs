@@ -40,7 +40,7 @@ mod ssa;
 mod types;
 
 use crate::analysis::Flows;
-use crate::bitcode::ReadFacts;
+use crate::bitcode::{FunctionFacts, ReadFacts};
 use crate::dxil::{DxilError, DxilModuleInfo};
 use crate::ir::{BlockId, Function, InstId, InstKind, Module};
 
@@ -98,7 +98,7 @@ fn verify(m: &Module, info: &DxilModuleInfo, facts: Option<&ReadFacts>) -> Resul
     let mut flows = Flows::default();
     for (i, f) in m.functions.iter().enumerate().filter(|(_, f)| !f.is_declaration) {
         let id = crate::ir::FuncId(i as u32);
-        let as_read = facts.map(|r| !r.forward_refs.contains(&id));
+        let as_read = facts.map(|r| r.function(id));
         if let Some((cfg, dom)) = verify_function(m, f, info, &void, as_read, &mut calls)? {
             flows.insert(id, cfg, dom);
         }
@@ -109,48 +109,112 @@ fn verify(m: &Module, info: &DxilModuleInfo, facts: Option<&ReadFacts>) -> Resul
 
 /// A function: its structure and SSA form ([`ssa`]), then in one walk over
 /// its instructions the operand types of LLVM instructions ([`types`]) and
-/// the `dx.op` calls ([`dxop`]). The error reported is the first of the
-/// first group that has one, in that order (an extracted component a load's
-/// mask does not load comes last), as if each group walked the function in
-/// turn.
+/// the `dx.op` calls ([`dxop`]) — and, for a function of several blocks as
+/// read, the use rules [`ssa`] left to this walk ([`ssa::Verdict::Deferred`]).
+/// The error reported is the first of the first group that has one, in the
+/// order structure, SSA, operand types, `dx.op` calls (an extracted component
+/// a load's mask does not load comes last), as if each group walked the
+/// function in turn.
+///
+/// A new per-instruction rule goes into [`Rules::inst`] (an LLVM instruction's
+/// operand types: [`types::Checker::inst`]; a `dx.op` call's: [`dxop::call`]),
+/// so that it runs in this one walk.
 fn verify_function<'m>(
     m: &'m Module,
     f: &'m Function,
     info: &DxilModuleInfo,
     void: &ssa::VoidTypes,
-    as_read: Option<bool>,
-    calls: &mut dxop::Calls<'m>,
+    as_read: Option<FunctionFacts>,
+    calls: &mut dxop::Calls,
 ) -> Result<Option<(crate::analysis::Cfg, crate::analysis::DomTree)>> {
-    let flow = ssa::verify_function(m, f, void, as_read)?;
+    // As read without forward references, an extracted value has the type the reader gave
+    // it: the aggregate's element at the (checked) indices.
+    let extract_typed = as_read.is_some_and(|r| !r.forward_refs);
     let types = types::Checker::new(m, f);
-    // The first `dx.op` error, then the first extracted-component error: reported when no
-    // operand-type error follows.
-    let mut dxop_error = None;
-    let mut extract_error = None;
-    for (i, inst) in f.insts.iter().enumerate() {
-        let id = InstId(i as u32);
+    let mut rules = Rules { m, f, info, types, calls, extract_typed, dxop: None, extract: None };
+    match ssa::verify_function(m, f, void, as_read)? {
+        ssa::Verdict::Done(flow) => {
+            for id in (0..f.insts.len() as u32).map(InstId) {
+                rules.inst(id)?;
+            }
+            rules.verdict().map(|()| flow)
+        }
+        ssa::Verdict::Deferred(d) => {
+            // Use rules first: the first broken one is the verdict; an operand-type error is
+            // kept until the walk has found none.
+            let mut types_error = None;
+            for (bi, b) in f.blocks.iter().enumerate() {
+                let bid = BlockId(bi as u32);
+                let reachable = d.a.cfg.is_reachable(bid.0);
+                for id in b.insts() {
+                    if reachable {
+                        d.uses(f, void, bid, b.first, id)?;
+                    }
+                    if types_error.is_none() {
+                        types_error = rules.inst(id).err();
+                    }
+                }
+            }
+            if let Some(e) = types_error {
+                return Err(e);
+            }
+            rules.verdict().map(|()| Some((d.a.cfg, d.a.dom)))
+        }
+    }
+}
+
+/// The per-instruction rules after structure and SSA form, in one walk: an
+/// operand-type error is returned at once, the first `dx.op` error and the
+/// first extracted-component error are kept for [`Rules::verdict`].
+struct Rules<'m, 'c> {
+    m: &'m Module,
+    f: &'m Function,
+    info: &'c DxilModuleInfo,
+    types: types::Checker<'m>,
+    calls: &'c mut dxop::Calls,
+    /// `extractvalue`'s operand-type rule holds by construction (the function is as read,
+    /// without forward references: [`crate::bitcode::ReadFacts`]).
+    extract_typed: bool,
+    dxop: Option<VerifyError>,
+    extract: Option<VerifyError>,
+}
+
+impl Rules<'_, '_> {
+    #[inline(always)]
+    fn inst(&mut self, id: InstId) -> Result<()> {
+        let (m, f) = (self.m, self.f);
+        let inst = f.inst(id);
         match &inst.kind {
             InstKind::DxOp { op, overload, callee, args } => {
-                if dxop_error.is_none() {
-                    if let Err(e) = dxop::call(m, f, info, calls, id, inst, (*op, *overload, *callee, *args)) {
-                        dxop_error = Some(e);
+                if self.dxop.is_none() {
+                    let call = (*op, *overload, *callee, *args);
+                    if let Err(e) = dxop::call(m, f, self.info, self.calls, id, inst, call) {
+                        self.dxop = Some(e);
                     }
                 }
             }
             InstKind::ExtractValue { agg, indices } => {
-                types.inst(id)?;
-                if dxop_error.is_none() && extract_error.is_none() {
+                if !self.extract_typed {
+                    self.types.inst(id)?;
+                }
+                if self.dxop.is_none() && self.extract.is_none() {
                     if let Err(e) = dxop::extract(m, f, id, *agg, *indices) {
-                        extract_error = Some(e);
+                        self.extract = Some(e);
                     }
                 }
             }
-            _ => types.inst(id)?,
+            _ => self.types.inst(id)?,
         }
+        Ok(())
     }
-    match dxop_error.or(extract_error) {
-        Some(e) => Err(e),
-        None => Ok(flow),
+
+    /// After the walk without an operand-type error: the first `dx.op` error, else the first
+    /// extracted-component error.
+    fn verdict(self) -> Result<()> {
+        match self.dxop.or(self.extract) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 }
 

@@ -10,28 +10,88 @@
 
 use super::{block_place, err, inst_place, Result, VerifyError};
 use crate::analysis::{Cfg, DomTree};
+use crate::bitcode::FunctionFacts;
 use crate::ir::{Block, BlockId, Function, InstId, InstKind, Module, Type, Value};
 
-/// `as_read`: the function is exactly as the bitcode reader built it
-/// (`Some`), which names no value that does not exist, and none without one
-/// while the type table has a single `void`; `Some(true)`: nor, outside PHIs,
-/// an instruction at or after the one naming it (the reader's
-/// [`crate::bitcode::ReadFacts`]). The operand range rule then holds without
-/// a visit of the operands, and in a function of one block the use rules too.
-/// A function of several blocks gives back its CFG and dominator tree (for
-/// the structurizer: [`crate::analysis::Flows`]).
+/// What [`verify_function`] leaves to its caller.
+pub(crate) enum Verdict {
+    /// Structure and SSA form hold; a function of several blocks gives its CFG and dominator
+    /// tree (for the structurizer: [`crate::analysis::Flows`]).
+    Done(Option<(Cfg, DomTree)>),
+    /// The structure holds; the use rules of the reachable blocks are left to the caller's
+    /// walk over the instructions, [`Deferred::uses`] on each (the first broken one is the
+    /// verdict, before any rule of a later group).
+    Deferred(Deferred),
+}
+
+/// The use rules of a function of several blocks as read, for the caller's walk.
+pub(crate) struct Deferred {
+    pub(crate) a: Analyses,
+    /// No instruction other than a PHI names one at or after it
+    /// ([`FunctionFacts::forward_refs`] is false).
+    ordered: bool,
+}
+
+impl Deferred {
+    /// The use rules of instruction `id` of reachable block `bi`, which starts at
+    /// instruction `first` ([`dominance`]). In a function without forward references
+    /// (and, as read, without uses of a value-less instruction) a non-PHI's operand
+    /// defined in its own block comes before it, so only one from an earlier block needs
+    /// its block to dominate this one.
+    #[inline(always)]
+    pub(crate) fn uses(&self, f: &Function, void: &VoidTypes, bi: BlockId, first: u32, id: InstId) -> Result<()> {
+        let inst = f.inst(id);
+        if !self.ordered || matches!(inst.kind, InstKind::Phi { .. }) {
+            return dominance(f, void, &self.a, bi, id);
+        }
+        let (inline, n, pool) = operand_parts(f, &inst.kind);
+        for &v in inline[..n.min(3)].iter().chain(pool) {
+            if let Value::Inst(d) = v {
+                if d.0 < first && !self.a.dom.dominates(f.inst(d).block.0, bi.0) {
+                    return Err(use_error(f, id, d, "ssa.dominance"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `as_read`: the function is exactly as the bitcode reader built it, and what
+/// reading established about it ([`crate::bitcode::ReadFacts`]): no value named
+/// that does not exist, and none without one while the type table has a single
+/// `void`; blocks laid out and terminated; branch targets and PHI incoming
+/// blocks in range. What is left of the structure rules is then where the
+/// terminators branch (not to the entry block) and, with
+/// [`FunctionFacts::late_phis`], PHI placement; and in a function of one block
+/// without PHIs or forward references, the use rules hold too. A function of
+/// several blocks gives back its CFG and dominator tree.
 pub(crate) fn verify_function(
     m: &Module,
     f: &Function,
     void: &VoidTypes,
-    as_read: Option<bool>,
-) -> Result<Option<(Cfg, DomTree)>> {
+    as_read: Option<FunctionFacts>,
+) -> Result<Verdict> {
     if f.blocks.is_empty() {
         return Err(err("function.blocks", format!("function `{}`", f.name), "a defined function without blocks"));
     }
-    let (as_read, no_forward_refs) = match as_read {
-        Some(no_forward_refs) if void.unique => (true, no_forward_refs),
-        _ => (false, false),
+    let facts = as_read.filter(|_| void.unique);
+    if let Some(facts) = facts.filter(|r| !r.late_phis) {
+        // The reader vouches for the layout, the terminators, the operands and PHI placement.
+        if let [b] = f.blocks.as_slice() {
+            if !facts.phis && !facts.forward_refs {
+                terminator_targets(m, f, b)?;
+                return Ok(Verdict::Done(None));
+            }
+        } else if let Ok(a) = Analyses::of(f) {
+            for b in &f.blocks {
+                terminator_targets(m, f, b)?;
+            }
+            return Ok(Verdict::Deferred(Deferred { a, ordered: !facts.forward_refs }));
+        }
+    }
+    let (as_read, no_forward_refs) = match facts {
+        Some(r) => (true, !r.forward_refs),
+        None => (false, false),
     };
     if let [b] = f.blocks.as_slice() {
         // Most DXIL functions are one block: no CFG or dominator tree needed.
@@ -43,7 +103,7 @@ pub(crate) fn verify_function(
         }
         return match first_use {
             Some((id, u)) => Err(u.error(f, id)),
-            None => Ok(None),
+            None => Ok(Verdict::Done(None)),
         };
     }
     // The CFG first (it needs only the terminators; if they are unsound the structure walk
@@ -80,7 +140,20 @@ pub(crate) fn verify_function(
     }
     match first_use {
         Some(e) => Err(e),
-        None => Ok(Some((a.cfg, a.dom))),
+        None => Ok(Verdict::Done(Some((a.cfg, a.dom)))),
+    }
+}
+
+/// The branch targets of block `b`'s terminator (of a function as read: its last
+/// instruction, which the reader made a terminator).
+#[inline]
+fn terminator_targets(m: &Module, f: &Function, b: &Block) -> Result<()> {
+    match b.terminator() {
+        Some(t) => match &f.inst(t).kind {
+            InstKind::Ret { .. } | InstKind::Unreachable => Ok(()),
+            kind => targets(m, f, t, kind),
+        },
+        None => Ok(()),
     }
 }
 
@@ -420,9 +493,9 @@ fn in_range(m: &Module, f: &Function, v: Value) -> bool {
 
 /// The CFG and dominator tree of a function of several blocks whose
 /// [`structure`] is sound.
-struct Analyses {
-    cfg: Cfg,
-    dom: DomTree,
+pub(crate) struct Analyses {
+    pub(crate) cfg: Cfg,
+    pub(crate) dom: DomTree,
 }
 
 impl Analyses {
@@ -437,7 +510,8 @@ impl Analyses {
 /// definition; a PHI's incoming value by the end of the incoming block,
 /// which must be a predecessor; every reachable predecessor has an
 /// incoming value.
-fn dominance(f: &Function, void: &VoidTypes, a: &Analyses, bi: BlockId, id: InstId) -> Result<()> {
+#[inline]
+pub(crate) fn dominance(f: &Function, void: &VoidTypes, a: &Analyses, bi: BlockId, id: InstId) -> Result<()> {
     let (cfg, dom) = (&a.cfg, &a.dom);
     let bi = bi.0;
     let inst = f.inst(id);

@@ -26,7 +26,7 @@ impl<'a> Reader<'a> {
         self.cur_function = Some(fid);
         self.local_md_base = self.module.metadata.len() as u32;
         self.fwd.clear();
-        self.forward_refs_here = false;
+        self.facts_here = FunctionFacts::default();
 
         let mut func = std::mem::take(&mut self.module.functions[fid.index()]);
         for (i, &t) in func.param_tys.iter().enumerate() {
@@ -37,8 +37,15 @@ impl<'a> Reader<'a> {
         let r = self.function_entries(&mut body);
         self.module.functions[fid.index()] = body.func;
         r?;
-        if self.forward_refs_here {
-            self.forward_refs.push(fid);
+        let here = self.facts_here;
+        if here.forward_refs {
+            self.facts.forward_refs.push(fid);
+        }
+        if here.phis {
+            self.facts.phis.push(fid);
+        }
+        if here.late_phis {
+            self.facts.late_phis.push(fid);
         }
         self.cur_function = None;
         Ok(())
@@ -211,12 +218,22 @@ impl<'a> Reader<'a> {
         self.forward_plain(id)
     }
 
+    /// A PHI is about to be added to the current block: [`FunctionFacts::phis`], and
+    /// [`FunctionFacts::late_phis`] when the block already holds a non-PHI.
+    fn note_phi(&mut self, b: &Body) {
+        self.facts_here.phis = true;
+        let first = b.func.blocks.get(b.cur_block).map_or(0, |k| k.first as usize);
+        if b.func.insts.len() > first && !matches!(b.func.insts.last().map(|i| &i.kind), Some(InstKind::Phi { .. })) {
+            self.facts_here.late_phis = true;
+        }
+    }
+
     /// A forward reference from an instruction other than a PHI (PHIs read theirs through
     /// [`Reader::value_signed`]): the function is listed in
     /// [`crate::bitcode::ReadFacts::forward_refs`] (its uses need checking one by one).
     #[cold]
     fn forward_plain(&mut self, id: u32) -> Result<Value> {
-        self.forward_refs_here = true;
+        self.facts_here.forward_refs = true;
         self.forward(id)
     }
 
@@ -428,6 +445,7 @@ impl<'a> Reader<'a> {
                 }
                 let l = Self::list(b.func.phi_pool.len(), inc.len())?;
                 b.func.phi_pool.extend(inc);
+                self.note_phi(b);
                 (InstKind::Phi { incoming: l }, ty)
             }
             19 => {
