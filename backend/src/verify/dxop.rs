@@ -4,7 +4,7 @@
 //! overload, and parameters the table marks constant are integer constants.
 
 use super::{err, inst_place, Result};
-use crate::dxil::{DxilModuleInfo, ResourceKind};
+use crate::dxil::{Binding, DxilModuleInfo, ResourceKind, Resources};
 use crate::dxil_op::{DxilOp, Overload, ParamType};
 use crate::ir::{ConstKind, Function, InstId, InstKind, Module, Type, TypeId, Value};
 
@@ -72,6 +72,17 @@ pub(crate) fn verify_function(m: &Module, f: &Function, dxil: &DxilModuleInfo) -
         }
         if matches!(op, DxilOp::AtomicBinOp | DxilOp::AtomicCompareExchange) {
             atomic_element(m, f, dxil, id, *op, *overload, args)?;
+        }
+        if let Some(kinds) = allowed_kinds(*op) {
+            resource_kind(m, f, dxil, id, *op, args, kinds)?;
+        }
+        if is_sample(*op) {
+            sample_element(m, f, dxil, id, *op, args)?;
+        }
+        match op {
+            DxilOp::CreateHandle => create_handle_range(m, f, dxil, id, args)?,
+            DxilOp::AnnotateHandle => annotation(m, f, dxil, id, args)?,
+            _ => {}
         }
         if let Some(k) = mask_operand(*op) {
             let mask = args.get(k).and_then(|a| m.const_uint(*a));
@@ -413,5 +424,257 @@ fn fits(m: &Module, t: TypeId, p: ParamType, overload: Overload) -> bool {
             Some(name) => struct_named(m, t, name),
             None => !matches!(ty, Type::Void),
         },
+    }
+}
+
+/// Bit `k` stands for `ResourceKind` k in the kind sets below.
+const fn kinds(ks: &[crate::dxil::ResourceKind]) -> u32 {
+    let mut bits = 0;
+    let mut i = 0;
+    while i < ks.len() {
+        bits |= 1 << ks[i] as u32;
+        i += 1;
+    }
+    bits
+}
+
+/// The resource kinds an op works on (DXC's `InstrResourceKindFor*` rules):
+/// sampling 1D/2D/3D/cube textures and their arrays (comparisons: no 3D),
+/// gathers 2D and cube, loads every non-cube texture kind, stores the
+/// single-sampled ones, buffer loads and stores buffers.
+fn allowed_kinds(op: DxilOp) -> Option<u32> {
+    use crate::dxil::ResourceKind as K;
+    use DxilOp as D;
+    const SAMPLE_C: u32 =
+        kinds(&[K::Texture1D, K::Texture1DArray, K::Texture2D, K::Texture2DArray, K::TextureCube, K::TextureCubeArray]);
+    const SAMPLE: u32 = SAMPLE_C | kinds(&[K::Texture3D]);
+    const GATHER: u32 = kinds(&[K::Texture2D, K::Texture2DArray, K::TextureCube, K::TextureCubeArray]);
+    const MS: u32 = kinds(&[K::Texture2DMS, K::Texture2DMSArray]);
+    const STORE: u32 = kinds(&[K::Texture1D, K::Texture1DArray, K::Texture2D, K::Texture2DArray, K::Texture3D]);
+    const BUFFER: u32 = kinds(&[K::TypedBuffer, K::RawBuffer, K::StructuredBuffer]);
+    const RAW: u32 = kinds(&[K::RawBuffer, K::StructuredBuffer]);
+    Some(match op {
+        D::Sample | D::SampleBias | D::SampleLevel | D::SampleGrad | D::CalculateLOD => SAMPLE,
+        D::SampleCmp | D::SampleCmpLevelZero | D::SampleCmpLevel | D::SampleCmpGrad | D::SampleCmpBias => SAMPLE_C,
+        D::TextureGather | D::TextureGatherCmp | D::TextureGatherRaw => GATHER,
+        D::TextureLoad => STORE | MS,
+        D::TextureStore => STORE,
+        D::TextureStoreSample | D::Texture2DMSGetSamplePosition => MS,
+        D::BufferLoad | D::BufferStore => BUFFER,
+        D::RawBufferLoad | D::RawBufferStore => RAW,
+        _ => return None,
+    })
+}
+
+/// An op on a resource of a kind it does not work on (a `SampleCmp` of a
+/// 3D texture, a `TextureStore` to a buffer, ...).
+fn resource_kind(
+    m: &Module,
+    f: &Function,
+    dxil: &DxilModuleInfo,
+    id: InstId,
+    op: DxilOp,
+    args: &[Value],
+    allowed: u32,
+) -> Result<()> {
+    let Some(kind) = args.first().and_then(|h| handle_kind(m, f, dxil, *h)) else { return Ok(()) };
+    if kind < 32 && allowed & (1 << kind) != 0 {
+        return Ok(());
+    }
+    Err(err(
+        "dxop.resource-kind",
+        inst_place(f, id),
+        format!("{} on a {}", op.name(), ResourceKind::from_u32(kind).map_or("resource of unknown kind", |k| k.name())),
+    ))
+}
+
+fn is_sample(op: DxilOp) -> bool {
+    use DxilOp as D;
+    matches!(
+        op,
+        D::Sample
+            | D::SampleBias
+            | D::SampleLevel
+            | D::SampleGrad
+            | D::SampleCmp
+            | D::SampleCmpLevelZero
+            | D::SampleCmpLevel
+            | D::SampleCmpGrad
+            | D::SampleCmpBias
+    )
+}
+
+/// Sampling reads textures of a float, snorm or unorm element type; from
+/// SM 6.7 non-comparison sampling also reads 16- and 32-bit integer ones
+/// (DXC's `InstrSampleCompType`; comparisons stay float-only).
+fn sample_element(
+    m: &Module,
+    f: &Function,
+    dxil: &DxilModuleInfo,
+    id: InstId,
+    op: DxilOp,
+    args: &[Value],
+) -> Result<()> {
+    use crate::dxil::ComponentType as C;
+    let Some(elem) = args.first().and_then(|h| handle_element(m, f, dxil, *h)) else { return Ok(()) };
+    let float = [C::F32, C::SNormF32, C::UNormF32, C::F16, C::SNormF16, C::UNormF16];
+    if float.iter().any(|c| elem == *c as u32) {
+        return Ok(());
+    }
+    let sm = &dxil.shader_model;
+    let compare = !matches!(op, DxilOp::Sample | DxilOp::SampleBias | DxilOp::SampleLevel | DxilOp::SampleGrad);
+    let int = [C::I16, C::U16, C::I32, C::U32].iter().any(|c| elem == *c as u32);
+    if int && !compare && (sm.major, sm.minor) >= (6, 7) {
+        return Ok(());
+    }
+    Err(err(
+        "dxop.sample-type",
+        inst_place(f, id),
+        format!(
+            "{} of a texture of element type {} (sampling needs a float, snorm or unorm texture{})",
+            op.name(),
+            C::from_u32(elem).map_or("?", |c| c.name()),
+            if compare { "" } else { "; integer ones from SM 6.7" }
+        ),
+    ))
+}
+
+/// The `dx.resources` range a binding (class, space, register) falls in —
+/// the one starting at the register, else one that holds it — as its
+/// resource kind and element type.
+fn bound_range(res: &Resources, class: u64, space: u64, lower: u64) -> Option<(u32, Option<u32>)> {
+    fn pick<T>(list: &[T], b: impl Fn(&T) -> &Binding, space: u64, lower: u64) -> Option<&T> {
+        let at = |r: &&T| u64::from(b(r).space) == space && u64::from(b(r).lower_bound) == lower;
+        let holds = |r: &&T| {
+            let b = b(r);
+            u64::from(b.space) == space
+                && u64::from(b.lower_bound) <= lower
+                && b.range_size.is_none_or(|n| u64::from(b.lower_bound) + u64::from(n) > lower)
+        };
+        list.iter().find(at).or_else(|| list.iter().find(holds))
+    }
+    let elem = |p: &crate::dxil::ViewProperties| p.element_type.map(|c| c as u32);
+    match class {
+        0 => pick(&res.srvs, |r| &r.binding, space, lower).map(|r| (r.kind as u32, elem(&r.props))),
+        1 => pick(&res.uavs, |r| &r.binding, space, lower).map(|r| (r.kind as u32, elem(&r.props))),
+        2 => pick(&res.cbvs, |r| &r.binding, space, lower).map(|_| (ResourceKind::CBuffer as u32, None)),
+        3 => pick(&res.samplers, |r| &r.binding, space, lower).map(|_| (ResourceKind::Sampler as u32, None)),
+        _ => None,
+    }
+}
+
+/// The resource lists handles refer to: `!dx.resources`, else the entry's own.
+fn resource_lists(dxil: &DxilModuleInfo) -> Option<&Resources> {
+    if dxil.resources.is_empty() {
+        dxil.main_entry().and_then(|e| e.resources.as_ref())
+    } else {
+        Some(&dxil.resources)
+    }
+}
+
+/// `CreateHandle(class, range id, ...)` names a range of `dx.resources`.
+fn create_handle_range(m: &Module, f: &Function, dxil: &DxilModuleInfo, id: InstId, args: &[Value]) -> Result<()> {
+    let (Some(class), Some(range)) =
+        (args.first().and_then(|a| m.const_uint(*a)), args.get(1).and_then(|a| m.const_uint(*a)))
+    else {
+        return Ok(());
+    };
+    let found = resource_lists(dxil).is_some_and(|res| {
+        let has = |b: &Binding| u64::from(b.id) == range;
+        match class {
+            0 => res.srvs.iter().any(|r| has(&r.binding)),
+            1 => res.uavs.iter().any(|r| has(&r.binding)),
+            2 => res.cbvs.iter().any(|r| has(&r.binding)),
+            3 => res.samplers.iter().any(|r| has(&r.binding)),
+            _ => false,
+        }
+    });
+    if found {
+        return Ok(());
+    }
+    const NAMES: [&str; 4] = ["SRV", "UAV", "CBV", "sampler"];
+    Err(err(
+        "dxop.binding",
+        inst_place(f, id),
+        format!(
+            "CreateHandle of {} range {range}, which dx.resources does not declare",
+            NAMES.get(class as usize).copied().unwrap_or("unknown class")
+        ),
+    ))
+}
+
+/// `AnnotateHandle` describes the resource its handle reaches: for a
+/// `CreateHandleFromBinding` handle, the `dx.resources` range of the binding
+/// (same class, kind and element type: lowering takes the range, the
+/// other checks here the annotation); for a `CreateHandleFromHeap` handle, a
+/// sampler exactly when the handle is from the sampler heap.
+fn annotation(m: &Module, f: &Function, dxil: &DxilModuleInfo, id: InstId, args: &[Value]) -> Result<()> {
+    let (Some(Value::Inst(h)), Some(&props)) = (args.first(), args.get(1)) else { return Ok(()) };
+    let Some((src, src_args)) = f.dx_op(*h) else { return Ok(()) };
+    let Some(class) = handle_class(m, f, Value::Inst(id)) else { return Ok(()) };
+    const NAMES: [&str; 4] = ["an SRV", "a UAV", "a CBV", "a sampler"];
+    let name = |c: u64| NAMES.get(c as usize).copied().unwrap_or("an unknown class");
+    let fail = |detail: String| Err(err("dxop.annotation", inst_place(f, id), detail));
+    match src {
+        DxilOp::CreateHandleFromBinding => {
+            let Some(Value::Const(c)) = src_args.first() else { return Ok(()) };
+            let bind: [u64; 4] = match &m.konst(*c).kind {
+                ConstKind::Null => [0; 4],
+                ConstKind::Aggregate(vs) if vs.len() == 4 => {
+                    let mut out = [0; 4];
+                    for (o, v) in out.iter_mut().zip(vs) {
+                        let Some(x) = m.const_uint(*v) else { return Ok(()) };
+                        *o = x;
+                    }
+                    out
+                }
+                _ => return Ok(()),
+            };
+            let [lower, _, space, bclass] = bind;
+            if bclass != u64::from(class) {
+                return fail(format!("describes {}, the handle is bound as {}", name(class.into()), name(bclass)));
+            }
+            let Some(res) = resource_lists(dxil) else { return Ok(()) };
+            let letter = ['t', 'u', 'b', 's'].get(bclass as usize).copied().unwrap_or('?');
+            let Some((kind, elem)) = bound_range(res, bclass, space, lower) else {
+                return Err(err(
+                    "dxop.binding",
+                    inst_place(f, *h),
+                    format!("binding {letter}{lower} space {space} is in no range of dx.resources"),
+                ));
+            };
+            let Some(w) = first_word(m, props) else { return Ok(()) };
+            let akind = (w & 0xFF) as u32;
+            if akind != kind {
+                let kname = |k: u32| ResourceKind::from_u32(k).map_or("an unknown kind", |k| k.name());
+                return fail(format!(
+                    "describes a {}, the range {letter}{lower} space {space} is a {}",
+                    kname(akind),
+                    kname(kind)
+                ));
+            }
+            if let (Some(e), true) = (elem, (1..=10).contains(&kind)) {
+                let Some(ae) = handle_element(m, f, dxil, Value::Inst(id)) else { return Ok(()) };
+                if ae != e {
+                    use crate::dxil::ComponentType as C;
+                    let ename = |c: u32| C::from_u32(c).map_or("?", |c| c.name());
+                    return fail(format!(
+                        "describes element type {}, the range {letter}{lower} space {space} has {}",
+                        ename(ae),
+                        ename(e)
+                    ));
+                }
+            }
+            Ok(())
+        }
+        DxilOp::CreateHandleFromHeap => {
+            let Some(sampler_heap) = src_args.get(1).and_then(|a| m.const_uint(*a)) else { return Ok(()) };
+            if (sampler_heap != 0) != (class == 3) {
+                let heap = if sampler_heap != 0 { "sampler" } else { "resource" };
+                return fail(format!("describes {}, the handle is from the {heap} heap", name(class.into())));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
     }
 }
