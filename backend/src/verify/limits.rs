@@ -149,6 +149,7 @@ fn signatures(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
     signature(&ep.patch_constants, "patch-constant", place)?;
     semantics(ep, kind, place)?;
     if kind == ShaderKind::Pixel {
+        ps_scalar_outputs(ep, place)?;
         // SV_Target n is render target n: one element each, n < 8.
         let mut seen = 0u32;
         for e in ep.outputs.iter().filter(|e| e.system_value_name() == "SV_Target") {
@@ -164,6 +165,45 @@ fn signatures(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
                 }
                 seen |= 1 << ix;
             }
+        }
+    }
+    Ok(())
+}
+
+/// Pixel-shader outputs that are one scalar of the pixel: one depth output
+/// (`SV_Depth`, `SV_DepthLessEqual` or `SV_DepthGreaterEqual`: DXC's
+/// `SmPSMultipleDepthSemantic`), one `SV_Coverage`, one `SV_StencilRef`,
+/// each a single row of one component.
+fn ps_scalar_outputs(ep: &EntryPoint, place: &str) -> Result<()> {
+    use SemanticKind as S;
+    let (mut depth, mut coverage, mut stencil) = (0, 0, 0);
+    for e in &ep.outputs {
+        let n = match e.semantic_kind {
+            S::Depth | S::DepthLessEqual | S::DepthGreaterEqual => &mut depth,
+            S::Coverage => &mut coverage,
+            S::StencilRef => &mut stencil,
+            _ => continue,
+        };
+        *n += 1;
+        let at = || format!("{place}, output element {} `{}`", e.id, e.semantic_name);
+        if *n > 1 {
+            return Err(err(
+                "signature.ps-output",
+                at(),
+                format!("a second {} output (a pixel shader writes one)", e.semantic_kind.system_value_name()),
+            ));
+        }
+        if e.rows != 1 || e.cols != 1 {
+            return Err(err(
+                "signature.ps-output",
+                at(),
+                format!(
+                    "{} is {} rows × {} columns, not a scalar",
+                    e.semantic_kind.system_value_name(),
+                    e.rows,
+                    e.cols
+                ),
+            ));
         }
     }
     Ok(())
