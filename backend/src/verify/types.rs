@@ -418,3 +418,26 @@ pub(crate) fn verify_constants(m: &Module) -> Result<()> {
     }
     Ok(())
 }
+
+/// A global's initializer has the global's value type (LLVM's verifier:
+/// "global variable initializer type does not match global variable type").
+pub(crate) fn verify_globals(m: &Module) -> Result<()> {
+    for g in &m.globals {
+        let Some(Value::Const(c)) = g.init else { continue };
+        let Some(k) = m.consts.get(c.index()) else {
+            return Err(err("global.initializer", format!("global `{}`", g.name), "initializer out of range"));
+        };
+        if k.ty != g.value_ty && m.types.list.get(k.ty.0 as usize) != m.types.list.get(g.value_ty.0 as usize) {
+            return Err(err(
+                "global.initializer",
+                format!("global `{}`", g.name),
+                format!(
+                    "initializer of type {} for a global of type {}",
+                    m.types.display(k.ty),
+                    m.types.display(g.value_ty)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
