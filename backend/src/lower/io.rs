@@ -684,6 +684,12 @@ impl<'m> Lowerer<'m> {
                 let u = self.u32();
                 self.op(Op::UConvert, u, &[x])
             }
+            Scalar::Bool => {
+                // Sign-extended like any integer: true is -1.
+                let u = self.u32();
+                let (all, zero) = (self.const_u32(u32::MAX), self.const_u32(0));
+                self.op(Op::Select, u, &[x, all, zero])
+            }
             _ => malformed("non-integer signature index"),
         }
     }
