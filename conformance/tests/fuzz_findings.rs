@@ -1,0 +1,394 @@
+//! Findings of the fuzzing campaigns (`fuzz/`, record-level mutator +
+//! spirv-val oracle) turned into tests. The mutants are derived from corpus
+//! shaders, which stay out of the project, so each finding is rebuilt here as
+//! the same IR edit on a committed fixture (always runs) or on a corpus shader
+//! read from `../shared/corpus` (`SKIPPED` when absent). An edited module goes
+//! through what `compile` runs after the reader — the verifier, then
+//! `compile_module` — and must be rejected with the rule named, or (where the
+//! input is legal and dxjit lowered it wrongly) compile to SPIR-V that passes
+//! spirv-val.
+
+use dxjit::compile::compile_module;
+use dxjit::container::Container;
+use dxjit::dxil_op::DxilOp;
+use dxjit::ir::{BlockId, Const, ConstId, ConstKind, InstId, InstKind, MdId, Metadata, Module, Type, Value};
+use dxjit::{compile, CompileError, CompileOptions, CompiledShader};
+use dxjit_conformance::corpus::{corpus_root, fixtures_root};
+use dxjit_conformance::spirv_val;
+
+fn read(bytes: &[u8]) -> Module {
+    let c = Container::parse(bytes).expect("container");
+    let prog = c.dxil_program().expect("DXIL part");
+    dxjit::bitcode::read_module(prog.bitcode).expect("bitcode")
+}
+
+/// A committed fixture, which compiles to valid SPIR-V before any edit.
+fn fixture(rel: &str) -> Module {
+    let bytes = std::fs::read(fixtures_root().join(rel)).expect("fixture");
+    unedited_compiles(&bytes);
+    read(&bytes)
+}
+
+/// A corpus shader, or `None` (and a SKIPPED line) without the corpus.
+fn corpus(test: &str, rel: &str) -> Option<Module> {
+    let path = corpus_root().join(rel);
+    let Ok(bytes) = std::fs::read(&path) else {
+        println!("SKIPPED {test}: no {}", path.display());
+        return None;
+    };
+    unedited_compiles(&bytes);
+    Some(read(&bytes))
+}
+
+/// The edit, not the shader, is what a test checks: the shader compiles as it is.
+fn unedited_compiles(bytes: &[u8]) {
+    let ok = compile(bytes, &CompileOptions::default()).expect("the unedited shader compiles");
+    spirv_val::validate(&ok.spirv).expect("the unedited shader's SPIR-V is valid");
+}
+
+/// What `compile` does after reading: the verifier, then lowering.
+fn compile_edited(m: &Module) -> Result<CompiledShader, CompileError> {
+    dxjit::verify::verify_module(m).map_err(|e| CompileError::Malformed(format!("verify: {e}")))?;
+    compile_module(m, &CompileOptions::default())
+}
+
+fn expect_rule(m: &Module, rule: &str) -> String {
+    match compile_edited(m) {
+        Err(CompileError::Malformed(msg)) => {
+            assert!(msg.contains(&format!("rule `{rule}`")), "wrong rule: {msg}");
+            println!("rejected as expected: {msg}");
+            msg
+        }
+        Err(e) => panic!("expected Malformed naming `{rule}`, got {e}"),
+        Ok(cs) => {
+            panic!("expected Malformed naming `{rule}`, got SPIR-V (valid: {:?})", spirv_val::validate(&cs.spirv))
+        }
+    }
+}
+
+fn expect_valid(m: &Module) {
+    match compile_edited(m) {
+        Ok(cs) => spirv_val::validate(&cs.spirv).expect("valid SPIR-V"),
+        Err(e) => panic!("expected SPIR-V, got {e}"),
+    }
+}
+
+fn expect_unsupported(m: &Module, what: &str) {
+    match compile_edited(m) {
+        Err(e @ CompileError::Unsupported { .. }) => {
+            assert!(e.to_string().contains(what), "wrong feature: {e}");
+            println!("rejected as expected: {e}");
+        }
+        Err(e) => panic!("expected Unsupported naming `{what}`, got {e}"),
+        Ok(cs) => panic!("expected Unsupported, got SPIR-V (valid: {:?})", spirv_val::validate(&cs.spirv)),
+    }
+}
+
+fn main_fn(m: &Module) -> usize {
+    m.functions.iter().position(|f| !f.is_declaration).expect("a defined function")
+}
+
+fn int_of(m: &Module, id: Option<MdId>) -> Option<u64> {
+    match id.map(|id| &m.metadata[id.index()]) {
+        Some(Metadata::Value { value, .. }) => m.const_uint(*value),
+        _ => None,
+    }
+}
+
+/// A new integer constant of type `ty`.
+fn new_const(m: &mut Module, ty: dxjit::ir::TypeId, v: u64) -> ConstId {
+    m.consts.push(Const { ty, kind: ConstKind::Int(v) });
+    ConstId(m.consts.len() as u32 - 1)
+}
+
+/// Sets metadata operand `slot` (an index into `md_ops` holding an integer
+/// value) to `v`, through a new constant (the old one may be shared).
+fn set_md_int(m: &mut Module, slot: usize, v: u64) {
+    let Some(Some(old)) = m.md_ops.get(slot).copied() else { panic!("slot {slot} is not a value") };
+    let Metadata::Value { ty, .. } = m.metadata[old.index()] else { panic!("slot {slot} is not a value") };
+    let c = new_const(m, ty, v);
+    m.metadata.push(Metadata::Value { ty, value: Value::Const(c) });
+    m.md_ops[slot] = Some(MdId(m.metadata.len() as u32 - 1));
+}
+
+/// The `md_ops` slots of every metadata tuple of `len` or more operands
+/// for which `pick` holds (given the tuple's operands).
+fn tuples(m: &Module, len: usize, pick: impl Fn(&Module, &[Option<MdId>]) -> bool) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    for md in &m.metadata {
+        if let Metadata::Node { ops, .. } = md {
+            let r = ops.range();
+            if r.len() >= len && pick(m, &m.md_ops[r.clone()]) {
+                out.push(r);
+            }
+        }
+    }
+    out
+}
+
+/// `dx.resources` SRV records `{id, global, name, space, lower, size, kind, ...}`
+/// of resource kind `kind` (the extended-property tuple at 8 tells them from
+/// other tuples of that length).
+fn srv_records_of_kind(m: &Module, kind: u64) -> Vec<std::ops::Range<usize>> {
+    tuples(m, 9, |m, o| {
+        int_of(m, o[6]) == Some(kind)
+            && o.len() == 9
+            && matches!(o[2].map(|s| &m.metadata[s.index()]), Some(Metadata::String(_)))
+    })
+}
+
+/// Finding (campaign 1, fixed by `dxop.resource-class`): a write through an
+/// SRV handle (there: an atomic on an SRV texture) compiled to invalid
+/// SPIR-V. Rebuilt on `compute/texture_load_sample`: its `BufferStore`s get
+/// the SRV texture's handle.
+#[test]
+fn store_to_srv_is_malformed() {
+    let mut m = fixture("compute/texture_load_sample.cs_6_0.dxil");
+    let fi = main_fn(&m);
+    let is_srv = |m: &Module, a: Option<&Value>| a.and_then(|v| m.const_uint(*v)) == Some(0);
+    let f = &m.functions[fi];
+    let srv = (0..f.insts.len())
+        .map(|k| InstId(k as u32))
+        .find(|&id| matches!(f.dx_op(id), Some((DxilOp::CreateHandle, a)) if is_srv(&m, a.first())))
+        .expect("an SRV handle");
+    let f = &mut m.functions[fi];
+    let mut edited = 0;
+    for k in 0..f.insts.len() {
+        if let InstKind::DxOp { op: DxilOp::BufferStore, args, .. } = &f.insts[k].kind {
+            let at = args.range().start;
+            f.value_pool[at] = Value::Inst(srv);
+            edited += 1;
+        }
+    }
+    assert!(edited > 0, "no BufferStore to edit");
+    expect_rule(&m, "dxop.resource-class");
+}
+
+/// Finding (campaign 303, invalid-2): the `ResBind` of a UAV's
+/// `CreateHandleFromBinding` said SRV while its `AnnotateHandle` still said
+/// UAV; the store compiled to a write to a sampled image. Rebuilt on
+/// `compute/quad_vote` (SM 6.7).
+#[test]
+fn annotation_of_another_class_is_malformed() {
+    let mut m = fixture("compute/quad_vote.cs_6_7.dxil");
+    let fi = main_fn(&m);
+    let f = &m.functions[fi];
+    let k = f
+        .insts
+        .iter()
+        .position(|i| matches!(i.kind, InstKind::DxOp { op: DxilOp::CreateHandleFromBinding, .. }))
+        .expect("a CreateHandleFromBinding");
+    let InstKind::DxOp { args, .. } = &f.insts[k].kind else { unreachable!() };
+    let at = args.range().start;
+    let Value::Const(bind) = f.value_pool[at] else { panic!("ResBind is not a constant") };
+    let (ty, ConstKind::Aggregate(mut fields)) = (m.consts[bind.index()].ty, m.consts[bind.index()].kind.clone())
+    else {
+        panic!("ResBind is not an aggregate")
+    };
+    let Value::Const(class) = fields[3] else { panic!() };
+    assert_eq!(m.consts[class.index()].kind, ConstKind::Int(1), "the fixture's binding is a UAV");
+    let class_ty = m.consts[class.index()].ty;
+    fields[3] = Value::Const(new_const(&mut m, class_ty, 0));
+    m.consts.push(Const { ty, kind: ConstKind::Aggregate(fields) });
+    let new_bind = ConstId(m.consts.len() as u32 - 1);
+    m.functions[fi].value_pool[at] = Value::Const(new_bind);
+    let msg = expect_rule(&m, "dxop.annotation");
+    assert!(msg.contains("describes a UAV, the handle is bound as an SRV"), "{msg}");
+}
+
+/// Finding (campaign 303, invalid-6): a mutated constant made a compared
+/// texture 3D (`SampleCmpGrad` of a `Texture3D`), compiled to a Dref sample
+/// of a 3D image, which Vulkan forbids. DXC's `InstrResourceKindForSampleC`.
+/// Rebuilt on the corpus shader the mutant came from: its Texture2D SRV
+/// becomes a Texture3D in `dx.resources`.
+#[test]
+fn compare_sampling_of_a_3d_texture_is_malformed() {
+    let test = "compare_sampling_of_a_3d_texture_is_malformed";
+    let Some(mut m) = corpus(test, "dxil-spirv/dxil-builtin/sample-cmp-grad-offset-feedback.frag.dxil") else { return };
+    let recs = srv_records_of_kind(&m, 2);
+    assert_eq!(recs.len(), 1, "one Texture2D SRV");
+    set_md_int(&mut m, recs[0].start + 6, 4);
+    let msg = expect_rule(&m, "dxop.resource-kind");
+    assert!(msg.contains("on a texture3d"), "{msg}");
+}
+
+/// The same rule on a fixture: `SampleLevel` of a texture made multisampled.
+#[test]
+fn sampling_a_multisampled_texture_is_malformed() {
+    let mut m = fixture("compute/texture_load_sample.cs_6_0.dxil");
+    let recs = srv_records_of_kind(&m, 2);
+    assert!(!recs.is_empty(), "a Texture2D SRV");
+    for r in recs {
+        set_md_int(&mut m, r.start + 6, 3);
+    }
+    let msg = expect_rule(&m, "dxop.resource-kind");
+    assert!(msg.contains("on a texture2dms"), "{msg}");
+}
+
+/// Changes every `{ i32 0, i32 9 }` extended resource property (element
+/// type f32) to element type `to`, and so the `AnnotateHandle` properties
+/// of textures of element type f32 (SM 6.6+), which must agree.
+fn set_f32_element_types(m: &mut Module, to: u64) {
+    let slots = tuples(m, 2, |m, o| o.len() == 2 && int_of(m, o[0]) == Some(0) && int_of(m, o[1]) == Some(9));
+    assert!(!slots.is_empty(), "no element-type property to edit");
+    for r in slots {
+        set_md_int(m, r.start + 1, to);
+    }
+    for fi in 0..m.functions.len() {
+        for k in 0..m.functions[fi].insts.len() {
+            let f = &m.functions[fi];
+            let InstKind::DxOp { op: DxilOp::AnnotateHandle, args, .. } = &f.insts[k].kind else { continue };
+            let at = args.range().start + 1;
+            let Value::Const(props) = f.value_pool[at] else { continue };
+            let (ty, ConstKind::Aggregate(mut words)) =
+                (m.consts[props.index()].ty, m.consts[props.index()].kind.clone())
+            else {
+                continue;
+            };
+            let (Some(w0), Some(w1)) = (m.const_uint(words[0]), m.const_uint(words[1])) else { continue };
+            // Textures (kinds 1..=9) of element type f32.
+            if !(1..=9).contains(&(w0 & 0xff)) || w1 & 0xff != 9 {
+                continue;
+            }
+            let Value::Const(c1) = words[1] else { continue };
+            let wty = m.consts[c1.index()].ty;
+            words[1] = Value::Const(new_const(m, wty, (w1 & !0xff) | to));
+            m.consts.push(Const { ty, kind: ConstKind::Aggregate(words) });
+            m.functions[fi].value_pool[at] = Value::Const(ConstId(m.consts.len() as u32 - 1));
+        }
+    }
+}
+
+/// Finding (campaign of seeds 101/202, open until now): a float texture's
+/// element type mutated to u16 or i16; `SampleCmp*` then sampled an integer
+/// image with a float Dref result ("Sampled Type differs from Result Type").
+/// Comparison sampling needs a float texture (DXC's `InstrSampleCompType`;
+/// integer textures only for non-comparison sampling from SM 6.7). Rebuilt
+/// on a corpus shader with comparison sampling.
+#[test]
+fn compare_sampling_of_integer_texture_is_malformed() {
+    let test = "compare_sampling_of_integer_texture_is_malformed";
+    let Some(mut m) = corpus(test, "vkd3d-proton/sm_advanced/ps_sample_cmp_grad_bias.dxil") else { return };
+    set_f32_element_types(&mut m, 3); // u16
+    let msg = expect_rule(&m, "dxop.sample-type");
+    assert!(msg.contains("of element type u16"), "{msg}");
+}
+
+/// The same rule before SM 6.7: a non-comparison `SampleLevel` of a u32
+/// texture (`compute/texture_load_sample`, SM 6.0).
+#[test]
+fn sampling_an_integer_texture_before_sm_6_7_is_malformed() {
+    let mut m = fixture("compute/texture_load_sample.cs_6_0.dxil");
+    set_f32_element_types(&mut m, 5); // u32
+    let msg = expect_rule(&m, "dxop.sample-type");
+    assert!(msg.contains("SampleLevel of a texture of element type u32"), "{msg}");
+}
+
+/// Pixel-shader output elements `{id, name, comp type, semantic kind, indices,
+/// interpolation, rows, cols, start row, start col, tags}` of semantic kind `kind`.
+fn ps_outputs_of_kind(m: &Module, kind: u64) -> Vec<std::ops::Range<usize>> {
+    tuples(m, 10, |m, o| {
+        (10..=11).contains(&o.len())
+            && int_of(m, o[3]) == Some(kind)
+            && matches!(o[1].map(|s| &m.metadata[s.index()]), Some(Metadata::String(_)))
+    })
+}
+
+/// Finding (campaign 303, invalid-1): a mutated constant turned three
+/// `SV_Target` outputs into `SV_DepthLessEqual`; dxjit declared
+/// `DepthReplacing` three times. A pixel shader writes one depth, one
+/// coverage, one stencil reference, each a scalar. Rebuilt on
+/// `graphics/mrt` (three render targets).
+#[test]
+fn several_depth_outputs_are_malformed() {
+    let m0 = fixture("graphics/mrt.ps_6_0.dxil");
+    let targets = ps_outputs_of_kind(&m0, 16);
+    assert!(targets.len() >= 2, "render targets to edit");
+    // As the mutant had them: four-component depth outputs.
+    let mut m = m0.clone();
+    for r in &targets {
+        set_md_int(&mut m, r.start + 3, 18);
+    }
+    let msg = expect_rule(&m, "signature.ps-output");
+    assert!(msg.contains("not a scalar"), "{msg}");
+    // Scalars, but two of them.
+    let mut m = m0;
+    for r in &targets {
+        set_md_int(&mut m, r.start + 3, 18);
+        set_md_int(&mut m, r.start + 7, 1);
+    }
+    let msg = expect_rule(&m, "signature.ps-output");
+    assert!(msg.contains("a second SV_DepthLessEqual output"), "{msg}");
+}
+
+/// Finding (campaign 303, invalid-3): a `getelementptr` index became an
+/// `i1` (legal LLVM: indices are sign-extended, true is -1); lowering
+/// converted it with `OpUConvert` of a bool. Rebuilt on
+/// `compute/groupshared_reduce`: the first GEP in the true branch of a
+/// conditional branch gets the branch condition as index.
+#[test]
+fn i1_getelementptr_index_compiles() {
+    let mut m = fixture("compute/groupshared_reduce.cs_6_0.dxil");
+    let fi = main_fn(&m);
+    let f = &m.functions[fi];
+    let (cond, target): (Value, BlockId) = f
+        .insts
+        .iter()
+        .find_map(|i| match i.kind {
+            InstKind::CondBr { cond: c @ Value::Inst(_), if_true, .. } => Some((c, if_true)),
+            _ => None,
+        })
+        .expect("a conditional branch on an instruction");
+    let gep = f
+        .insts
+        .iter()
+        .find_map(|i| match &i.kind {
+            InstKind::Gep { indices, .. } if i.block == target && indices.len >= 2 => Some(indices.range().end - 1),
+            _ => None,
+        })
+        .expect("a getelementptr in the branch's true block");
+    m.functions[fi].value_pool[gep] = cond;
+    expect_valid(&m);
+}
+
+/// Finding (campaign 303, invalid-4): an array type mutated into a vector
+/// of 10 components (legal LLVM); SPIR-V vectors have 2 to 4. Rebuilt on
+/// `graphics/points`: its `[6 x float]` constant becomes `<6 x float>`.
+#[test]
+fn long_vectors_are_unsupported() {
+    let mut m = fixture("graphics/points.vs_6_0.dxil");
+    let k = m
+        .types
+        .list
+        .iter()
+        .position(|t| matches!(t, Type::Array { len: 6, elem } if m.types.list[elem.0 as usize] == Type::Float))
+        .expect("a [6 x float] type");
+    let Type::Array { elem, .. } = m.types.list[k] else { unreachable!() };
+    m.types.list[k] = Type::Vector { len: 6, elem };
+    expect_unsupported(&m, "vectors of 6 components");
+}
+
+/// Finding (campaign 303, invalid-5): shuffled constant records gave a
+/// `[6 x i32]` global a `[6 x float]` initializer (LLVM's verifier rejects
+/// it); the SPIR-V variable's initializer had another type. Rebuilt on
+/// `graphics/points`: its `[6 x float]` global is declared `[6 x i32]`.
+#[test]
+fn global_initializer_of_another_type_is_malformed() {
+    let mut m = fixture("graphics/points.vs_6_0.dxil");
+    let g = m.globals.iter().position(|g| g.init.is_some()).expect("a global with an initializer");
+    let i32t = m.types.intern(Type::Int(32));
+    let arr = m.types.intern(Type::Array { len: 6, elem: i32t });
+    m.globals[g].value_ty = arr;
+    expect_rule(&m, "global.initializer");
+}
+
+/// Where DXC has no element-type rule (gathers), a comparison gather of an
+/// integer texture is refused as unsupported: Vulkan compares depth only,
+/// and the Dref gather of an integer image had a float result (invalid).
+#[test]
+fn compare_gather_of_integer_texture_is_unsupported() {
+    let test = "compare_gather_of_integer_texture_is_unsupported";
+    let Some(mut m) = corpus(test, "dxil-spirv/dxil-builtin/texture-gather-cmp.frag.dxil") else { return };
+    set_f32_element_types(&mut m, 5); // u32
+    expect_unsupported(&m, "TextureGatherCmp of a texture of integer element type");
+}
