@@ -392,3 +392,30 @@ fn compare_gather_of_integer_texture_is_unsupported() {
     set_f32_element_types(&mut m, 5); // u32
     expect_unsupported(&m, "TextureGatherCmp of a texture of integer element type");
 }
+
+/// Signature elements `{id, name, component type, semantic kind, ...}`
+/// named `name` (a user semantic; legal to retype, the stores convert).
+fn signature_elements_named(m: &Module, name: &str) -> Vec<std::ops::Range<usize>> {
+    tuples(m, 10, |m, o| {
+        (10..=11).contains(&o.len())
+            && matches!(o[1].map(|s| &m.metadata[s.index()]), Some(Metadata::String(s)) if m.str(*s) == name)
+    })
+}
+
+/// Finding (campaign 404, invalid-1): a vertex output of component type f16
+/// (stored with the f16 overload) retyped i32; the store converted the
+/// half's bits with an `OpUConvert` to a signed int (invalid). Legal input:
+/// the element's type is the varying's, the overload the value's. Rebuilt on
+/// the corpus shader the mutant came from.
+#[test]
+fn half_stored_to_an_int_output_compiles() {
+    let test = "half_stored_to_an_int_output_compiles";
+    let Some(mut m) = corpus(test, "vkd3d-proton/sm_advanced/vs_fp16_native.dxil") else { return };
+    let elems = signature_elements_named(&m, "V");
+    assert!(!elems.is_empty(), "an element V");
+    for r in elems {
+        assert_eq!(int_of(&m, m.md_ops[r.start + 2]), Some(8), "V is f16");
+        set_md_int(&mut m, r.start + 2, 4);
+    }
+    expect_valid(&m);
+}

@@ -159,9 +159,16 @@ impl<'m> Lowerer<'m> {
             (Scalar::U32 | Scalar::I32, Scalar::U16) | (Scalar::U16, Scalar::U32) => self.op(Op::UConvert, t, &[v]),
             (Scalar::U16, Scalar::I32) => self.op(Op::SConvert, t, &[v]),
             (Scalar::F16, Scalar::U32 | Scalar::I32) => {
+                // The half's bits, zero-extended (OpUConvert has an unsigned result).
                 let h = self.scalar(Scalar::U16);
                 let bits = self.op(Op::Bitcast, h, &[v])?;
-                self.op(Op::UConvert, t, &[bits])
+                let u = self.u32();
+                let w = self.op(Op::UConvert, u, &[bits])?;
+                if to == Scalar::I32 {
+                    self.op(Op::Bitcast, t, &[w])
+                } else {
+                    Ok(w)
+                }
             }
             (Scalar::U32 | Scalar::I32, Scalar::Bool) => {
                 let u = self.u32();
