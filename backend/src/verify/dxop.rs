@@ -7,12 +7,17 @@ use super::{err, inst_place, Result};
 use crate::dxil::{Binding, DxilModuleInfo, ResourceKind, Resources};
 use crate::dxil_op::{DxilOp, Overload, ParamType};
 use crate::ir::{ConstKind, Function, InstId, InstKind, Module, Type, TypeId, Value};
+use crate::ShaderKind;
 
 pub(crate) fn verify_function(m: &Module, f: &Function, dxil: &DxilModuleInfo) -> Result<()> {
+    let stage = stage_of(m, f, dxil);
     for (i, inst) in f.insts.iter().enumerate() {
         let InstKind::DxOp { op, overload, args, .. } = &inst.kind else { continue };
         let id = InstId(i as u32);
         let info = op.info();
+        if let Some(kind) = stage {
+            available(f, id, *op, kind)?;
+        }
         let args = f.values(*args);
         if args.len() != info.params.len() {
             return Err(err(
@@ -677,4 +682,30 @@ fn annotation(m: &Module, f: &Function, dxil: &DxilModuleInfo, id: InstId, args:
         }
         _ => Ok(()),
     }
+}
+
+/// The shader kind a function's ops run in: the module's for a shader, the
+/// export's for a library's entry function (`None` for other library
+/// functions, which several exports may call).
+fn stage_of(m: &Module, f: &Function, dxil: &DxilModuleInfo) -> Option<ShaderKind> {
+    let kind = dxil.shader_model.kind;
+    if kind != ShaderKind::Library {
+        return Some(kind);
+    }
+    let ep = dxil
+        .functions()
+        .find(|e| e.function.and_then(|id| m.functions.get(id.index())).is_some_and(|g| std::ptr::eq(g, f)))?;
+    ep.properties.shader_kind
+}
+
+/// An op the stage does not have (a `TraceRay` in an intersection shader,
+/// `WorldRayOrigin` in a callable one, …): the operation table's stages
+/// (hctdb), DXC's `SmOpcodeInInvalidFunction`. The table's minimum shader
+/// models are not enforced: corpus shaders built for SM 6.5 use SM 6.8
+/// sampling ops, and lowering does not depend on the version.
+fn available(f: &Function, id: InstId, op: DxilOp, kind: ShaderKind) -> Result<()> {
+    if op.info().stages.contains(kind) {
+        return Ok(());
+    }
+    Err(err("dxop.stage", inst_place(f, id), format!("{} is not available in {} shaders", op.name(), kind.name())))
 }
