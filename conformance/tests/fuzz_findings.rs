@@ -48,8 +48,17 @@ fn unedited_compiles(bytes: &[u8]) {
 
 /// What `compile` does after reading: the verifier, then lowering.
 fn compile_edited(m: &Module) -> Result<CompiledShader, CompileError> {
+    compile_edited_with(m, &CompileOptions::default())
+}
+
+fn compile_edited_with(m: &Module, opts: &CompileOptions) -> Result<CompiledShader, CompileError> {
     dxjit::verify::verify_module(m).map_err(|e| CompileError::Malformed(format!("verify: {e}")))?;
-    compile_module(m, &CompileOptions::default())
+    compile_module(m, opts)
+}
+
+/// A library's export, compiled.
+fn export(name: &str) -> CompileOptions {
+    CompileOptions { entry_point: Some(name.into()), ..CompileOptions::default() }
 }
 
 fn expect_rule(m: &Module, rule: &str) -> String {
@@ -67,7 +76,11 @@ fn expect_rule(m: &Module, rule: &str) -> String {
 }
 
 fn expect_valid(m: &Module) {
-    match compile_edited(m) {
+    expect_valid_with(m, &CompileOptions::default())
+}
+
+fn expect_valid_with(m: &Module, opts: &CompileOptions) {
+    match compile_edited_with(m, opts) {
         Ok(cs) => spirv_val::validate(&cs.spirv).expect("valid SPIR-V"),
         Err(e) => panic!("expected SPIR-V, got {e}"),
     }
@@ -418,4 +431,98 @@ fn half_stored_to_an_int_output_compiles() {
         set_md_int(&mut m, r.start + 2, 4);
     }
     expect_valid(&m);
+}
+
+/// Campaign 505 findings, 21 of 27: in DXIL libraries (compiled export by
+/// export since that campaign), a shared `i32 1` re-pointed by the mutator
+/// made one-register ranges arrays while their globals stayed scalars;
+/// lowering declared arrays and loaded scalars (mismatched `OpLoad`,
+/// `OpAccessChain` and `OpArrayLength` types). A range's size is its
+/// global's element count. Rebuilt on `raytracing/basic`: the acceleration
+/// structure's range gets 4 registers.
+#[test]
+fn library_range_larger_than_its_global_is_malformed() {
+    let mut m = fixture_export("raytracing/basic.lib_6_3.dxil", "RayGen");
+    let recs = srv_records_of_kind(&m, 16);
+    assert_eq!(recs.len(), 1, "one acceleration structure");
+    set_md_int(&mut m, recs[0].start + 5, 4);
+    let msg = expect_rule(&m, "resource.range-size");
+    assert!(msg.contains("range t0-t3 of 4 registers"), "{msg}");
+}
+
+/// A fixture library: the export named compiles to valid SPIR-V unedited.
+fn fixture_export(rel: &str, name: &str) -> Module {
+    let bytes = std::fs::read(fixtures_root().join(rel)).expect("fixture");
+    let ok = compile(&bytes, &export(name)).expect("the unedited export compiles");
+    spirv_val::validate(&ok.spirv).expect("the unedited export's SPIR-V is valid");
+    read(&bytes)
+}
+
+/// Campaign 505 findings: an export's shader kind re-pointed (ray
+/// generation to intersection, any hit to callable) kept ops the new stage
+/// lacks (`TraceRay`, `WorldRayOrigin`), which Vulkan forbids in that
+/// execution model. The operation table's stages (DXC's
+/// `SmOpcodeInInvalidFunction`). Rebuilt on `raytracing/basic`.
+#[test]
+fn trace_ray_in_an_intersection_shader_is_malformed() {
+    let mut m = fixture_export("raytracing/basic.lib_6_3.dxil", "RayGen");
+    // The entry properties' `i32 8, i32 7` (shader kind: ray generation).
+    let props = tuples(&m, 2, |m, o| o.windows(2).any(|w| int_of(m, w[0]) == Some(8) && int_of(m, w[1]) == Some(7)));
+    assert_eq!(props.len(), 1, "one ray-generation export");
+    let r = props[0].clone();
+    let k = (r.start..r.end - 1)
+        .find(|&k| int_of(&m, m.md_ops[k]) == Some(8) && int_of(&m, m.md_ops[k + 1]) == Some(7))
+        .expect("the kind tag");
+    set_md_int(&mut m, k + 1, 8);
+    let msg = expect_rule(&m, "dxop.stage");
+    assert!(msg.contains("TraceRay is not available in intersection shaders"), "{msg}");
+}
+
+/// Sets the constant index of the first `extractelement`/`insertelement`
+/// of the function named like `export` to `k`.
+fn set_element_index(m: &mut Module, export: &str, insert: bool, k: u64) {
+    let fi = m.functions.iter().position(|f| !f.is_declaration && f.name.contains(export)).expect("the export");
+    let i64t = m.types.intern(Type::Int(64));
+    let c = new_const(m, i64t, k);
+    let f = &mut m.functions[fi];
+    let inst = f
+        .insts
+        .iter_mut()
+        .find(|i| match i.kind {
+            InstKind::ExtractElement { .. } => !insert,
+            InstKind::InsertElement { .. } => insert,
+            _ => false,
+        })
+        .expect("an element access");
+    match &mut inst.kind {
+        InstKind::ExtractElement { index, .. } | InstKind::InsertElement { index, .. } => *index = Value::Const(c),
+        _ => unreachable!(),
+    }
+}
+
+/// Campaign 505 findings (3): a constant `extractelement`/`insertelement`
+/// index past the vector's end (legal LLVM: the result is poison) became an
+/// out-of-bounds `OpCompositeExtract`/`OpCompositeInsert` literal. Lowered
+/// to `OpUndef` now. Rebuilt on `raytracing/basic`.
+#[test]
+fn element_index_past_the_end_compiles() {
+    let mut m = fixture_export("raytracing/basic.lib_6_3.dxil", "RayGen");
+    set_element_index(&mut m, "RayGen", false, 8);
+    expect_valid_with(&m, &export("RayGen"));
+    let mut m = fixture_export("raytracing/basic.lib_6_3.dxil", "ClosestHit");
+    set_element_index(&mut m, "ClosestHit", true, 5);
+    expect_valid_with(&m, &export("ClosestHit"));
+}
+
+/// Campaign 505 findings (2): a vertex output re-pointed to
+/// `SV_PrimitiveID`; Vulkan has no PrimitiveId output in vertex shaders, nor
+/// D3D12 (geometry shaders write it). Rebuilt on `graphics/points`.
+#[test]
+fn primitive_id_output_of_a_vertex_shader_is_malformed() {
+    let mut m = fixture("graphics/points.vs_6_0.dxil");
+    let pos = ps_outputs_of_kind(&m, 3);
+    assert_eq!(pos.len(), 1, "one SV_Position output");
+    set_md_int(&mut m, pos[0].start + 3, 10);
+    let msg = expect_rule(&m, "signature.system-value");
+    assert!(msg.contains("primitive_id is not allowed in a vertex output signature"), "{msg}");
 }
