@@ -42,6 +42,7 @@ pub fn verify_module(m: &Module) -> Result<()> {
     let info = crate::dxil::decode(m).map_err(|e| err("metadata", "DXIL metadata".into(), e.to_string()))?;
     types::verify_constants(m)?;
     types::verify_globals(m)?;
+    types::verify_dx_types(m)?;
     for f in m.functions.iter().filter(|f| !f.is_declaration) {
         ssa::verify_function(m, f)?;
         types::verify_function(m, f)?;

@@ -441,3 +441,81 @@ pub(crate) fn verify_globals(m: &Module) -> Result<()> {
     }
     Ok(())
 }
+
+/// DXIL's named struct types have the layout the operation table's
+/// signatures mean (`dx.types.ResRet.f32` is four floats and an i32 status,
+/// `dx.types.CBufRet.i32` four i32s, ...): lowering reads their fields by
+/// that layout. Structs of other names are not checked.
+pub(crate) fn verify_dx_types(m: &Module) -> Result<()> {
+    for (k, t) in m.types.list.iter().enumerate() {
+        let Type::Struct { name: Some(name), elems, .. } = t else { continue };
+        let Some(rest) = name.strip_prefix("dx.types.") else { continue };
+        let Some((want, n, tail)) = dx_layout(rest) else { continue };
+        let scalar = |e: &TypeId| m.types.list.get(e.0 as usize);
+        let ok = elems.len() == n + usize::from(tail.is_some())
+            && elems[..n].iter().all(|e| scalar(e) == Some(&want))
+            && tail.as_ref().is_none_or(|t| elems.last().and_then(scalar) == Some(t));
+        if !ok {
+            return Err(err(
+                "type.dx-struct",
+                format!("type #{k} `%{name}`"),
+                format!(
+                    "has fields {{ {} }}, not {n} × {}{}",
+                    elems.iter().map(|e| m.types.display(*e)).collect::<Vec<_>>().join(", "),
+                    scalar_name(&want),
+                    if tail.is_some() { " and an i32" } else { "" }
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The layout of `dx.types.<rest>`: `n` fields of one scalar type, then an
+/// optional last field (ResRet's i32 status). `None` for names not checked.
+fn dx_layout(rest: &str) -> Option<(Type, usize, Option<Type>)> {
+    let scalar = |s: &str| -> Option<Type> {
+        Some(match s {
+            "f16" => Type::Half,
+            "f32" => Type::Float,
+            "f64" => Type::Double,
+            "i16" => Type::Int(16),
+            "i32" => Type::Int(32),
+            "i64" => Type::Int(64),
+            _ => return None,
+        })
+    };
+    // LLVM renames a second type of one name `name.0`, `name.1`, ...: the layout is the first part's.
+    let mut parts = rest.split('.');
+    let kind = parts.next()?;
+    Some(match kind {
+        "ResRet" => (scalar(parts.next()?)?, 4, Some(Type::Int(32))),
+        "CBufRet" => {
+            let sfx = parts.next()?;
+            let t = scalar(sfx)?;
+            let n = match (sfx, parts.next()) {
+                ("f16" | "i16", Some("8")) => 8,
+                ("f64" | "i64", _) => 2,
+                _ => 4,
+            };
+            (t, n, None)
+        }
+        "Dimensions" | "fouri32" => (Type::Int(32), 4, None),
+        "fouri16" => (Type::Int(16), 4, None),
+        "splitdouble" => (Type::Int(32), 2, None),
+        "SamplePos" => (Type::Float, 2, None),
+        _ => return None,
+    })
+}
+
+fn scalar_name(t: &Type) -> &'static str {
+    match t {
+        Type::Half => "half",
+        Type::Float => "float",
+        Type::Double => "double",
+        Type::Int(16) => "i16",
+        Type::Int(32) => "i32",
+        Type::Int(64) => "i64",
+        _ => "?",
+    }
+}
