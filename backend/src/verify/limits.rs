@@ -296,6 +296,19 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
     ];
     const PS_OUT: &[S] = &[S::Target, S::Depth, S::DepthLessEqual, S::DepthGreaterEqual, S::Coverage, S::StencilRef];
     const VS_IN: &[S] = &[S::Arbitrary, S::VertexID, S::InstanceID, S::StartVertexLocation, S::StartInstanceLocation];
+    // Control points and vertices a hull, domain or geometry shader reads: what the previous
+    // stage wrote (SV_PrimitiveID: the geometry shader's own, unpacked input). Never tessellation
+    // factors: those are patch constants.
+    const VERTEX_IN: &[S] = &[
+        S::Arbitrary,
+        S::Position,
+        S::ClipDistance,
+        S::CullDistance,
+        S::RenderTargetArrayIndex,
+        S::ViewPortArrayIndex,
+        S::PrimitiveID,
+        S::ShadingRate,
+    ];
     const PATCH: &[S] = &[S::Arbitrary, S::TessFactor, S::InsideTessFactor];
     // (elements, the system values they may hold, which signature).
     type Rule<'a> = (&'a [SignatureElement], Option<&'a [S]>, &'a str);
@@ -307,14 +320,14 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
             [(&ep.inputs, Some(PS_IN), "input"), (&ep.outputs, Some(PS_OUT), "output"), (&[], None, "")]
         }
         ShaderKind::Geometry => [
+            (&ep.inputs, Some(VERTEX_IN), "input"),
             (&ep.outputs, Some(GS_OUT), "output"),
             (&ep.patch_constants, Some(PATCH), "patch-constant"),
-            (&[], None, ""),
         ],
         ShaderKind::Domain | ShaderKind::Hull => [
+            (&ep.inputs, Some(VERTEX_IN), "input"),
             (&ep.outputs, Some(TESS_OUT), "output"),
             (&ep.patch_constants, Some(PATCH), "patch-constant"),
-            (&[], None, ""),
         ],
         _ => return Ok(()),
     };
