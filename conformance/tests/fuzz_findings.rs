@@ -526,3 +526,41 @@ fn primitive_id_output_of_a_vertex_shader_is_malformed() {
     let msg = expect_rule(&m, "signature.system-value");
     assert!(msg.contains("primitive_id is not allowed in a vertex output signature"), "{msg}");
 }
+
+/// Campaign 606 findings (2): a type record mutated `%dx.types.CBufRet.i32`
+/// into `{ float, i32, i32, i32 }` (and `{ i32, i32, i8, i32 }`); lowering
+/// read fields by the layout the name means and added a float to an int.
+/// DXIL's named structs have their layout. Rebuilt on
+/// `compute/texture_load_sample`: its `dx.types.ResRet.f32` gets an i32 first field.
+#[test]
+fn dx_struct_of_another_layout_is_malformed() {
+    let mut m = fixture("compute/texture_load_sample.cs_6_0.dxil");
+    let i32t = m.types.intern(Type::Int(32));
+    let k = m
+        .types
+        .list
+        .iter()
+        .position(|t| matches!(t, Type::Struct { name: Some(n), .. } if n == "dx.types.ResRet.f32"))
+        .expect("dx.types.ResRet.f32");
+    let Type::Struct { elems, .. } = &mut m.types.list[k] else { unreachable!() };
+    elems[0] = i32t;
+    let msg = expect_rule(&m, "type.dx-struct");
+    assert!(msg.contains("has fields { i32, float, float, float, i32 }, not 4 × float and an i32"), "{msg}");
+}
+
+/// Campaign 606 finding: a hull shader's input signature re-pointed at its
+/// patch-constant one (`SV_TessFactor` as a control-point input); lowering
+/// declared a TessLevelOuter input, which Vulkan forbids in tessellation
+/// control shaders. Control points hold what the previous stage wrote, never
+/// tessellation factors. Rebuilt on `tessellation/cp3to4`.
+#[test]
+fn tess_factor_control_point_input_is_malformed() {
+    let mut m = fixture("tessellation/cp3to4.hs_6_0.dxil");
+    let elems = signature_elements_named(&m, "CPPOS");
+    assert!(!elems.is_empty(), "the CPPOS element");
+    for r in elems {
+        set_md_int(&mut m, r.start + 3, 25);
+    }
+    let msg = expect_rule(&m, "signature.system-value");
+    assert!(msg.contains("tess_factor is not allowed in a hull input signature"), "{msg}");
+}
