@@ -50,7 +50,8 @@ pub(crate) fn verify_function(m: &Module, f: &Function, dxil: &DxilModuleInfo) -
             }
         }
         if let Some(want) = needs_class(*op) {
-            let class = args.first().and_then(|h| handle_class(m, f, *h));
+            let class =
+                args.first().and_then(|h| handle_class(m, f, *h).or_else(|| lib_resource(m, f, dxil, *h).map(|r| r.0)));
             if class.is_some_and(|c| c != want) {
                 const NAMES: [&str; 4] = ["an SRV", "a UAV", "a CBV", "a sampler"];
                 let name = |c: u8| NAMES.get(c as usize).copied().unwrap_or("an unknown class");
@@ -112,14 +113,17 @@ pub(crate) fn verify_function(m: &Module, f: &Function, dxil: &DxilModuleInfo) -
             ));
         }
     }
-    extract_in_mask(m, f)
+    extract_in_mask(m, f)?;
+    lib_resource_users(m, f, dxil)
 }
 
 /// The resource class (0 SRV, 1 UAV, 2 CBV, 3 sampler) an op's handle
-/// operand must have: writes and atomics need a UAV, sampling and gathers an SRV.
+/// operand must have: writes and atomics need a UAV, sampling and gathers an
+/// SRV, constant-buffer loads a CBV (DXC's `InstrCBufferClassForCBufferHandle`).
 fn needs_class(op: DxilOp) -> Option<u8> {
     use DxilOp as D;
     match op {
+        D::CBufferLoad | D::CBufferLoadLegacy => Some(2),
         D::TextureStore
         | D::TextureStoreSample
         | D::BufferStore
@@ -240,6 +244,7 @@ fn handle_element(m: &Module, f: &Function, dxil: &DxilModuleInfo, h: Value) -> 
             };
             props.element_type.map(|c| c as u32)
         }
+        DxilOp::CreateHandleForLib => lib_resource(m, f, dxil, h)?.2,
         DxilOp::AnnotateHandle => {
             let Value::Const(c) = *args.get(1)? else { return None };
             let w = match &m.konst(c).kind {
@@ -299,6 +304,7 @@ fn handle_kind(m: &Module, f: &Function, dxil: &DxilModuleInfo, h: Value) -> Opt
             }
         }
         DxilOp::AnnotateHandle => first_word(m, *args.get(1)?).map(|w| (w & 0xFF) as u32),
+        DxilOp::CreateHandleForLib => lib_resource(m, f, dxil, h).map(|r| r.1),
         _ => None,
     }
 }
@@ -611,7 +617,8 @@ fn create_handle_range(m: &Module, f: &Function, dxil: &DxilModuleInfo, id: Inst
 /// `AnnotateHandle` describes the resource its handle reaches: for a
 /// `CreateHandleFromBinding` handle, the `dx.resources` range of the binding
 /// (same class, kind and element type: lowering takes the range, the
-/// other checks here the annotation); for a `CreateHandleFromHeap` handle, a
+/// other checks here the annotation); for a `CreateHandleForLib` handle, the
+/// library resource (class and kind); for a `CreateHandleFromHeap` handle, a
 /// sampler exactly when the handle is from the sampler heap.
 fn annotation(m: &Module, f: &Function, dxil: &DxilModuleInfo, id: InstId, args: &[Value]) -> Result<()> {
     let (Some(Value::Inst(h)), Some(&props)) = (args.first(), args.get(1)) else { return Ok(()) };
@@ -672,6 +679,26 @@ fn annotation(m: &Module, f: &Function, dxil: &DxilModuleInfo, id: InstId, args:
             }
             Ok(())
         }
+        DxilOp::CreateHandleForLib => {
+            let Some((rclass, kind, _)) = lib_resource(m, f, dxil, Value::Inst(*h)) else { return Ok(()) };
+            if rclass != class {
+                return fail(format!(
+                    "describes {}, the handle's resource is {}",
+                    name(class.into()),
+                    name(rclass.into())
+                ));
+            }
+            let akind = first_word(m, props).map(|w| (w & 0xFF) as u32);
+            if akind.is_some_and(|k| k != kind) {
+                let kname = |k: u32| ResourceKind::from_u32(k).map_or("an unknown kind", |k| k.name());
+                return fail(format!(
+                    "describes a {}, the handle's resource is a {}",
+                    kname(akind.unwrap_or(0)),
+                    kname(kind)
+                ));
+            }
+            Ok(())
+        }
         DxilOp::CreateHandleFromHeap => {
             let Some(sampler_heap) = src_args.get(1).and_then(|a| m.const_uint(*a)) else { return Ok(()) };
             if (sampler_heap != 0) != (class == 3) {
@@ -708,4 +735,91 @@ fn available(f: &Function, id: InstId, op: DxilOp, kind: ShaderKind) -> Result<(
         return Ok(());
     }
     Err(err("dxop.stage", inst_place(f, id), format!("{} is not available in {} shaders", op.name(), kind.name())))
+}
+
+/// The global a pointer to a library resource is, through a `getelementptr`
+/// (instruction or constant expression) into a resource array.
+fn pointer_global(m: &Module, f: &Function, p: Value) -> Option<crate::ir::GlobalId> {
+    match p {
+        Value::Global(g) => Some(g),
+        Value::Inst(i) => match &f.insts.get(i.index())?.kind {
+            InstKind::Gep { base: Value::Global(g), .. } => Some(*g),
+            _ => None,
+        },
+        Value::Const(c) => match &m.consts.get(c.index())?.kind {
+            ConstKind::Expr(crate::ir::ConstExpr::Gep { base: Value::Global(g), .. }) => Some(*g),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The `dx.resources` record whose global a library handle's resource was
+/// loaded from (`CreateHandleForLib(load @global)`), as (class, kind,
+/// element type).
+fn lib_resource(m: &Module, f: &Function, dxil: &DxilModuleInfo, h: Value) -> Option<(u8, u32, Option<u32>)> {
+    let Value::Inst(i) = h else { return None };
+    let (DxilOp::CreateHandleForLib, args) = f.dx_op(i)? else { return None };
+    let Value::Inst(load) = *args.first()? else { return None };
+    let InstKind::Load { ptr, .. } = &f.insts.get(load.index())?.kind else { return None };
+    let g = Some(pointer_global(m, f, *ptr)?);
+    let res = &dxil.resources;
+    let elem = |p: &crate::dxil::ViewProperties| p.element_type.map(|c| c as u32);
+    if let Some(r) = res.srvs.iter().find(|r| r.binding.global == g) {
+        return Some((0, r.kind as u32, elem(&r.props)));
+    }
+    if let Some(r) = res.uavs.iter().find(|r| r.binding.global == g) {
+        return Some((1, r.kind as u32, elem(&r.props)));
+    }
+    if res.cbvs.iter().any(|r| r.binding.global == g) {
+        return Some((2, ResourceKind::CBuffer as u32, None));
+    }
+    if res.samplers.iter().any(|r| r.binding.global == g) {
+        return Some((3, ResourceKind::Sampler as u32, None));
+    }
+    None
+}
+
+/// A library resource loaded from its global is an operand of
+/// `CreateHandleForLib` and of nothing else (DXC's `InstrResourceUser`):
+/// lowering turns the load into a handle, never into a value.
+fn lib_resource_users(m: &Module, f: &Function, dxil: &DxilModuleInfo) -> Result<()> {
+    let globals: Vec<crate::ir::GlobalId> = dxil.resources.bindings().filter_map(|(_, b)| b.global).collect();
+    if globals.is_empty() {
+        return Ok(());
+    }
+    let mut loads = vec![false; f.insts.len()];
+    let mut any = false;
+    for (k, inst) in f.insts.iter().enumerate() {
+        if let InstKind::Load { ptr, .. } = &inst.kind {
+            if pointer_global(m, f, *ptr).is_some_and(|g| globals.contains(&g)) {
+                loads[k] = true;
+                any = true;
+            }
+        }
+    }
+    if !any {
+        return Ok(());
+    }
+    for (k, inst) in f.insts.iter().enumerate() {
+        if matches!(inst.kind, InstKind::DxOp { op: DxilOp::CreateHandleForLib, .. }) {
+            continue;
+        }
+        let mut bad = None;
+        f.for_each_operand(InstId(k as u32), |v| {
+            if let Value::Inst(x) = v {
+                if loads.get(x.index()).copied().unwrap_or(false) {
+                    bad = Some(x);
+                }
+            }
+        });
+        if let Some(x) = bad {
+            return Err(err(
+                "resource.user",
+                inst_place(f, InstId(k as u32)),
+                format!("uses %{}, a library resource loaded from its global (only CreateHandleForLib may)", x.0),
+            ));
+        }
+    }
+    Ok(())
 }
