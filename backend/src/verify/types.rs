@@ -416,6 +416,37 @@ pub(crate) fn verify_constants(m: &Module) -> Result<()> {
             }
         }
     }
+    struct_constants(m)
+}
+
+/// Each field of a constant struct has the field's type (a mutated
+/// `%dx.types.ResBind` once held a function pointer as its class byte).
+fn struct_constants(m: &Module) -> Result<()> {
+    for (i, c) in m.consts.iter().enumerate() {
+        let ConstKind::Aggregate(vs) = &c.kind else { continue };
+        let Some(Type::Struct { elems, .. }) = m.types.list.get(c.ty.0 as usize) else { continue };
+        for (k, (v, want)) in vs.iter().zip(elems).enumerate() {
+            let got = match v {
+                Value::Const(x) => m.consts.get(x.index()).map(|x| x.ty),
+                Value::Global(g) => m.globals.get(g.index()).map(|g| g.ptr_ty),
+                Value::Function(f) => m.functions.get(f.index()).map(|f| f.ptr_ty),
+                _ => None,
+            };
+            let Some(got) = got else { continue };
+            if got != *want && m.types.list.get(got.0 as usize) != m.types.list.get(want.0 as usize) {
+                return Err(err(
+                    "constant.shape",
+                    format!("constant #{i}"),
+                    format!(
+                        "field {k} of a {} constant is {}, the field is {}",
+                        m.types.display(c.ty),
+                        m.types.display(got),
+                        m.types.display(*want)
+                    ),
+                ));
+            }
+        }
+    }
     Ok(())
 }
 
