@@ -25,24 +25,29 @@ fn read(bytes: &[u8]) -> Module {
 /// A committed fixture, which compiles to valid SPIR-V before any edit.
 fn fixture(rel: &str) -> Module {
     let bytes = std::fs::read(fixtures_root().join(rel)).expect("fixture");
-    unedited_compiles(&bytes);
+    unedited_compiles(&bytes, &CompileOptions::default());
     read(&bytes)
 }
 
 /// A corpus shader, or `None` (and a SKIPPED line) without the corpus.
 fn corpus(test: &str, rel: &str) -> Option<Module> {
+    corpus_with(test, rel, &CompileOptions::default())
+}
+
+/// A corpus shader compiled with `opts` (a library's export) before the edit.
+fn corpus_with(test: &str, rel: &str, opts: &CompileOptions) -> Option<Module> {
     let path = corpus_root().join(rel);
     let Ok(bytes) = std::fs::read(&path) else {
         println!("SKIPPED {test}: no {}", path.display());
         return None;
     };
-    unedited_compiles(&bytes);
+    unedited_compiles(&bytes, opts);
     Some(read(&bytes))
 }
 
 /// The edit, not the shader, is what a test checks: the shader compiles as it is.
-fn unedited_compiles(bytes: &[u8]) {
-    let ok = compile(bytes, &CompileOptions::default()).expect("the unedited shader compiles");
+fn unedited_compiles(bytes: &[u8], opts: &CompileOptions) {
+    let ok = compile(bytes, opts).expect("the unedited shader compiles");
     spirv_val::validate(&ok.spirv).expect("the unedited shader's SPIR-V is valid");
 }
 
@@ -563,4 +568,135 @@ fn tess_factor_control_point_input_is_malformed() {
     }
     let msg = expect_rule(&m, "signature.system-value");
     assert!(msg.contains("tess_factor is not allowed in a hull input signature"), "{msg}");
+}
+
+/// Campaign 707 findings (2): an `extractvalue` re-pointed at a library
+/// resource loaded from its global (a `%class.Texture2D<float>`); lowering
+/// turns that load into a handle, never a value, and stopped with an
+/// internal error. Such a load is an operand of `CreateHandleForLib` only
+/// (DXC's `InstrResourceUser`). Rebuilt on the corpus library the mutants
+/// came from.
+#[test]
+fn library_resource_used_as_a_value_is_malformed() {
+    let test = "library_resource_used_as_a_value_is_malformed";
+    let Some(mut m) = corpus_with(test, "vkd3d-proton/rt/multi_rs.dxil", &export("RayGen")) else { return };
+    let fi = m.functions.iter().position(|f| !f.is_declaration && f.name.contains("RayGen@")).expect("RayGen");
+    let f = &m.functions[fi];
+    // The load of the Texture2D<float> (first field float) a CreateHandleForLib takes.
+    let load = f
+        .insts
+        .iter()
+        .find_map(|i| match &i.kind {
+            InstKind::DxOp { op: DxilOp::CreateHandleForLib, args, .. } => match f.value_pool[args.range().start] {
+                Value::Inst(l) => match m.types.get(f.insts[l.index()].ty) {
+                    Type::Struct { elems, .. } if m.types.get(elems[0]) == &Type::Float => Some(l),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        })
+        .expect("a Texture2D<float> handle");
+    let e = (load.index() + 1..f.insts.len())
+        .find(|&k| {
+            matches!(&f.insts[k].kind, InstKind::ExtractValue { .. }) && m.types.get(f.insts[k].ty) == &Type::Float
+        })
+        .expect("a float extractvalue after it");
+    let InstKind::ExtractValue { agg, .. } = &mut m.functions[fi].insts[e].kind else { unreachable!() };
+    *agg = Value::Inst(load);
+    let msg = expect_rule(&m, "resource.user");
+    assert!(msg.contains("(extractvalue): uses"), "{msg}");
+}
+
+/// Campaign 707 finding: a constant `%dx.types.ResBind` got a function
+/// pointer as its class byte (the struct's fields were not type-checked).
+/// Rebuilt on `compute/quad_vote`.
+#[test]
+fn struct_constant_field_of_another_type_is_malformed() {
+    let mut m = fixture("compute/quad_vote.cs_6_7.dxil");
+    let k = m
+        .consts
+        .iter()
+        .position(|c| {
+            matches!(c.kind, ConstKind::Aggregate(_))
+                && matches!(m.types.get(c.ty), Type::Struct { name: Some(n), .. } if n == "dx.types.ResBind")
+        })
+        .expect("a ResBind constant");
+    let func = m.functions.iter().position(|f| f.is_declaration).expect("a declared function");
+    let ConstKind::Aggregate(fields) = &mut m.consts[k].kind else { unreachable!() };
+    fields[3] = Value::Function(dxjit::ir::FuncId(func as u32));
+    let msg = expect_rule(&m, "constant.shape");
+    assert!(msg.contains("field 3 of a %dx.types.ResBind constant"), "{msg}");
+}
+
+/// Campaign 707 finding: a `CBufferLoad`'s handle re-pointed at a UAV; its
+/// access chain mixed the storage buffer's storage class with the constant
+/// buffer's. Constant-buffer loads take CBV handles (DXC's
+/// `InstrCBufferClassForCBufferHandle`). Rebuilt on `compute/cbuffer_packing`.
+#[test]
+fn constant_buffer_load_from_a_uav_is_malformed() {
+    let mut m = fixture("compute/cbuffer_packing.cs_6_0.dxil");
+    let fi = main_fn(&m);
+    let f = &m.functions[fi];
+    let uav = (0..f.insts.len())
+        .map(|k| InstId(k as u32))
+        .find(|&id| matches!(f.dx_op(id), Some((DxilOp::CreateHandle, a)) if a.first().and_then(|v| m.const_uint(*v)) == Some(1)))
+        .expect("a UAV handle");
+    let f = &mut m.functions[fi];
+    let mut edited = 0;
+    for k in 0..f.insts.len() {
+        if let InstKind::DxOp { op: DxilOp::CBufferLoadLegacy | DxilOp::CBufferLoad, args, .. } = &f.insts[k].kind {
+            let at = args.range().start;
+            f.value_pool[at] = Value::Inst(uav);
+            edited += 1;
+        }
+    }
+    assert!(edited > 0, "no constant-buffer load to edit");
+    let msg = expect_rule(&m, "dxop.resource-class");
+    assert!(msg.contains("needs a CBV handle, operand 0 is a UAV"), "{msg}");
+}
+
+/// Campaign 707 finding: in a library, a Texture2D re-pointed to a cube
+/// texture kept its `SampleLevel` texel offsets; the verifier resolved no
+/// library handle (`CreateHandleForLib`) and Vulkan forbids ConstOffset on
+/// cubes. Library handles are resolved through their resource global now.
+/// Rebuilt on the corpus library the mutant came from.
+#[test]
+fn library_cube_sample_with_offsets_is_malformed() {
+    let test = "library_cube_sample_with_offsets_is_malformed";
+    let Some(mut m) = corpus_with(test, "vkd3d-proton/rt/multi_rs.dxil", &export("RayGen")) else { return };
+    let recs = srv_records_of_kind(&m, 2);
+    assert_eq!(recs.len(), 1, "one Texture2D SRV");
+    set_md_int(&mut m, recs[0].start + 6, 5);
+    let i32t = m.types.intern(Type::Int(32));
+    let six = new_const(&mut m, i32t, 6);
+    let mut edited = 0;
+    for f in m.functions.iter_mut() {
+        for k in 0..f.insts.len() {
+            if let InstKind::DxOp { op: DxilOp::SampleLevel, args, .. } = &f.insts[k].kind {
+                // Operands after the opcode: handle, sampler, 4 coordinates, then offset0.
+                let at = args.range().start + 6;
+                f.value_pool[at] = Value::Const(six);
+                edited += 1;
+            }
+        }
+    }
+    assert!(edited > 0, "no SampleLevel to edit");
+    let msg = expect_rule(&m, "dxop.cube-offset");
+    assert!(msg.contains("SampleLevel with texel offsets on a cube texture"), "{msg}");
+}
+
+/// Campaign 707 finding: a CBV in register space 0xFFFFFFFF landed in
+/// descriptor set 0xFFFFFFFF, the value lowering also used to mean "push
+/// constants": the variable was declared PushConstant and its loads Uniform.
+/// The placement, not the set number, decides now. Rebuilt on
+/// `compute/cbuffer_packing`.
+#[test]
+fn cbv_in_space_0xffffffff_compiles() {
+    let mut m = fixture("compute/cbuffer_packing.cs_6_0.dxil");
+    // The CBV record `{id, undef, name, space, lower, size, bytes, tags}`: 96 bytes.
+    let recs = tuples(&m, 8, |m, o| o.len() == 8 && int_of(m, o[6]) == Some(96) && int_of(m, o[5]) == Some(1));
+    assert_eq!(recs.len(), 1, "one CBV record");
+    set_md_int(&mut m, recs[0].start + 3, 0xFFFF_FFFF);
+    expect_valid(&m);
 }
