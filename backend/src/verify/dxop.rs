@@ -614,15 +614,29 @@ fn create_handle_range(m: &Module, f: &Function, dxil: &DxilModuleInfo, id: Inst
     ))
 }
 
-/// `AnnotateHandle` describes the resource its handle reaches: for a
+/// `AnnotateHandle` describes the resource its handle (under any further
+/// annotations) reaches: for a
 /// `CreateHandleFromBinding` handle, the `dx.resources` range of the binding
 /// (same class, kind and element type: lowering takes the range, the
 /// other checks here the annotation); for a `CreateHandleForLib` handle, the
 /// library resource (class and kind); for a `CreateHandleFromHeap` handle, a
 /// sampler exactly when the handle is from the sampler heap.
 fn annotation(m: &Module, f: &Function, dxil: &DxilModuleInfo, id: InstId, args: &[Value]) -> Result<()> {
-    let (Some(Value::Inst(h)), Some(&props)) = (args.first(), args.get(1)) else { return Ok(()) };
-    let Some((src, src_args)) = f.dx_op(*h) else { return Ok(()) };
+    let (Some(Value::Inst(first)), Some(&props)) = (args.first(), args.get(1)) else { return Ok(()) };
+    // An annotation of an annotated handle describes the handle under both (lowering follows
+    // the chain to the handle's maker).
+    let mut h = first;
+    let mut steps = 0;
+    let (src, src_args) = loop {
+        let Some((op, a)) = f.dx_op(*h) else { return Ok(()) };
+        match (op, a.first()) {
+            (DxilOp::AnnotateHandle, Some(Value::Inst(inner))) if steps < 16 => {
+                h = inner;
+                steps += 1;
+            }
+            _ => break (op, a),
+        }
+    };
     let Some(class) = handle_class(m, f, Value::Inst(id)) else { return Ok(()) };
     const NAMES: [&str; 4] = ["an SRV", "a UAV", "a CBV", "a sampler"];
     let name = |c: u64| NAMES.get(c as usize).copied().unwrap_or("an unknown class");
