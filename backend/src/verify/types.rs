@@ -478,6 +478,7 @@ pub(crate) fn verify_globals(m: &Module) -> Result<()> {
 /// `dx.types.CBufRet.i32` four i32s, ...): lowering reads their fields by
 /// that layout. Structs of other names are not checked.
 pub(crate) fn verify_dx_types(m: &Module) -> Result<()> {
+    element_types(m)?;
     for (k, t) in m.types.list.iter().enumerate() {
         let Type::Struct { name: Some(name), elems, .. } = t else { continue };
         let Some(rest) = name.strip_prefix("dx.types.") else { continue };
@@ -549,4 +550,35 @@ fn scalar_name(t: &Type) -> &'static str {
         Type::Int(64) => "i64",
         _ => "?",
     }
+}
+
+/// Struct fields, array and vector elements are first-class types that hold
+/// data: no `void`, label, metadata or function (LLVM's
+/// `isValidElementType`; vectors hold integers, floats or pointers, and
+/// pointers point at anything but `void`, labels and metadata).
+fn element_types(m: &Module) -> Result<()> {
+    let get = |t: TypeId| m.types.list.get(t.0 as usize);
+    let holds_data =
+        |t: TypeId| !matches!(get(t), None | Some(Type::Void | Type::Label | Type::Metadata | Type::Function { .. }));
+    for (k, t) in m.types.list.iter().enumerate() {
+        let bad = match t {
+            Type::Struct { elems, .. } => elems.iter().copied().find(|e| !holds_data(*e)),
+            Type::Array { elem, .. } => Some(*elem).filter(|e| !holds_data(*e)),
+            Type::Pointer { pointee, .. } => {
+                Some(*pointee).filter(|e| matches!(get(*e), None | Some(Type::Void | Type::Label | Type::Metadata)))
+            }
+            Type::Vector { elem, .. } => Some(*elem).filter(|e| {
+                !matches!(get(*e), Some(Type::Int(_) | Type::Half | Type::Float | Type::Double | Type::Pointer { .. }))
+            }),
+            _ => None,
+        };
+        if let Some(e) = bad {
+            return Err(err(
+                "type.element",
+                format!("type #{k} {}", m.types.display(TypeId(k as u32))),
+                format!("holds a {}", m.types.display(e)),
+            ));
+        }
+    }
+    Ok(())
 }
