@@ -700,3 +700,53 @@ fn cbv_in_space_0xffffffff_compiles() {
     set_md_int(&mut m, recs[0].start + 3, 0xFFFF_FFFF);
     expect_valid(&m);
 }
+
+/// Campaign 808 finding: a type record gave `%struct.Payload` a `void`
+/// field (LLVM forbids it); the SPIR-V struct held an OpTypeVoid. Rebuilt on
+/// `raytracing/basic`.
+#[test]
+fn struct_with_a_void_field_is_malformed() {
+    let mut m = fixture_export("raytracing/basic.lib_6_3.dxil", "RayGen");
+    let void = m.types.intern(Type::Void);
+    let k = m
+        .types
+        .list
+        .iter()
+        .position(|t| matches!(t, Type::Struct { name: Some(n), .. } if n == "struct.Payload"))
+        .expect("struct.Payload");
+    let Type::Struct { elems, .. } = &mut m.types.list[k] else { unreachable!() };
+    elems.push(void);
+    let msg = expect_rule(&m, "type.element");
+    assert!(msg.contains("holds a void"), "{msg}");
+}
+
+/// Campaign 808 finding: a UAV's `AnnotateHandle` re-pointed at the SRV's
+/// annotated handle (an annotation of an annotation); lowering followed the
+/// chain to the SRV binding, the verifier read the outer (UAV) annotation,
+/// and the store wrote a sampled image. Rebuilt on the corpus shader the
+/// mutant came from.
+#[test]
+fn annotation_of_an_annotation_of_another_class_is_malformed() {
+    let test = "annotation_of_an_annotation_of_another_class_is_malformed";
+    let Some(mut m) = corpus(test, "vkd3d-proton/sm_advanced/cs_quad_swap_2d_sm66.dxil") else { return };
+    let fi = main_fn(&m);
+    let f = &m.functions[fi];
+    // Annotations with their properties' first word: bit 12 is "UAV".
+    let annotations: Vec<(usize, u64)> = (0..f.insts.len())
+        .filter_map(|k| match &f.insts[k].kind {
+            InstKind::DxOp { op: DxilOp::AnnotateHandle, args, .. } => {
+                let Value::Const(c) = f.value_pool[args.range().start + 1] else { return None };
+                let ConstKind::Aggregate(w) = &m.consts[c.index()].kind else { return None };
+                Some((k, m.const_uint(w[0])?))
+            }
+            _ => None,
+        })
+        .collect();
+    let &(uav, _) = annotations.iter().find(|(_, w)| w & 0x1000 != 0).expect("a UAV annotation");
+    let &(srv, _) = annotations.iter().find(|(k, w)| w & 0x1000 == 0 && *k < uav).expect("an SRV annotation before it");
+    let InstKind::DxOp { args, .. } = &m.functions[fi].insts[uav].kind else { unreachable!() };
+    let at = args.range().start;
+    m.functions[fi].value_pool[at] = Value::Inst(InstId(srv as u32));
+    let msg = expect_rule(&m, "dxop.annotation");
+    assert!(msg.contains("describes a UAV, the handle is bound as an SRV"), "{msg}");
+}
