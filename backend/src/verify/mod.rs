@@ -6,13 +6,26 @@
 //!   terminator, PHIs first, every operand in range, every use dominated by
 //!   its definition (a PHI's by the end of its incoming block), no non-PHI
 //!   instruction using its own result;
-//! - consistent operand types for every LLVM instruction ([`types`]);
+//! - consistent operand types for every LLVM instruction, constants of their
+//!   type (struct fields included), global initializers of the global's
+//!   type, element types that hold data, and DXIL's named structs
+//!   (`dx.types.ResRet.f32`, ...) of their layout ([`types`]);
 //! - `dx.op` calls that match the operation table: parameter and return
-//!   types, constant operands constant ([`dxop`]);
+//!   types, constant operands constant, ops the stage has; handles of the
+//!   class and resource kind the op works on, sampled textures of a type
+//!   sampling reads, annotations that agree with the binding, heap or
+//!   library resource they describe, handles of declared ranges, library
+//!   resources used through `CreateHandleForLib` only ([`dxop`]);
 //! - DXIL metadata that decodes, and D3D12's limits ([`limits`]): thread
 //!   group size, groupshared and local-array sizes, signature elements within
-//!   32 rows × 4 columns without overlaps, GS output size, tessellation
-//!   control points and factors, mesh output counts.
+//!   32 rows × 4 columns without overlaps, the system values each signature
+//!   may hold (one scalar depth, coverage and stencil output per pixel
+//!   shader), GS output size, tessellation control points and factors, mesh
+//!   output counts, library resource globals as large as their ranges.
+//!
+//! The rules follow DXC's validator where it has one (the rule's doc names
+//! it); campaign findings that led to one are rebuilt as tests in
+//! `conformance/tests/fuzz_findings.rs`.
 //!
 //! Each violation names the rule and the place (function, block,
 //! instruction) and becomes `CompileError::Malformed`.
