@@ -399,6 +399,9 @@ pub(crate) fn verify_constants(m: &Module) -> Result<()> {
         if n != want {
             return Err(err("constant.shape", place(), format!("{n} elements for {}", m.types.display(c.ty))));
         }
+        if let (ConstKind::Aggregate(vs), Type::Struct { elems, .. }) = (&c.kind, t) {
+            struct_fields(m, i, c.ty, vs, elems)?;
+        }
         if let (ConstKind::Aggregate(vs), Some(elem)) = (&c.kind, elem) {
             for v in vs {
                 if let Value::Const(k) = v {
@@ -416,35 +419,31 @@ pub(crate) fn verify_constants(m: &Module) -> Result<()> {
             }
         }
     }
-    struct_constants(m)
+    Ok(())
 }
 
-/// Each field of a constant struct has the field's type (a mutated
-/// `%dx.types.ResBind` once held a function pointer as its class byte).
-fn struct_constants(m: &Module) -> Result<()> {
-    for (i, c) in m.consts.iter().enumerate() {
-        let ConstKind::Aggregate(vs) = &c.kind else { continue };
-        let Some(Type::Struct { elems, .. }) = m.types.list.get(c.ty.0 as usize) else { continue };
-        for (k, (v, want)) in vs.iter().zip(elems).enumerate() {
-            let got = match v {
-                Value::Const(x) => m.consts.get(x.index()).map(|x| x.ty),
-                Value::Global(g) => m.globals.get(g.index()).map(|g| g.ptr_ty),
-                Value::Function(f) => m.functions.get(f.index()).map(|f| f.ptr_ty),
-                _ => None,
-            };
-            let Some(got) = got else { continue };
-            if got != *want && m.types.list.get(got.0 as usize) != m.types.list.get(want.0 as usize) {
-                return Err(err(
-                    "constant.shape",
-                    format!("constant #{i}"),
-                    format!(
-                        "field {k} of a {} constant is {}, the field is {}",
-                        m.types.display(c.ty),
-                        m.types.display(got),
-                        m.types.display(*want)
-                    ),
-                ));
-            }
+/// Each field of constant #`i`, a struct of type `ty`, has the field's type
+/// (a mutated `%dx.types.ResBind` once held a function pointer as its class byte).
+fn struct_fields(m: &Module, i: usize, ty: TypeId, vs: &[Value], elems: &[TypeId]) -> Result<()> {
+    for (k, (v, want)) in vs.iter().zip(elems).enumerate() {
+        let got = match v {
+            Value::Const(x) => m.consts.get(x.index()).map(|x| x.ty),
+            Value::Global(g) => m.globals.get(g.index()).map(|g| g.ptr_ty),
+            Value::Function(f) => m.functions.get(f.index()).map(|f| f.ptr_ty),
+            _ => None,
+        };
+        let Some(got) = got else { continue };
+        if got != *want && m.types.list.get(got.0 as usize) != m.types.list.get(want.0 as usize) {
+            return Err(err(
+                "constant.shape",
+                format!("constant #{i}"),
+                format!(
+                    "field {k} of a {} constant is {}, the field is {}",
+                    m.types.display(ty),
+                    m.types.display(got),
+                    m.types.display(*want)
+                ),
+            ));
         }
     }
     Ok(())
@@ -478,8 +477,8 @@ pub(crate) fn verify_globals(m: &Module) -> Result<()> {
 /// `dx.types.CBufRet.i32` four i32s, ...): lowering reads their fields by
 /// that layout. Structs of other names are not checked.
 pub(crate) fn verify_dx_types(m: &Module) -> Result<()> {
-    element_types(m)?;
     for (k, t) in m.types.list.iter().enumerate() {
+        element_type(m, k, t)?;
         let Type::Struct { name: Some(name), elems, .. } = t else { continue };
         let Some(rest) = name.strip_prefix("dx.types.") else { continue };
         let Some((want, n, tail)) = dx_layout(rest) else { continue };
@@ -555,30 +554,28 @@ fn scalar_name(t: &Type) -> &'static str {
 /// Struct fields, array and vector elements are first-class types that hold
 /// data: no `void`, label, metadata or function (LLVM's
 /// `isValidElementType`; vectors hold integers, floats or pointers, and
-/// pointers point at anything but `void`, labels and metadata).
-fn element_types(m: &Module) -> Result<()> {
+/// pointers point at anything but `void`, labels and metadata). `t` is type `k`.
+fn element_type(m: &Module, k: usize, t: &Type) -> Result<()> {
     let get = |t: TypeId| m.types.list.get(t.0 as usize);
     let holds_data =
         |t: TypeId| !matches!(get(t), None | Some(Type::Void | Type::Label | Type::Metadata | Type::Function { .. }));
-    for (k, t) in m.types.list.iter().enumerate() {
-        let bad = match t {
-            Type::Struct { elems, .. } => elems.iter().copied().find(|e| !holds_data(*e)),
-            Type::Array { elem, .. } => Some(*elem).filter(|e| !holds_data(*e)),
-            Type::Pointer { pointee, .. } => {
-                Some(*pointee).filter(|e| matches!(get(*e), None | Some(Type::Void | Type::Label | Type::Metadata)))
-            }
-            Type::Vector { elem, .. } => Some(*elem).filter(|e| {
-                !matches!(get(*e), Some(Type::Int(_) | Type::Half | Type::Float | Type::Double | Type::Pointer { .. }))
-            }),
-            _ => None,
-        };
-        if let Some(e) = bad {
-            return Err(err(
-                "type.element",
-                format!("type #{k} {}", m.types.display(TypeId(k as u32))),
-                format!("holds a {}", m.types.display(e)),
-            ));
+    let bad = match t {
+        Type::Struct { elems, .. } => elems.iter().copied().find(|e| !holds_data(*e)),
+        Type::Array { elem, .. } => Some(*elem).filter(|e| !holds_data(*e)),
+        Type::Pointer { pointee, .. } => {
+            Some(*pointee).filter(|e| matches!(get(*e), None | Some(Type::Void | Type::Label | Type::Metadata)))
         }
+        Type::Vector { elem, .. } => Some(*elem).filter(|e| {
+            !matches!(get(*e), Some(Type::Int(_) | Type::Half | Type::Float | Type::Double | Type::Pointer { .. }))
+        }),
+        _ => None,
+    };
+    match bad {
+        Some(e) => Err(err(
+            "type.element",
+            format!("type #{k} {}", m.types.display(TypeId(k as u32))),
+            format!("holds a {}", m.types.display(e)),
+        )),
+        None => Ok(()),
     }
-    Ok(())
 }
