@@ -87,7 +87,11 @@ pub(crate) fn verify_function(m: &Module, f: &Function, dxil: &DxilModuleInfo) -
         }
         match op {
             DxilOp::CreateHandle => create_handle_range(m, f, dxil, id, args)?,
-            DxilOp::AnnotateHandle => annotation(m, f, dxil, id, args)?,
+            DxilOp::CreateHandleFromBinding => int_fields(m, f, id, *op, args.first(), 4)?,
+            DxilOp::AnnotateHandle => {
+                int_fields(m, f, id, *op, args.get(1), 2)?;
+                annotation(m, f, dxil, id, args)?
+            }
             _ => {}
         }
         if let Some(k) = mask_operand(*op) {
@@ -836,4 +840,18 @@ fn lib_resource_users(m: &Module, f: &Function, dxil: &DxilModuleInfo) -> Result
         }
     }
     Ok(())
+}
+
+/// The `%dx.types.ResBind` of `CreateHandleFromBinding` and the
+/// `%dx.types.ResourceProperties` of `AnnotateHandle`: constants whose
+/// `n` fields are integer constants (lowering reads each field as a number;
+/// an `undef` class would read as an SRV).
+fn int_fields(m: &Module, f: &Function, id: InstId, op: DxilOp, v: Option<&Value>, n: usize) -> Result<()> {
+    let fail = |what: &str| Err(err("dxop.constant-operand", inst_place(f, id), format!("{} {what}", op.name())));
+    let Some(Value::Const(c)) = v else { return fail("takes a constant struct") };
+    match &m.konst(*c).kind {
+        ConstKind::Null => Ok(()),
+        ConstKind::Aggregate(vs) if vs.len() == n && vs.iter().all(|x| is_int_const(m, *x)) => Ok(()),
+        _ => fail(&format!("takes a struct of {n} integer constants")),
+    }
 }
