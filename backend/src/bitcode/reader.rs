@@ -1078,12 +1078,14 @@ impl<'a> Reader<'a> {
                 let &Type::Int(bits) = t else { return Err(E::TypeMismatch("integer constant of non-integer type")) };
                 ConstKind::Int(mask_bits(decode_signed(op(ops, 0)?) as u64, bits))
             }
-            5 => {
-                if !t.is_int() {
-                    return Err(E::TypeMismatch("wide integer constant of non-integer type"));
-                }
-                ConstKind::WideInt(ops.iter().map(|&w| decode_signed(w) as u64).collect())
-            }
+            5 => match *t {
+                // A wide-integer record of a type of 64 bits or fewer is that type's value (LLVM
+                // builds the APInt at the type's width from the low word); kept as `Int` so every
+                // later check and lookup reads it.
+                Type::Int(bits) if bits <= 64 => ConstKind::Int(mask_bits(decode_signed(op(ops, 0)?) as u64, bits)),
+                Type::Int(_) => ConstKind::WideInt(ops.iter().map(|&w| decode_signed(w) as u64).collect()),
+                _ => return Err(E::TypeMismatch("wide integer constant of non-integer type")),
+            },
             6 => {
                 let bits = match t {
                     Type::Half => 16,

@@ -571,6 +571,9 @@ impl<'m> Lowerer<'m> {
             Type::Int(64) => self.scalar(Scalar::U64),
             Type::Vector { len, elem } => {
                 let (len, elem) = (*len, *elem);
+                if !(2..=4).contains(&len) {
+                    return unsupported(format!("vectors of {len} components (SPIR-V vectors have 2 to 4)"));
+                }
                 let e = self.ty(elem)?;
                 self.vector(e, len)
             }
@@ -887,6 +890,12 @@ impl<'m> Lowerer<'m> {
         let id = self.value(v)?;
         match self.m.types.get(ty) {
             Type::Int(32) => Ok(id),
+            // An i1 index is sign-extended like any other: true is -1.
+            Type::Int(1) => {
+                let t = self.u32();
+                let (all, zero) = (self.const_u32(u32::MAX), self.const_u32(0));
+                self.op(Op::Select, t, &[id, all, zero])
+            }
             Type::Int(_) => {
                 let t = self.u32();
                 self.op(Op::UConvert, t, &[id])

@@ -541,7 +541,8 @@ impl<'m> Lowerer<'m> {
                 self.res.info[ri].rows = rows;
                 let _ = u;
                 let st = self.cbuffer_struct(rows);
-                let sc = if set == u32::MAX {
+                // The placement says push constants (set u32::MAX is also space 0xFFFFFFFF's set).
+                let sc = if info.placement == Some(Placement::PushConstants) {
                     StorageClass::PushConstant
                 } else if cbv_ssbo {
                     StorageClass::StorageBuffer

@@ -6,13 +6,26 @@
 //!   terminator, PHIs first, every operand in range, every use dominated by
 //!   its definition (a PHI's by the end of its incoming block), no non-PHI
 //!   instruction using its own result;
-//! - consistent operand types for every LLVM instruction ([`types`]);
+//! - consistent operand types for every LLVM instruction, constants of their
+//!   type (struct fields included), global initializers of the global's
+//!   type, element types that hold data, and DXIL's named structs
+//!   (`dx.types.ResRet.f32`, ...) of their layout ([`types`]);
 //! - `dx.op` calls that match the operation table: parameter and return
-//!   types, constant operands constant ([`dxop`]);
+//!   types, constant operands constant, ops the stage has; handles of the
+//!   class and resource kind the op works on, sampled textures of a type
+//!   sampling reads, annotations that agree with the binding, heap or
+//!   library resource they describe, handles of declared ranges, library
+//!   resources used through `CreateHandleForLib` only ([`dxop`]);
 //! - DXIL metadata that decodes, and D3D12's limits ([`limits`]): thread
 //!   group size, groupshared and local-array sizes, signature elements within
-//!   32 rows × 4 columns without overlaps, GS output size, tessellation
-//!   control points and factors, mesh output counts.
+//!   32 rows × 4 columns without overlaps, the system values each signature
+//!   may hold (one scalar depth, coverage and stencil output per pixel
+//!   shader), GS output size, tessellation control points and factors, mesh
+//!   output counts, library resource globals as large as their ranges.
+//!
+//! The rules follow DXC's validator where it has one (the rule's doc names
+//! it); campaign findings that led to one are rebuilt as tests in
+//! `conformance/tests/fuzz_findings.rs`.
 //!
 //! Each violation names the rule and the place (function, block,
 //! instruction) and becomes `CompileError::Malformed`.
@@ -93,13 +106,15 @@ pub fn verify_read(m: &Module, info: &DxilModuleInfo, facts: &ReadFacts) -> Resu
 
 fn verify(m: &Module, info: &DxilModuleInfo, facts: Option<&ReadFacts>) -> Result<Flows> {
     types::verify_constants(m)?;
+    types::verify_globals(m)?;
+    types::verify_dx_types(m)?;
     let void = ssa::VoidTypes::of(m);
-    let mut calls = dxop::Calls::new(m);
+    let mut calls = dxop::Calls::new(m, info);
     let mut flows = Flows::default();
     for (i, f) in m.functions.iter().enumerate().filter(|(_, f)| !f.is_declaration) {
         let id = crate::ir::FuncId(i as u32);
         let as_read = facts.map(|r| r.function(id));
-        if let Some((cfg, dom)) = verify_function(m, f, info, &void, as_read, &mut calls)? {
+        if let Some((cfg, dom)) = verify_function(m, id, f, info, &void, as_read, &mut calls)? {
             flows.insert(id, cfg, dom);
         }
     }
@@ -121,6 +136,7 @@ fn verify(m: &Module, info: &DxilModuleInfo, facts: Option<&ReadFacts>) -> Resul
 /// so that it runs in this one walk.
 fn verify_function<'m>(
     m: &'m Module,
+    fid: crate::ir::FuncId,
     f: &'m Function,
     info: &DxilModuleInfo,
     void: &ssa::VoidTypes,
@@ -131,7 +147,8 @@ fn verify_function<'m>(
     // it: the aggregate's element at the (checked) indices.
     let extract_typed = as_read.is_some_and(|r| !r.forward_refs);
     let types = types::Checker::new(m, f);
-    let mut rules = Rules { m, f, info, types, calls, extract_typed, dxop: None, extract: None };
+    let stage = dxop::stage_of(fid, info);
+    let mut rules = Rules { m, f, info, types, calls, stage, extract_typed, dxop: None, extract: None };
     match ssa::verify_function(m, f, void, as_read)? {
         ssa::Verdict::Done(flow) => {
             for id in (0..f.insts.len() as u32).map(InstId) {
@@ -172,6 +189,8 @@ struct Rules<'m, 'c> {
     info: &'c DxilModuleInfo,
     types: types::Checker<'m>,
     calls: &'c mut dxop::Calls,
+    /// The stage the function's ops run in ([`dxop::stage_of`]).
+    stage: Option<crate::ShaderKind>,
     /// `extractvalue`'s operand-type rule holds by construction (the function is as read,
     /// without forward references: [`crate::bitcode::ReadFacts`]).
     extract_typed: bool,
@@ -188,7 +207,7 @@ impl Rules<'_, '_> {
             InstKind::DxOp { op, overload, callee, args } => {
                 if self.dxop.is_none() {
                     let call = (*op, *overload, *callee, *args);
-                    if let Err(e) = dxop::call(m, f, self.info, self.calls, id, inst, call) {
+                    if let Err(e) = dxop::call(m, f, self.info, self.calls, self.stage, id, inst, call) {
                         self.dxop = Some(e);
                     }
                 }
@@ -209,11 +228,12 @@ impl Rules<'_, '_> {
     }
 
     /// After the walk without an operand-type error: the first `dx.op` error, else the first
-    /// extracted-component error.
+    /// extracted-component error, else a library resource used as a value
+    /// ([`dxop::resource_users`]).
     fn verdict(self) -> Result<()> {
         match self.dxop.or(self.extract) {
             Some(e) => Err(e),
-            None => Ok(()),
+            None => dxop::resource_users(self.m, self.f, self.calls),
         }
     }
 }

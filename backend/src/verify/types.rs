@@ -411,6 +411,9 @@ pub(crate) fn verify_constants(m: &Module) -> Result<()> {
         if n != want {
             return Err(err("constant.shape", place(), format!("{n} elements for {}", m.types.display(c.ty))));
         }
+        if let (ConstKind::Aggregate(vs), Type::Struct { elems, .. }) = (&c.kind, t) {
+            struct_fields(m, i, c.ty, vs, elems)?;
+        }
         if let (ConstKind::Aggregate(vs), Some(elem)) = (&c.kind, elem) {
             for v in vs {
                 if let Value::Const(k) = v {
@@ -429,4 +432,162 @@ pub(crate) fn verify_constants(m: &Module) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Each field of constant #`i`, a struct of type `ty`, has the field's type
+/// (a mutated `%dx.types.ResBind` once held a function pointer as its class byte).
+fn struct_fields(m: &Module, i: usize, ty: TypeId, vs: &[Value], elems: &[TypeId]) -> Result<()> {
+    for (k, (v, want)) in vs.iter().zip(elems).enumerate() {
+        let got = match v {
+            Value::Const(x) => m.consts.get(x.index()).map(|x| x.ty),
+            Value::Global(g) => m.globals.get(g.index()).map(|g| g.ptr_ty),
+            Value::Function(f) => m.functions.get(f.index()).map(|f| f.ptr_ty),
+            _ => None,
+        };
+        let Some(got) = got else { continue };
+        if got != *want && m.types.list.get(got.0 as usize) != m.types.list.get(want.0 as usize) {
+            return Err(err(
+                "constant.shape",
+                format!("constant #{i}"),
+                format!(
+                    "field {k} of a {} constant is {}, the field is {}",
+                    m.types.display(ty),
+                    m.types.display(got),
+                    m.types.display(*want)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A global's initializer has the global's value type (LLVM's verifier:
+/// "global variable initializer type does not match global variable type").
+pub(crate) fn verify_globals(m: &Module) -> Result<()> {
+    for g in &m.globals {
+        let Some(Value::Const(c)) = g.init else { continue };
+        let Some(k) = m.consts.get(c.index()) else {
+            return Err(err("global.initializer", format!("global `{}`", g.name), "initializer out of range"));
+        };
+        if k.ty != g.value_ty && m.types.list.get(k.ty.0 as usize) != m.types.list.get(g.value_ty.0 as usize) {
+            return Err(err(
+                "global.initializer",
+                format!("global `{}`", g.name),
+                format!(
+                    "initializer of type {} for a global of type {}",
+                    m.types.display(k.ty),
+                    m.types.display(g.value_ty)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// DXIL's named struct types have the layout the operation table's
+/// signatures mean (`dx.types.ResRet.f32` is four floats and an i32 status,
+/// `dx.types.CBufRet.i32` four i32s, ...): lowering reads their fields by
+/// that layout. Structs of other names are not checked.
+pub(crate) fn verify_dx_types(m: &Module) -> Result<()> {
+    for (k, t) in m.types.list.iter().enumerate() {
+        element_type(m, k, t)?;
+        let Type::Struct { name: Some(name), elems, .. } = t else { continue };
+        let Some(rest) = name.strip_prefix("dx.types.") else { continue };
+        let Some((want, n, tail)) = dx_layout(rest) else { continue };
+        let scalar = |e: &TypeId| m.types.list.get(e.0 as usize);
+        let ok = elems.len() == n + usize::from(tail.is_some())
+            && elems[..n].iter().all(|e| scalar(e) == Some(&want))
+            && tail.as_ref().is_none_or(|t| elems.last().and_then(scalar) == Some(t));
+        if !ok {
+            return Err(err(
+                "type.dx-struct",
+                format!("type #{k} `%{name}`"),
+                format!(
+                    "has fields {{ {} }}, not {n} × {}{}",
+                    elems.iter().map(|e| m.types.display(*e)).collect::<Vec<_>>().join(", "),
+                    scalar_name(&want),
+                    if tail.is_some() { " and an i32" } else { "" }
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The layout of `dx.types.<rest>`: `n` fields of one scalar type, then an
+/// optional last field (ResRet's i32 status). `None` for names not checked.
+fn dx_layout(rest: &str) -> Option<(Type, usize, Option<Type>)> {
+    let scalar = |s: &str| -> Option<Type> {
+        Some(match s {
+            "f16" => Type::Half,
+            "f32" => Type::Float,
+            "f64" => Type::Double,
+            "i16" => Type::Int(16),
+            "i32" => Type::Int(32),
+            "i64" => Type::Int(64),
+            _ => return None,
+        })
+    };
+    // LLVM renames a second type of one name `name.0`, `name.1`, ...: the layout is the first part's.
+    let mut parts = rest.split('.');
+    let kind = parts.next()?;
+    Some(match kind {
+        "ResRet" => (scalar(parts.next()?)?, 4, Some(Type::Int(32))),
+        "CBufRet" => {
+            let sfx = parts.next()?;
+            let t = scalar(sfx)?;
+            let n = match (sfx, parts.next()) {
+                ("f16" | "i16", Some("8")) => 8,
+                ("f64" | "i64", _) => 2,
+                _ => 4,
+            };
+            (t, n, None)
+        }
+        "Dimensions" | "fouri32" => (Type::Int(32), 4, None),
+        "fouri16" => (Type::Int(16), 4, None),
+        "splitdouble" => (Type::Int(32), 2, None),
+        "SamplePos" => (Type::Float, 2, None),
+        _ => return None,
+    })
+}
+
+fn scalar_name(t: &Type) -> &'static str {
+    match t {
+        Type::Half => "half",
+        Type::Float => "float",
+        Type::Double => "double",
+        Type::Int(16) => "i16",
+        Type::Int(32) => "i32",
+        Type::Int(64) => "i64",
+        _ => "?",
+    }
+}
+
+/// Struct fields, array and vector elements are first-class types that hold
+/// data: no `void`, label, metadata or function (LLVM's
+/// `isValidElementType`; vectors hold integers, floats or pointers, and
+/// pointers point at anything but `void`, labels and metadata). `t` is type `k`.
+fn element_type(m: &Module, k: usize, t: &Type) -> Result<()> {
+    let get = |t: TypeId| m.types.list.get(t.0 as usize);
+    let holds_data =
+        |t: TypeId| !matches!(get(t), None | Some(Type::Void | Type::Label | Type::Metadata | Type::Function { .. }));
+    let bad = match t {
+        Type::Struct { elems, .. } => elems.iter().copied().find(|e| !holds_data(*e)),
+        Type::Array { elem, .. } => Some(*elem).filter(|e| !holds_data(*e)),
+        Type::Pointer { pointee, .. } => {
+            Some(*pointee).filter(|e| matches!(get(*e), None | Some(Type::Void | Type::Label | Type::Metadata)))
+        }
+        Type::Vector { elem, .. } => Some(*elem).filter(|e| {
+            !matches!(get(*e), Some(Type::Int(_) | Type::Half | Type::Float | Type::Double | Type::Pointer { .. }))
+        }),
+        _ => None,
+    };
+    match bad {
+        Some(e) => Err(err(
+            "type.element",
+            format!("type #{k} {}", m.types.display(TypeId(k as u32))),
+            format!("holds a {}", m.types.display(e)),
+        )),
+        None => Ok(()),
+    }
 }
