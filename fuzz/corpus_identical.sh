@@ -34,12 +34,14 @@ compare() {
 exports=0
 while IFS= read -r -d '' f; do
     compare "$f"
-    # A DXIL library: each export too (the names under `library exports:` of `dxjit dis`).
+    # A DXIL library: each export too (the names under `library exports:` of `dxjit dis`, which
+    # prints them as comments: `;   RayGen  raygeneration`).
     if grep -q "a DXIL library without an export" "$tmp/a.txt"; then
         while read -r name; do
             exports=$((exports + 1))
             compare "$f" "$name"
-        done < <("$base" dis "$f" 2>/dev/null | sed -n '/^library exports:/,/^$/p' | sed '1d;/^$/d' | awk '{print $1}')
+        done < <("$base" dis "$f" 2>/dev/null | sed -n '/^;* *library exports:/,/^;* *$/p' | sed '1d;s/^;//' |
+            awk 'NF {print $1}')
     fi
 done < <(find "$src" -name '*.dxil' -print0 | sort -z)
 echo "identical: $same ($compiled compiled to byte-identical SPIR-V; $exports library exports compiled one by one), different: $diff"
