@@ -6,7 +6,7 @@
 use super::{err, inst_place, Result, VerifyError};
 use crate::dxil::{Binding, DxilModuleInfo, ResourceKind, Resources};
 use crate::dxil_op::{DxilOp, Overload, ParamType, StageMask};
-use crate::ir::{ConstKind, FuncId, Function, GlobalId, InstId, InstKind, Module, Type, TypeId, Value};
+use crate::ir::{ConstId, ConstKind, FuncId, Function, GlobalId, InstId, InstKind, Module, Type, TypeId, Value};
 use crate::ShaderKind;
 
 /// A `dx.op` function's declaration, checked once per module against its op
@@ -195,9 +195,24 @@ pub(crate) struct Calls {
     /// The globals of the module's resource records (a library's resources), for
     /// [`resource_users`]; empty in a shader.
     lib_globals: Vec<GlobalId>,
+    /// The handle facts of [`Calls::props`].
+    props: Vec<(ConstId, Option<Props>)>,
+    /// (`%dx.types.ResBind`, `%dx.types.ResourceProperties`) constants of annotations of
+    /// `CreateHandleFromBinding` handles that passed [`int_fields`] and [`annotation`]: DXC
+    /// annotates a handle at each use, with the same two constants.
+    annotated: Vec<(ConstId, ConstId)>,
 }
 
-type Scratch = (Vec<u32>, Vec<Declared>, FitMemo);
+/// The first two words of an `AnnotateHandle`'s `%dx.types.ResourceProperties`
+/// constant (word 0: the kind in bits 0..8, UAV bit 12; word 1: the element
+/// type in bits 0..8), as [`props_words`] reads them.
+type Props = (u64, Option<u64>);
+
+/// The most entries [`Calls::props`] and [`Calls::annotated`] keep (a module has as
+/// many as it has distinct resource bindings; past it, facts are computed each time).
+const MEMO: usize = 64;
+
+type Scratch = (Vec<u32>, Vec<Declared>, FitMemo, Vec<(ConstId, Option<Props>)>, Vec<(ConstId, ConstId)>);
 
 thread_local! {
     static SCRATCH: std::cell::Cell<Option<Scratch>> = const { std::cell::Cell::new(None) };
@@ -205,15 +220,31 @@ thread_local! {
 
 impl Calls {
     pub(crate) fn new(m: &Module, dxil: &DxilModuleInfo) -> Calls {
-        let (mut keys, mut declared, mut fit) = SCRATCH.with(|s| s.take()).unwrap_or_default();
+        let (mut keys, mut declared, mut fit, mut props, mut annotated) =
+            SCRATCH.with(|s| s.take()).unwrap_or_default();
         // One entry per function, and one more for a callee the module does not have (the
         // operand-range rule reports it first).
         keys.clear();
         keys.resize(m.functions.len() + 1, 0);
         declared.clear();
         fit.seen.clear();
+        props.clear();
+        annotated.clear();
         let lib_globals = dxil.resources.bindings().filter_map(|(_, b)| b.global).collect();
-        Calls { keys, declared, fit, lib_globals }
+        Calls { keys, declared, fit, lib_globals, props, annotated }
+    }
+
+    /// [`props_words`] of constant `c`, remembered per module.
+    #[inline]
+    fn props(&mut self, m: &Module, c: ConstId) -> Option<Props> {
+        if let Some(e) = self.props.iter().find(|e| e.0 == c) {
+            return e.1;
+        }
+        let w = props_words(m, c);
+        if self.props.len() < MEMO {
+            self.props.push((c, w));
+        }
+        w
     }
 
     #[inline(always)]
@@ -249,8 +280,14 @@ impl Drop for Calls {
         // Keep the storage unless a huge module made it big.
         if self.keys.capacity() <= 1 << 16 && self.declared.capacity() <= 1 << 12 && self.fit.seen.capacity() <= 1 << 12
         {
-            let keep =
-                (std::mem::take(&mut self.keys), std::mem::take(&mut self.declared), std::mem::take(&mut self.fit));
+            // (props and annotated hold at most MEMO entries.)
+            let keep = (
+                std::mem::take(&mut self.keys),
+                std::mem::take(&mut self.declared),
+                std::mem::take(&mut self.fit),
+                std::mem::take(&mut self.props),
+                std::mem::take(&mut self.annotated),
+            );
             SCRATCH.with(|s| s.set(Some(keep)));
         }
     }
@@ -285,20 +322,20 @@ pub(crate) fn call(
     if !(decl.params_fit && args_as_declared(m, f, decl, args)) {
         operands(m, f, id, op, overload, decl.constant, args)?;
     }
-    let want = decl.class;
+    let (want, special_rules, ret) = (decl.class, decl.special, decl.ret);
     if want != u8::MAX {
         let class = match args.first() {
-            Some(h) => handle_class(m, f, *h).or_else(|| lib_resource(m, f, dxil, *h).map(|r| r.0)),
+            Some(h) => handle_class(m, f, calls, *h).or_else(|| lib_resource(m, f, dxil, *h).map(|r| r.0)),
             None => None,
         };
         if class.is_some_and(|c| c != want) {
             return Err(class_error(f, id, op, want, class));
         }
     }
-    if decl.special {
-        special(m, f, dxil, id, op, overload, args)?;
+    if special_rules {
+        special(m, f, dxil, calls, id, op, overload, args)?;
     }
-    if decl.ret != Some(inst.ty) && !fits(m, inst.ty, op.info().ret, overload) {
+    if ret != Some(inst.ty) && !fits(m, inst.ty, op.info().ret, overload) {
         return Err(result_error(m, f, id, op, overload));
     }
     Ok(())
@@ -405,10 +442,12 @@ fn operands(
 /// the element type, resource kinds the op works on, sampled element types,
 /// handles of declared ranges and annotations that agree with them, load
 /// and store component masks.
+#[allow(clippy::too_many_arguments)]
 fn special(
     m: &Module,
     f: &Function,
     dxil: &DxilModuleInfo,
+    calls: &mut Calls,
     id: InstId,
     op: DxilOp,
     overload: Overload,
@@ -419,7 +458,7 @@ fn special(
     // The handle's kind and element type, looked up once for the rules that need them (every
     // op with offsets has a kind rule).
     let handle = if rules.kinds != 0 || rules.sample || atomic {
-        args.first().and_then(|h| handle_kind_element(m, f, dxil, *h))
+        args.first().and_then(|h| handle_kind_element(m, f, dxil, calls, *h))
     } else {
         None
     };
@@ -456,8 +495,21 @@ fn special(
         DxilOp::CreateHandle => create_handle_range(m, f, dxil, id, args)?,
         DxilOp::CreateHandleFromBinding => int_fields(m, f, id, op, args.first(), 4)?,
         DxilOp::AnnotateHandle => {
-            int_fields(m, f, id, op, args.get(1), 2)?;
-            annotation(m, f, dxil, id, args)?
+            // An annotation of a binding's handle: its verdict follows from the two constants.
+            let key = match (args.first(), args.get(1)) {
+                (Some(Value::Inst(h)), Some(Value::Const(props))) => match f.dx_op(*h) {
+                    Some((DxilOp::CreateHandleFromBinding, [Value::Const(bind), ..])) => Some((*bind, *props)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if key.is_none_or(|k| !calls.annotated.contains(&k)) {
+                int_fields(m, f, id, op, args.get(1), 2)?;
+                annotation(m, f, dxil, calls, id, args)?;
+                if let Some(k) = key.filter(|_| calls.annotated.len() < MEMO) {
+                    calls.annotated.push(k);
+                }
+            }
         }
         _ => {}
     }
@@ -518,7 +570,7 @@ fn first_word(m: &Module, v: Value) -> Option<u64> {
 
 /// The class of a handle made by CreateHandle, CreateHandleFromBinding or
 /// AnnotateHandle with constant operands (`None` where it is not known here).
-fn handle_class(m: &Module, f: &Function, h: Value) -> Option<u8> {
+fn handle_class(m: &Module, f: &Function, calls: &mut Calls, h: Value) -> Option<u8> {
     let Value::Inst(i) = h else { return None };
     let (op, args) = f.dx_op(i)?;
     match op {
@@ -531,7 +583,8 @@ fn handle_class(m: &Module, f: &Function, h: Value) -> Option<u8> {
             }
         }
         DxilOp::AnnotateHandle => {
-            let w = first_word(m, *args.get(1)?)?;
+            let Value::Const(c) = *args.get(1)? else { return None };
+            let (w, _) = calls.props(m, c)?;
             Some(match w & 0xFF {
                 13 => 2,
                 14 => 3,
@@ -582,7 +635,13 @@ fn atomic_element(
 /// The resource kind (`ResourceKind` number) of a handle made by CreateHandle (from the
 /// module's resource lists), CreateHandleForLib (its resource global's record) or
 /// AnnotateHandle and, for a typed resource, its element (component) type number.
-fn handle_kind_element(m: &Module, f: &Function, dxil: &DxilModuleInfo, h: Value) -> Option<(u32, Option<u32>)> {
+fn handle_kind_element(
+    m: &Module,
+    f: &Function,
+    dxil: &DxilModuleInfo,
+    calls: &mut Calls,
+    h: Value,
+) -> Option<(u32, Option<u32>)> {
     let Value::Inst(i) = h else { return None };
     let (op, args) = f.dx_op(i)?;
     match op {
@@ -604,14 +663,21 @@ fn handle_kind_element(m: &Module, f: &Function, dxil: &DxilModuleInfo, h: Value
         DxilOp::CreateHandleForLib => lib_resource(m, f, dxil, h).map(|r| (r.1, r.2)),
         DxilOp::AnnotateHandle => {
             let Value::Const(c) = *args.get(1)? else { return None };
-            let (w0, w1) = match &m.konst(c).kind {
-                ConstKind::Aggregate(vs) => (m.const_uint(*vs.first()?)?, vs.get(1).and_then(|v| m.const_uint(*v))),
-                ConstKind::Data(d) => (*d.first()?, d.get(1).copied()),
-                ConstKind::Null => (0, None),
-                _ => return None,
-            };
+            let (w0, w1) = calls.props(m, c)?;
             Some(((w0 & 0xFF) as u32, w1.map(|w| (w & 0xFF) as u32)))
         }
+        _ => None,
+    }
+}
+
+/// The first two words of a `%dx.types.ResourceProperties` constant: the
+/// first must be an integer (`None` otherwise), the second is `None` where it
+/// is not one; a null constant is words 0 and none.
+fn props_words(m: &Module, c: ConstId) -> Option<Props> {
+    match &m.konst(c).kind {
+        ConstKind::Aggregate(vs) => Some((m.const_uint(*vs.first()?)?, vs.get(1).and_then(|v| m.const_uint(*v)))),
+        ConstKind::Data(d) => Some((*d.first()?, d.get(1).copied())),
+        ConstKind::Null => Some((0, None)),
         _ => None,
     }
 }
@@ -960,7 +1026,14 @@ fn create_handle_range(m: &Module, f: &Function, dxil: &DxilModuleInfo, id: Inst
 /// other checks here the annotation); for a `CreateHandleForLib` handle, the
 /// library resource (class and kind); for a `CreateHandleFromHeap` handle, a
 /// sampler exactly when the handle is from the sampler heap.
-fn annotation(m: &Module, f: &Function, dxil: &DxilModuleInfo, id: InstId, args: &[Value]) -> Result<()> {
+fn annotation(
+    m: &Module,
+    f: &Function,
+    dxil: &DxilModuleInfo,
+    calls: &mut Calls,
+    id: InstId,
+    args: &[Value],
+) -> Result<()> {
     let (Some(Value::Inst(first)), Some(&props)) = (args.first(), args.get(1)) else { return Ok(()) };
     // An annotation of an annotated handle describes the handle under both (lowering follows
     // the chain to the handle's maker).
@@ -976,7 +1049,7 @@ fn annotation(m: &Module, f: &Function, dxil: &DxilModuleInfo, id: InstId, args:
             _ => break (op, a),
         }
     };
-    let Some(class) = handle_class(m, f, Value::Inst(id)) else { return Ok(()) };
+    let Some(class) = handle_class(m, f, calls, Value::Inst(id)) else { return Ok(()) };
     const NAMES: [&str; 4] = ["an SRV", "a UAV", "a CBV", "a sampler"];
     let name = |c: u64| NAMES.get(c as usize).copied().unwrap_or("an unknown class");
     let fail = |detail: String| Err(err("dxop.annotation", inst_place(f, id), detail));
@@ -1019,7 +1092,7 @@ fn annotation(m: &Module, f: &Function, dxil: &DxilModuleInfo, id: InstId, args:
                 ));
             }
             if let (Some(e), true) = (elem, (1..=10).contains(&kind)) {
-                let Some(ae) = handle_kind_element(m, f, dxil, Value::Inst(id)).and_then(|h| h.1) else {
+                let Some(ae) = handle_kind_element(m, f, dxil, calls, Value::Inst(id)).and_then(|h| h.1) else {
                     return Ok(());
                 };
                 if ae != e {

@@ -494,10 +494,10 @@ pub(crate) fn verify_dx_types(m: &Module) -> Result<()> {
         let Type::Struct { name: Some(name), elems, .. } = t else { continue };
         let Some(rest) = name.strip_prefix("dx.types.") else { continue };
         let Some((want, n, tail)) = dx_layout(rest) else { continue };
-        let scalar = |e: &TypeId| m.types.list.get(e.0 as usize);
-        let ok = elems.len() == n + usize::from(tail.is_some())
-            && elems[..n].iter().all(|e| scalar(e) == Some(&want))
-            && tail.as_ref().is_none_or(|t| elems.last().and_then(scalar) == Some(t));
+        let scalar = |e: &TypeId| m.types.list.get(e.0 as usize).is_some_and(|t| want.is(t));
+        let ok = elems.len() == n + usize::from(tail)
+            && elems[..n].iter().all(scalar)
+            && (!tail || elems.last().is_some_and(|e| matches!(m.types.list.get(e.0 as usize), Some(Type::Int(32)))));
         if !ok {
             return Err(err(
                 "type.dx-struct",
@@ -505,8 +505,8 @@ pub(crate) fn verify_dx_types(m: &Module) -> Result<()> {
                 format!(
                     "has fields {{ {} }}, not {n} × {}{}",
                     elems.iter().map(|e| m.types.display(*e)).collect::<Vec<_>>().join(", "),
-                    scalar_name(&want),
-                    if tail.is_some() { " and an i32" } else { "" }
+                    want.name(),
+                    if tail { " and an i32" } else { "" }
                 ),
             ));
         }
@@ -514,53 +514,86 @@ pub(crate) fn verify_dx_types(m: &Module) -> Result<()> {
     Ok(())
 }
 
-/// The layout of `dx.types.<rest>`: `n` fields of one scalar type, then an
-/// optional last field (ResRet's i32 status). `None` for names not checked.
-fn dx_layout(rest: &str) -> Option<(Type, usize, Option<Type>)> {
-    let scalar = |s: &str| -> Option<Type> {
+/// The scalar field type of a DXIL named struct ([`dx_layout`]).
+#[derive(Clone, Copy)]
+enum Scalar {
+    Half,
+    Float,
+    Double,
+    I16,
+    I32,
+    I64,
+}
+
+impl Scalar {
+    /// From a type suffix (`f32`, `i16`, ...).
+    fn of(s: &str) -> Option<Scalar> {
         Some(match s {
-            "f16" => Type::Half,
-            "f32" => Type::Float,
-            "f64" => Type::Double,
-            "i16" => Type::Int(16),
-            "i32" => Type::Int(32),
-            "i64" => Type::Int(64),
+            "f16" => Scalar::Half,
+            "f32" => Scalar::Float,
+            "f64" => Scalar::Double,
+            "i16" => Scalar::I16,
+            "i32" => Scalar::I32,
+            "i64" => Scalar::I64,
             _ => return None,
         })
-    };
+    }
+
+    fn is(self, t: &Type) -> bool {
+        matches!(
+            (self, t),
+            (Scalar::Half, Type::Half)
+                | (Scalar::Float, Type::Float)
+                | (Scalar::Double, Type::Double)
+                | (Scalar::I16, Type::Int(16))
+                | (Scalar::I32, Type::Int(32))
+                | (Scalar::I64, Type::Int(64))
+        )
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Scalar::Half => "half",
+            Scalar::Float => "float",
+            Scalar::Double => "double",
+            Scalar::I16 => "i16",
+            Scalar::I32 => "i32",
+            Scalar::I64 => "i64",
+        }
+    }
+}
+
+/// `s` up to its first `.`, and what follows the dot (`None`: no dot).
+fn dot_part(s: &str) -> (&str, Option<&str>) {
+    match s.bytes().position(|b| b == b'.') {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    }
+}
+
+/// The layout of `dx.types.<rest>`: `n` fields of one scalar type, then
+/// (`true`) an i32 last field (ResRet's status). `None` for names not checked.
+fn dx_layout(rest: &str) -> Option<(Scalar, usize, bool)> {
     // LLVM renames a second type of one name `name.0`, `name.1`, ...: the layout is the first part's.
-    let mut parts = rest.split('.');
-    let kind = parts.next()?;
+    let (kind, tail) = dot_part(rest);
     Some(match kind {
-        "ResRet" => (scalar(parts.next()?)?, 4, Some(Type::Int(32))),
+        "ResRet" => (Scalar::of(dot_part(tail?).0)?, 4, true),
         "CBufRet" => {
-            let sfx = parts.next()?;
-            let t = scalar(sfx)?;
-            let n = match (sfx, parts.next()) {
+            let (sfx, more) = dot_part(tail?);
+            let t = Scalar::of(sfx)?;
+            let n = match (sfx, more.map(|r| dot_part(r).0)) {
                 ("f16" | "i16", Some("8")) => 8,
                 ("f64" | "i64", _) => 2,
                 _ => 4,
             };
-            (t, n, None)
+            (t, n, false)
         }
-        "Dimensions" | "fouri32" => (Type::Int(32), 4, None),
-        "fouri16" => (Type::Int(16), 4, None),
-        "splitdouble" => (Type::Int(32), 2, None),
-        "SamplePos" => (Type::Float, 2, None),
+        "Dimensions" | "fouri32" => (Scalar::I32, 4, false),
+        "fouri16" => (Scalar::I16, 4, false),
+        "splitdouble" => (Scalar::I32, 2, false),
+        "SamplePos" => (Scalar::Float, 2, false),
         _ => return None,
     })
-}
-
-fn scalar_name(t: &Type) -> &'static str {
-    match t {
-        Type::Half => "half",
-        Type::Float => "float",
-        Type::Double => "double",
-        Type::Int(16) => "i16",
-        Type::Int(32) => "i32",
-        Type::Int(64) => "i64",
-        _ => "?",
-    }
 }
 
 /// Struct fields, array and vector elements are first-class types that hold
