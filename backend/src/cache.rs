@@ -27,14 +27,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use crate::binding::model::{
-    CounterLocation, PushEntry, PushEntryKind, PushLayout, RecordEntry, ResourceLocation, ResourcePlacement, ResourceQuery,
-    ShaderRecordLayout,
+    CounterLocation, PushEntry, PushEntryKind, PushLayout, RecordEntry, ResourceLocation, ResourcePlacement,
+    ResourceQuery, ShaderRecordLayout,
 };
 use crate::binding::{DescriptorKind, ResourceClass};
 use crate::compile::{CompileError, CompileOptions, CompiledShader, PushConstantRange, ResourceBinding};
 use crate::fxhash::FxHashMap;
 use crate::link::LinkPlan;
-use crate::resource_kind::ResKind;
+use crate::resource_kind::ResourceKind;
 use crate::ShaderKind;
 
 /// Version of the key derivation and of the on-disk format; bump on any change to either.
@@ -490,9 +490,14 @@ fn put_entry_kind(out: &mut Vec<u8>, kind: PushEntryKind) {
     }
 }
 
-/// `ResKind`'s DXIL shape number (`ResKind::from_u64` reads it back).
-fn res_kind_code(k: ResKind) -> u32 {
-    (0..=255).find(|&v| ResKind::from_u64(u64::from(v)) == Some(k)).unwrap_or(u32::MAX)
+/// The resource kind's DXIL shape number (read back by [`res_kind_of`]).
+fn res_kind_code(k: ResourceKind) -> u32 {
+    k.to_u32()
+}
+
+/// A resource kind written by [`res_kind_code`]; `Invalid` (0) is never a placed range's kind.
+fn res_kind_of(v: u32) -> Option<ResourceKind> {
+    ResourceKind::from_u32(v).filter(|&k| k != ResourceKind::Invalid)
 }
 
 fn encode_file(s: &CompiledShader, key: CacheKey, version: &str) -> Vec<u8> {
@@ -653,7 +658,7 @@ fn decode_payload(r: &mut Reader<'_>) -> Option<CompiledShader> {
     for _ in 0..n {
         let stage = ShaderKind::from_u32(r.u32()?)?;
         let class = ResourceClass::from_dxil(u64::from(r.u8()?))?;
-        let kind = ResKind::from_u64(u64::from(r.u32()?))?;
+        let kind = res_kind_of(r.u32()?)?;
         let (space, register, count) = (r.u32()?, r.u32()?, r.opt_u32()?);
         let (heap, has_counter) = (r.flag()?, r.flag()?);
         let query = ResourceQuery { stage, class, kind, space, register, count, heap, has_counter };

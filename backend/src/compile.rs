@@ -1,8 +1,11 @@
 //! The public compile API: a DXBC container in, a Vulkan SPIR-V module and
 //! its interface (bindings, push constants, workgroup size) out.
 
+use crate::analysis::Flows;
 use crate::container::Container;
+use crate::dxil::{DxilModuleInfo, EntryError, ShaderEntry};
 use crate::link::{LinkError, LinkOptions, LinkPlan, Stage, StageIo};
+use crate::lower::meta::EntryMeta;
 use crate::ShaderKind;
 
 // The types of the API live in their own modules (so lowering needs nothing from this driver);
@@ -39,16 +42,17 @@ fn compile_timed(
     opts: &CompileOptions,
     clock: &mut impl PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
-    let module = read_container_timed(container, clock)?;
-    let local = library_local_root_signature(container, opts)?;
-    compile_module_local(&module, opts, clock, local)
+    let c = Container::parse(container).map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
+    let (module, info, mut flows) = read_program_timed(&c, clock)?;
+    let local = library_local_root_signature(&c, opts)?;
+    compile_decoded_timed(&module, info, &mut flows, opts, local, clock)
 }
 
 /// The local root signature the library's `RDAT` associates with the export `opts` names (only
 /// looked up for library exports, and only when the binding model leaves the choice to the
 /// library).
 fn library_local_root_signature(
-    container: &[u8],
+    c: &Container<'_>,
     opts: &CompileOptions,
 ) -> Result<Option<crate::container::RootSignature>, CompileError> {
     let Some(entry) = opts.entry_point.as_deref() else { return Ok(None) };
@@ -57,7 +61,6 @@ fn library_local_root_signature(
             return Ok(None);
         }
     }
-    let c = Container::parse(container).map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
     if c.rdat().is_none() {
         return Ok(None);
     }
@@ -117,11 +120,11 @@ fn compile_pipeline_timed(
     let mut ios = Vec::with_capacity(stages.len());
     for (k, bytes) in stages.iter().enumerate() {
         let err = |error| PipelineError::Compile { stage: k, error };
-        let module = read_container_timed(bytes, clock).map_err(err)?;
-        let mut entry = read_meta(&module, opts).map_err(err)?;
-        ios.push(stage_io(&module, &mut entry).map_err(err)?);
+        let (module, info, flows) = read_container_timed(bytes, clock).map_err(err)?;
+        let (meta, entry) = read_meta(&module, info, opts).map_err(err)?;
+        ios.push(stage_io(&module, &meta, entry).map_err(err)?);
         clock.lap(Phase::Metadata);
-        modules.push((module, entry.meta));
+        modules.push((module, meta, flows));
     }
     let plan = crate::link::link(&ios, link_opts);
     clock.lap(Phase::Link);
@@ -134,55 +137,54 @@ fn compile_pipeline_timed(
                 error: CompileError::Internal(format!("plan stage {} has no shader", sp.stage)),
             });
         };
-        let Some((module, meta)) = modules.get(k) else {
+        let Some((module, meta, flows)) = modules.get_mut(k) else {
             return Err(PipelineError::Compile { stage: k, error: CompileError::Internal("stage index".into()) });
         };
-        let cs = compile_module_stage_timed(module, meta, &plan, index, opts, clock)
+        let cs = compile_module_stage_timed(module, meta, flows, &plan, index, opts, clock)
             .map_err(|error| PipelineError::Compile { stage: k, error })?;
         shaders.push(cs);
     }
     Ok(CompiledPipeline { plan, shaders })
 }
 
-/// Compiles one entry point of an already-read module. Graphics stages get
-/// the default plan ([`LinkPlan::single`]): every element at its own
-/// register, system values as built-ins.
+/// Compiles one entry point of an already-read module (not verified: the
+/// caller vouches for it). Graphics stages get the default plan
+/// ([`LinkPlan::single`]): every element at its own register, system values
+/// as built-ins.
 pub fn compile_module(module: &crate::ir::Module, opts: &CompileOptions) -> Result<CompiledShader, CompileError> {
-    compile_module_timed(module, opts, &mut ())
+    let info = crate::dxil::decode(module).map_err(|e| CompileError::Malformed(format!("metadata: {e}")))?;
+    compile_decoded_timed(module, info, &mut Flows::default(), opts, None, &mut ())
 }
 
-fn compile_module_timed(
+/// Compiles the entry point `opts` names of a module whose metadata is decoded
+/// (`flows`: the CFGs the verifier built, for the structurizer; `local`: a library
+/// export's local root signature from the container's `RDAT`).
+fn compile_decoded_timed(
     module: &crate::ir::Module,
+    info: DxilModuleInfo,
+    flows: &mut Flows,
     opts: &CompileOptions,
-    clock: &mut impl PhaseClock,
-) -> Result<CompiledShader, CompileError> {
-    compile_module_local(module, opts, clock, None)
-}
-
-fn compile_module_local(
-    module: &crate::ir::Module,
-    opts: &CompileOptions,
-    clock: &mut impl PhaseClock,
     local: Option<crate::container::RootSignature>,
+    clock: &mut impl PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
-    let mut entry = read_meta(module, opts)?;
-    entry.meta.local_root_signature = local.map(Box::new);
-    if entry.meta.kind == ShaderKind::Node {
-        return Err(unsupported(&entry.meta, "work-graph node shaders (DXIL library work graphs)".into()));
+    let (mut meta, entry) = read_meta(module, info, opts)?;
+    meta.local_root_signature = local.map(Box::new);
+    if meta.kind == ShaderKind::Node {
+        return Err(unsupported(&meta, "work-graph node shaders (DXIL library work graphs)".into()));
     }
-    if matches!(entry.meta.kind, ShaderKind::Compute | ShaderKind::Amplification)
-        || crate::lower::is_ray_tracing_stage(entry.meta.kind)
+    if matches!(meta.kind, ShaderKind::Compute | ShaderKind::Amplification)
+        || crate::lower::is_ray_tracing_stage(meta.kind)
     {
-        check_version(&entry.meta, opts)?;
+        check_version(&meta, opts)?;
         clock.lap(Phase::Metadata);
-        return crate::lower::lower_timed(module, &entry.meta, opts, None, clock);
+        return crate::lower::lower_timed(module, &meta, opts, None, flows, clock);
     }
-    let io = stage_io(module, &mut entry)?;
-    let meta = &entry.meta;
+    let io = stage_io(module, &meta, entry)?;
+    let meta = &meta;
     let plan = LinkPlan::single_owned_at(io, opts.patch_location_offset)
         .map_err(|e| unsupported(meta, format!("signature: {e}")))?;
     clock.lap(Phase::Metadata);
-    compile_module_stage_timed(module, meta, &plan, 0, opts, clock)
+    compile_module_stage_timed(module, meta, flows, &plan, 0, opts, clock)
 }
 
 /// Compiles stage `stage_index` of a link plan (from [`crate::link::link`]); the
@@ -193,26 +195,15 @@ pub fn compile_stage(
     stage_index: usize,
     opts: &CompileOptions,
 ) -> Result<CompiledShader, CompileError> {
-    let module = read_container(container)?;
-    let mut entry = read_meta(&module, opts)?;
-    crate::lower::meta::read_tess_state(&module, &mut entry)
-        .map_err(|e| CompileError::Malformed(format!("metadata: {e}")))?;
-    compile_module_stage(&module, &entry.meta, plan, stage_index, opts)
-}
-
-pub(crate) fn compile_module_stage(
-    module: &crate::ir::Module,
-    meta: &crate::lower::meta::EntryMeta,
-    plan: &LinkPlan,
-    stage_index: usize,
-    opts: &CompileOptions,
-) -> Result<CompiledShader, CompileError> {
-    compile_module_stage_timed(module, meta, plan, stage_index, opts, &mut ())
+    let (module, info, mut flows) = read_container_timed(container, &mut ())?;
+    let (meta, _) = read_meta(&module, info, opts)?;
+    compile_module_stage_timed(&module, &meta, &mut flows, plan, stage_index, opts, &mut ())
 }
 
 fn compile_module_stage_timed(
     module: &crate::ir::Module,
-    meta: &crate::lower::meta::EntryMeta,
+    meta: &EntryMeta,
+    flows: &mut Flows,
     plan: &LinkPlan,
     stage_index: usize,
     opts: &CompileOptions,
@@ -235,63 +226,87 @@ fn compile_module_stage_timed(
         }
     }
     check_version(meta, opts)?;
-    crate::lower::lower_timed(module, meta, opts, Some((plan, stage_index)), clock)
+    crate::lower::lower_timed(module, meta, opts, Some((plan, stage_index)), flows, clock)
 }
 
-fn read_container(container: &[u8]) -> Result<crate::ir::Module, CompileError> {
-    read_container_timed(container, &mut ())
-}
-
-fn read_container_timed(container: &[u8], clock: &mut impl PhaseClock) -> Result<crate::ir::Module, CompileError> {
+/// Parses the container, reads the bitcode, decodes the DXIL metadata (once: the
+/// verifier, lowering and the linker all read this [`DxilModuleInfo`]) and
+/// verifies the module, which gives the CFGs it built for the structurizer.
+fn read_container_timed(
+    container: &[u8],
+    clock: &mut impl PhaseClock,
+) -> Result<(crate::ir::Module, DxilModuleInfo, Flows), CompileError> {
     let c = Container::parse(container).map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
+    read_program_timed(&c, clock)
+}
+
+/// [`read_container_timed`] of a parsed container.
+fn read_program_timed(
+    c: &Container<'_>,
+    clock: &mut impl PhaseClock,
+) -> Result<(crate::ir::Module, DxilModuleInfo, Flows), CompileError> {
     let prog = c.dxil_program().map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
     clock.lap(Phase::Container);
-    let m = crate::bitcode::read_module(prog.bitcode).map_err(|e| CompileError::Malformed(format!("bitcode: {e}")))?;
+    let (m, facts) = crate::bitcode::read_module_with_facts(prog.bitcode)
+        .map_err(|e| CompileError::Malformed(format!("bitcode: {e}")))?;
     clock.lap(Phase::Bitcode);
-    crate::verify::verify_module(&m).map_err(|e| CompileError::Malformed(format!("verify: {e}")))?;
-    Ok(m)
+    let verify_err = |e: crate::verify::VerifyError| CompileError::Malformed(format!("verify: {e}"));
+    let info = crate::dxil::decode(&m).map_err(|e| verify_err(crate::verify::metadata_error(&e)))?;
+    // Only the compile-time benchmark builds without the verifier, to measure what it costs.
+    #[cfg(not(feature = "bench-no-verify"))]
+    let flows = crate::verify::verify_read(&m, &info, &facts).map_err(verify_err)?;
+    #[cfg(feature = "bench-no-verify")]
+    let flows = {
+        let _ = facts;
+        Flows::default()
+    };
+    Ok((m, info, flows))
 }
 
-fn read_meta(module: &crate::ir::Module, opts: &CompileOptions) -> Result<crate::lower::meta::ReadEntry, CompileError> {
-    use crate::lower::meta::ReadError;
+/// Picks the entry point `opts` names and adapts it for lowering; the entry
+/// itself (signatures, state) goes on to [`stage_io`].
+fn read_meta(
+    module: &crate::ir::Module,
+    info: DxilModuleInfo,
+    opts: &CompileOptions,
+) -> Result<(EntryMeta, ShaderEntry), CompileError> {
     // DXIL libraries (ray tracing, work graphs) export several shaders: one is
     // compiled when `entry_point` names it (plain or mangled export name).
-    crate::lower::meta::read_entry(module, opts.entry_point.as_deref(), true).map_err(|e| match e {
-        ReadError::Library { shader_model } => CompileError::Unsupported {
+    let index = info.select(module, opts.entry_point.as_deref()).map_err(|e| match e {
+        EntryError::Library { shader_model } => CompileError::Unsupported {
             feature: "a DXIL library without an export to compile (name one: CompileOptions::entry_point, --entry)"
                 .into(),
             function: "<library exports>".into(),
             block: None,
             shader_model,
         },
-        ReadError::Malformed(e) => CompileError::Malformed(format!("metadata: {e}")),
-    })
+        e => CompileError::Malformed(format!("metadata: {e}")),
+    })?;
+    let Some(entry) = info.into_entry(index) else {
+        return Err(CompileError::Internal(format!("entry point {index} has no function")));
+    };
+    let meta = EntryMeta::from_entry(&entry).map_err(|e| CompileError::Malformed(format!("metadata: {e}")))?;
+    Ok((meta, entry))
 }
 
-fn unsupported(meta: &crate::lower::meta::EntryMeta, feature: String) -> CompileError {
+fn unsupported(meta: &EntryMeta, feature: String) -> CompileError {
     CompileError::Unsupported { feature, function: meta.name.clone(), block: None, shader_model: meta.sm_string() }
 }
 
-/// The signatures and state of a graphics stage: its entry record's
-/// signatures and properties, decoded once and moved into the [`StageIo`]
-/// (hull and domain shaders: their state also into the entry's meta).
+/// The signatures and state of a graphics stage, moved out of its decoded
+/// entry into the [`StageIo`] the linker reads.
 pub(crate) fn stage_io(
     module: &crate::ir::Module,
-    entry: &mut crate::lower::meta::ReadEntry,
+    meta: &EntryMeta,
+    entry: ShaderEntry,
 ) -> Result<StageIo, CompileError> {
-    let meta = &entry.meta;
     let Some(stage) = Stage::from_kind(meta.kind) else {
         return Err(unsupported(meta, format!("{} shaders", meta.kind.name())));
     };
-    let ep = crate::dxil::decode_entry_io(module, entry.node, entry.index)
-        .map_err(|e| CompileError::Malformed(format!("metadata: {e}")))?;
-    entry.meta.hs.clone_from(&ep.properties.hs);
-    entry.meta.ds.clone_from(&ep.properties.ds);
-    entry.meta.ms.clone_from(&ep.properties.ms);
-    StageIo::from_entry(stage, ep, module).map_err(|e| CompileError::Malformed(format!("signatures: {e}")))
+    StageIo::from_entry(stage, entry.entry, module).map_err(|e| CompileError::Malformed(format!("signatures: {e}")))
 }
 
-fn check_version(meta: &crate::lower::meta::EntryMeta, opts: &CompileOptions) -> Result<(), CompileError> {
+fn check_version(meta: &EntryMeta, opts: &CompileOptions) -> Result<(), CompileError> {
     if opts.spirv_version < (1, 3) || opts.spirv_version > (1, 6) {
         return Err(CompileError::Unsupported {
             feature: format!("SPIR-V version {}.{} (1.3 to 1.6)", opts.spirv_version.0, opts.spirv_version.1),

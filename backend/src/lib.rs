@@ -6,10 +6,14 @@
 //! lowering → SPIR-V.
 
 pub mod container;
+mod dxil_enum;
 pub mod dxil_op;
 pub mod fxhash;
 pub mod resource_kind;
+pub mod semantic_kind;
 pub mod shader_kind;
+pub use resource_kind::ResourceKind;
+pub use semantic_kind::SemanticKind;
 pub use shader_kind::ShaderKind;
 
 pub mod analysis;
@@ -34,6 +38,5 @@ pub use compile::{
     compile, compile_pipeline, compile_pipeline_with_stats, compile_stage, compile_with_stats, CompileError,
     CompileOptions, CompiledPipeline, CompiledShader, HeapBinding, PatchConstantInvocations, Phase, PhaseTimes,
     PipelineError, PipelineStateOptions, PlacedResource, PushConstantRange, ResourceBinding, Robustness,
-    SPEC_ID_SAMPLE_COUNT,
-    SubgroupSizeRange,
+    SubgroupSizeRange, SPEC_ID_SAMPLE_COUNT,
 };

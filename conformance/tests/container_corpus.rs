@@ -3,10 +3,10 @@
 //! shader model, bitcode size, digest state), and the parser must agree.
 //! Skips cleanly (with a SKIPPED line) when the corpus is absent.
 
-use dxjit::container::psv::{PsvSignatureElement, SemanticKind};
+use dxjit::container::psv::PsvSignatureElement;
 use dxjit::container::signature::{ComponentType, Signature, SignatureElement, SystemValue};
 use dxjit::container::{Container, ContainerError};
-use dxjit::ShaderKind;
+use dxjit::{SemanticKind, ShaderKind};
 use dxjit_conformance::corpus::{Corpus, CorpusSet, Entry};
 
 fn read(set: &CorpusSet, e: &Entry) -> Vec<u8> {
@@ -177,44 +177,14 @@ fn every_corpus_blob_matches_its_manifest() {
     }
 }
 
-/// Whether a PSV semantic kind and an `ISG1` system value name the same thing.
-fn kind_matches(kind: SemanticKind, sv: SystemValue) -> bool {
-    use SemanticKind as K;
-    use SystemValue as S;
-    match kind {
-        K::Arbitrary => sv == S::Undefined,
-        K::VertexId => sv == S::VertexId,
-        K::InstanceId => sv == S::InstanceId,
-        K::Position => sv == S::Position,
-        K::RenderTargetArrayIndex => sv == S::RenderTargetArrayIndex,
-        K::ViewportArrayIndex => sv == S::ViewportArrayIndex,
-        K::ClipDistance => sv == S::ClipDistance,
-        K::CullDistance => sv == S::CullDistance,
-        K::PrimitiveId => sv == S::PrimitiveId,
-        K::SampleIndex => sv == S::SampleIndex,
-        K::IsFrontFace => sv == S::IsFrontFace,
-        K::Coverage => sv == S::Coverage,
-        K::InnerCoverage => sv == S::InnerCoverage,
-        K::Target => sv == S::Target,
-        K::Depth => sv == S::Depth,
-        K::DepthLessEqual => sv == S::DepthLessEqual,
-        K::DepthGreaterEqual => sv == S::DepthGreaterEqual,
-        K::StencilRef => sv == S::StencilRef,
-        K::Barycentrics => sv == S::Barycentrics,
-        K::ShadingRate => sv == S::ShadingRate,
-        K::CullPrimitive => sv == S::CullPrimitive,
-        K::TessFactor => matches!(
-            sv,
-            S::FinalQuadEdgeTessFactor
-                | S::FinalTriEdgeTessFactor
-                | S::FinalLineDetailTessFactor
-                | S::FinalLineDensityTessFactor
-        ),
-        K::InsideTessFactor => {
-            matches!(sv, S::FinalQuadInsideTessFactor | S::FinalTriInsideTessFactor | S::FinalLineDensityTessFactor)
-        }
-        _ => false,
-    }
+/// Whether a PSV semantic kind and an `ISG1` system value name the same thing
+/// (`SystemValue::semantic_kind`; an isoline's density factor is also taken
+/// for an inside factor).
+fn kind_matches(kind: Option<SemanticKind>, sv: SystemValue) -> bool {
+    kind.is_some_and(|k| {
+        sv.semantic_kind() == Some(k)
+            || (k == SemanticKind::InsideTessFactor && sv == SystemValue::FinalLineDensityTessFactor)
+    })
 }
 
 fn comp_type_number(t: ComponentType) -> u32 {
@@ -235,7 +205,7 @@ fn comp_type_number(t: ComponentType) -> u32 {
 
 /// Whether `s` is the `ISG1` record of row `row` of PSV element `p`.
 fn row_matches(p: &PsvSignatureElement, row: usize, s: &SignatureElement) -> bool {
-    let name_ok = if p.semantic_kind == SemanticKind::Arbitrary {
+    let name_ok = if p.semantic_kind() == Some(SemanticKind::Arbitrary) {
         s.semantic_name.eq_ignore_ascii_case(p.semantic_name)
     } else {
         // PSV stores no name for system values.
@@ -248,7 +218,7 @@ fn row_matches(p: &PsvSignatureElement, row: usize, s: &SignatureElement) -> boo
     };
     name_ok
         && placement_ok
-        && kind_matches(p.semantic_kind, s.system_value)
+        && kind_matches(p.semantic_kind(), s.system_value)
         && p.semantic_indices.get(row) == Some(&s.semantic_index)
         && s.stream == p.output_stream as u32
         && comp_type_number(s.component_type) == p.component_type as u32

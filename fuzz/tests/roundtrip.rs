@@ -51,3 +51,31 @@ fn mutants_are_well_formed_bitstreams() {
     }
     assert!(changed > 0);
 }
+
+/// A metadata value re-pointed at another constant of its type keeps the
+/// module readable: such mutants always get past the bitcode reader, and
+/// every mutant differs from its seed.
+#[test]
+fn metadata_value_mutants_get_past_the_reader() {
+    let mut files = Vec::new();
+    dxil_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures"), &mut files);
+    files.sort();
+    let mut rng = dxjit_fuzz::Rng::new(7);
+    let mut md_only = 0;
+    for p in files.iter().take(40) {
+        let c = std::fs::read(p).unwrap();
+        for _ in 0..30 {
+            let (m, log) = dxjit_fuzz::mutate::mutate_container_logged(&c, &mut rng).unwrap();
+            let tree = |c: &[u8]| dxjit_fuzz::tree::parse(dxjit_fuzz::container::bitcode(c).unwrap().1).unwrap();
+            assert!(!log.is_empty() && tree(&m) != tree(&c), "{}: a mutant equal to its seed", p.display());
+            if log.iter().all(|x| x.kind == "metadata-value") {
+                md_only += 1;
+                let (_, bc) = dxjit_fuzz::container::bitcode(&m).unwrap();
+                if let Err(e) = dxjit::bitcode::read_module(bc) {
+                    panic!("{}: {:?}: {e}", p.display(), log);
+                }
+            }
+        }
+    }
+    assert!(md_only > 20, "{md_only} metadata-only mutants");
+}

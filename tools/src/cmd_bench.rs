@@ -646,6 +646,12 @@ fn compare(now: &Value, path: &Path) -> Result<(), String> {
         b.iter().filter_map(|(p, &n)| a.get(p).map(|&o| (p, o, n))).filter(|r| r.1 > 0.0).collect();
     rows.sort_by(|x, y| (y.2 / y.1).total_cmp(&(x.2 / x.1)));
     println!("\ncompare with {} ({} shaders in both; ratio = now / then, < 1 is faster)", path.display(), rows.len());
+    let verifier = |v: &Value| match v["verifier"].as_bool() {
+        Some(true) => "on",
+        Some(false) => "off (bench-no-verify)",
+        None => "not recorded",
+    };
+    println!("verifier: then {}, now {}", verifier(&old), verifier(now));
     println!("{:>10} {:>10} {:>7}  shader", "then µs", "now µs", "ratio");
     for (p, o, n) in &rows {
         println!("{o:>10.2} {n:>10.2} {:>7.3}  {p}", n / o);
@@ -778,6 +784,9 @@ fn run(a: Args) -> Result<(), String> {
     let mut by_time: Vec<&(&Shader, &Result1)> = ok_results.iter().collect();
     by_time.sort_by(|x, y| y.1.whole.median.total_cmp(&x.1.whole.median));
     let top = if a.top == 0 { by_time.len() } else { a.top.min(by_time.len()) };
+    if !dxjit::verify::RUNS_ON_COMPILE {
+        println!("note: a bench-no-verify build: compiles skip the verifier\n");
+    }
     println!(
         "{:>9} {:>9} {:>9} {:>8} {:>9} {:>7}  shader ({} slowest of {})",
         "median µs",
@@ -851,6 +860,7 @@ fn run(a: Args) -> Result<(), String> {
 
     let mut report = json!({
         "dxjit_version": env!("CARGO_PKG_VERSION"),
+        "verifier": dxjit::verify::RUNS_ON_COMPILE,
         "iterations": iterations,
         "threads": threads,
         "shaders": shaders.iter().zip(&results).map(|(s, r)| {

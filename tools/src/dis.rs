@@ -278,7 +278,7 @@ fn resources_text(out: &mut String, indent: &str, r: &Resources) {
     for x in &r.srvs {
         rows.push(vec![
             "srv".into(),
-            x.kind.name().into(),
+            x.kind.short_name().into(),
             x.binding.space.to_string(),
             x.binding.register_range('t'),
             view_type(&x.props),
@@ -286,7 +286,7 @@ fn resources_text(out: &mut String, indent: &str, r: &Resources) {
         ]);
     }
     for x in &r.uavs {
-        let mut kind = x.kind.name().to_string();
+        let mut kind = x.kind.short_name().to_string();
         for (on, flag) in
             [(x.globally_coherent, "globallycoherent"), (x.has_counter, "counter"), (x.rasterizer_ordered, "rov")]
         {

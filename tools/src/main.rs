@@ -51,6 +51,9 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
+    if !dxjit::verify::RUNS_ON_COMPILE {
+        eprintln!("warning: built with dxjit/bench-no-verify: shaders are compiled without the verifier");
+    }
     match Cli::parse().cmd {
         Cmd::Dis { file, json } => match dis::run(&file, json) {
             Ok(out) => {

@@ -28,7 +28,7 @@ use dxjit::binding::model::{
 use dxjit::binding::{BindingModel, DescriptorKind, LocalRoot, ResourceClass};
 use dxjit::container::rootsig::{DescriptorRangeType, RootParameterKind, RootSignature, ShaderVisibility};
 use dxjit::link::{LinkPlan, Placement, StageIo, StreamOutputPlan, XfbOutput};
-use dxjit::lower::meta::ResKind;
+use dxjit::ResourceKind;
 use dxjit::{CompileError, CompileOptions, CompiledShader, Robustness, ShaderKind, SubgroupSizeRange};
 
 use crate::abi::{self, opt, Bool};
@@ -1230,8 +1230,8 @@ fn class_of(c: ResourceClass) -> u32 {
     }
 }
 
-fn is_buffer(k: ResKind) -> bool {
-    matches!(k, ResKind::TypedBuffer | ResKind::RawBuffer | ResKind::StructuredBuffer)
+fn is_buffer(k: ResourceKind) -> bool {
+    matches!(k, ResourceKind::TypedBuffer | ResourceKind::RawBuffer | ResourceKind::StructuredBuffer)
 }
 
 impl CompatRemap {
@@ -1241,10 +1241,10 @@ impl CompatRemap {
             .iter()
             .find(|r| !q.heap && r.class_ == class_of(q.class) && r.space == q.space && r.lower_bound == q.register);
         let alignment = match q.kind {
-            ResKind::RawBuffer => 16,
+            ResourceKind::RawBuffer => 16,
             // The stride's largest power-of-two divisor, as the interface reports it (a layer
             // compares it with its SSBO alignment).
-            ResKind::StructuredBuffer => info.map_or(4, |i| i.stride & i.stride.wrapping_neg()),
+            ResourceKind::StructuredBuffer => info.map_or(4, |i| i.stride & i.stride.wrapping_neg()),
             _ => 0,
         };
         if q.heap {
@@ -1313,7 +1313,7 @@ impl CompatRemap {
         let bounds = offset.filter(|_| is_buffer(q.kind) && q.class != ResourceClass::Cbv).and_then(|o| {
             let uses = if descriptor == DescriptorKind::StorageBuffer {
                 let alignment = self.d3d(q).alignment;
-                q.kind != ResKind::TypedBuffer && alignment & (self.ssbo_alignment - 1) != 0
+                q.kind != ResourceKind::TypedBuffer && alignment & (self.ssbo_alignment - 1) != 0
             } else {
                 self.typed_offsets
             };
@@ -2273,7 +2273,7 @@ mod tests {
 
     use super::*;
 
-    fn query(class: ResourceClass, kind: ResKind, register: u32, count: Option<u32>) -> ResourceQuery {
+    fn query(class: ResourceClass, kind: ResourceKind, register: u32, count: Option<u32>) -> ResourceQuery {
         ResourceQuery {
             stage: ShaderKind::Compute,
             class,
@@ -2370,11 +2370,11 @@ mod tests {
     fn remappers_become_placements() {
         let r = remap();
         // A root SRV: root descriptor 1 is words 2, 3.
-        let p = r.remap(&query(ResourceClass::Srv, ResKind::RawBuffer, 0, Some(1)), None).expect("placed");
+        let p = r.remap(&query(ResourceClass::Srv, ResourceKind::RawBuffer, 0, Some(1)), None).expect("placed");
         assert_eq!(p.location, ResourceLocation::Address { word: 2 });
         // A table SRV: heap element at word 2R + 2 = 6, offset = register; raw buffers (alignment
         // 16 = the SSBO alignment) need no bounds buffer.
-        let p = r.remap(&query(ResourceClass::Srv, ResKind::RawBuffer, 5, Some(1)), None).expect("placed");
+        let p = r.remap(&query(ResourceClass::Srv, ResourceKind::RawBuffer, 5, Some(1)), None).expect("placed");
         assert_eq!(
             p.location,
             ResourceLocation::Heap {
@@ -2387,7 +2387,7 @@ mod tests {
             }
         );
         // A structured buffer of stride 4 does (4 is below the SSBO alignment).
-        let mut q = query(ResourceClass::Srv, ResKind::StructuredBuffer, 6, Some(1));
+        let mut q = query(ResourceClass::Srv, ResourceKind::StructuredBuffer, 6, Some(1));
         let p = r.remap(&q, None).expect("placed");
         assert!(matches!(p.location, ResourceLocation::Heap { bounds: Some((7, 1)), .. }), "{p:?}");
         // An unbounded range the callback refuses is asked again as one descriptor.
@@ -2395,13 +2395,13 @@ mod tests {
         q.count = None;
         assert!(r.remap(&q, None).is_ok());
         // Root constants: word 2R + offset_in_words, as many words as the cbuffer.
-        let p = r.remap(&query(ResourceClass::Cbv, ResKind::CBuffer, 0, Some(1)), None).expect("placed");
+        let p = r.remap(&query(ResourceClass::Cbv, ResourceKind::CBuffer, 0, Some(1)), None).expect("placed");
         assert_eq!(p.location, ResourceLocation::RootConstants { word: 8, words: 16 });
         // A root CBV: root descriptor 0.
-        let p = r.remap(&query(ResourceClass::Cbv, ResKind::CBuffer, 1, Some(1)), None).expect("placed");
+        let p = r.remap(&query(ResourceClass::Cbv, ResourceKind::CBuffer, 1, Some(1)), None).expect("placed");
         assert_eq!(p.location, ResourceLocation::Address { word: 0 });
         // A UAV with a counter in the counter heap.
-        let mut q = query(ResourceClass::Uav, ResKind::Texture2D, 0, Some(1));
+        let mut q = query(ResourceClass::Uav, ResourceKind::Texture2D, 0, Some(1));
         q.has_counter = true;
         let p = r.remap(&q, None).expect("placed");
         assert_eq!(
@@ -2410,7 +2410,7 @@ mod tests {
         );
         assert_eq!(p.counter, Some(CounterLocation::Heap { set: 8, binding: 0 }));
         // No sampler remapper: the identity rule (set = space, binding = register).
-        let p = r.remap(&query(ResourceClass::Sampler, ResKind::Sampler, 3, Some(1)), None).expect("placed");
+        let p = r.remap(&query(ResourceClass::Sampler, ResourceKind::Sampler, 3, Some(1)), None).expect("placed");
         assert_eq!(
             p.location,
             ResourceLocation::Descriptor { set: 0, binding: 3, descriptor: DescriptorKind::Sampler }
@@ -2430,10 +2430,10 @@ mod tests {
         let layout = model.push_layout();
         assert_eq!(layout.words, 24);
         for q in [
-            query(ResourceClass::Srv, ResKind::RawBuffer, 0, Some(1)),
-            query(ResourceClass::Srv, ResKind::RawBuffer, 5, Some(1)),
-            query(ResourceClass::Cbv, ResKind::CBuffer, 0, Some(1)),
-            query(ResourceClass::Cbv, ResKind::CBuffer, 1, Some(1)),
+            query(ResourceClass::Srv, ResourceKind::RawBuffer, 0, Some(1)),
+            query(ResourceClass::Srv, ResourceKind::RawBuffer, 5, Some(1)),
+            query(ResourceClass::Cbv, ResourceKind::CBuffer, 0, Some(1)),
+            query(ResourceClass::Cbv, ResourceKind::CBuffer, 1, Some(1)),
         ] {
             model.place(&q, &layout).unwrap_or_else(|e| panic!("{q:?}: {e}"));
         }

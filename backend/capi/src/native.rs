@@ -22,7 +22,7 @@ use dxjit::container::Container;
 use dxjit::dxil::library::export_name;
 use dxjit::dxil::{DxilModuleInfo, SignatureElement};
 use dxjit::link::{InputElement, InputLayout, LinkOptions, SoDeclaration, StreamOutputDesc};
-use dxjit::lower::meta::ResKind;
+use dxjit::ResourceKind;
 use dxjit::{
     CompileError, CompileOptions, CompiledShader, PatchConstantInvocations, Robustness, ShaderKind, SubgroupSizeRange,
 };
@@ -905,28 +905,9 @@ pub(crate) fn class_num(c: ResourceClass) -> u32 {
     }
 }
 
-pub(crate) fn kind_num(k: ResKind) -> u32 {
-    use ResKind::*;
-    match k {
-        Texture1D => 1,
-        Texture2D => 2,
-        Texture2DMS => 3,
-        Texture3D => 4,
-        TextureCube => 5,
-        Texture1DArray => 6,
-        Texture2DArray => 7,
-        Texture2DMSArray => 8,
-        TextureCubeArray => 9,
-        TypedBuffer => 10,
-        RawBuffer => 11,
-        StructuredBuffer => 12,
-        CBuffer => 13,
-        Sampler => 14,
-        TBuffer => 15,
-        RTAccelerationStructure => 16,
-        FeedbackTexture2D => 17,
-        FeedbackTexture2DArray => 18,
-    }
+/// The DXIL number of a resource kind.
+pub(crate) fn kind_num(k: ResourceKind) -> u32 {
+    k.to_u32()
 }
 
 pub(crate) fn descriptor_num(d: DescriptorKind) -> u32 {

@@ -21,3 +21,24 @@ pub use loops::{Irreducible, Loops};
 
 /// "No node".
 pub const NONE: u32 = u32::MAX;
+
+/// The CFG and dominator tree of functions of one module, computed once by
+/// the pass that needs them first (the verifier's dominance check) and taken
+/// by a later one (the structurizer) instead of being computed again.
+#[derive(Debug, Default)]
+pub struct Flows {
+    by_func: Vec<Option<(Cfg, DomTree)>>,
+}
+
+impl Flows {
+    pub fn insert(&mut self, f: crate::ir::FuncId, cfg: Cfg, dom: DomTree) {
+        if self.by_func.len() <= f.index() {
+            self.by_func.resize_with(f.index() + 1, || None);
+        }
+        self.by_func[f.index()] = Some((cfg, dom));
+    }
+    /// Function `f`'s CFG and dominator tree, if they were computed (once: they are moved out).
+    pub fn take(&mut self, f: crate::ir::FuncId) -> Option<(Cfg, DomTree)> {
+        self.by_func.get_mut(f.index()).and_then(Option::take)
+    }
+}

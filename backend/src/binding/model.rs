@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use super::{DescriptorKind, ResourceClass};
 use crate::container::rootsig::{DescriptorRangeType, RootParameterKind, RootSignature, ShaderVisibility};
-use crate::resource_kind::ResKind;
+use crate::resource_kind::ResourceKind;
 use crate::ShaderKind;
 
 /// What the policy and the callback are asked about: one resource range of a shader.
@@ -34,7 +34,7 @@ pub struct ResourceQuery {
     pub stage: ShaderKind,
     pub class: ResourceClass,
     /// The DXIL resource kind (texture dimension, typed/raw/structured buffer, cbuffer, sampler).
-    pub kind: ResKind,
+    pub kind: ResourceKind,
     pub space: u32,
     /// The range's first register.
     pub register: u32,
@@ -63,12 +63,12 @@ impl ResourceQuery {
     /// The Vulkan descriptor type the resource needs by default.
     pub fn natural_descriptor(&self) -> DescriptorKind {
         match (self.kind, self.class) {
-            (ResKind::CBuffer, _) => DescriptorKind::UniformBuffer,
-            (ResKind::Sampler, _) => DescriptorKind::Sampler,
-            (ResKind::RawBuffer | ResKind::StructuredBuffer, _) => DescriptorKind::StorageBuffer,
-            (ResKind::TypedBuffer, ResourceClass::Uav) => DescriptorKind::StorageTexelBuffer,
-            (ResKind::TypedBuffer, _) => DescriptorKind::UniformTexelBuffer,
-            (ResKind::RTAccelerationStructure, _) => DescriptorKind::AccelerationStructure,
+            (ResourceKind::CBuffer, _) => DescriptorKind::UniformBuffer,
+            (ResourceKind::Sampler, _) => DescriptorKind::Sampler,
+            (ResourceKind::RawBuffer | ResourceKind::StructuredBuffer, _) => DescriptorKind::StorageBuffer,
+            (ResourceKind::TypedBuffer, ResourceClass::Uav) => DescriptorKind::StorageTexelBuffer,
+            (ResourceKind::TypedBuffer, _) => DescriptorKind::UniformTexelBuffer,
+            (ResourceKind::RTAccelerationStructure, _) => DescriptorKind::AccelerationStructure,
             (_, ResourceClass::Uav) => DescriptorKind::StorageImage,
             _ => DescriptorKind::SampledImage,
         }
@@ -939,7 +939,10 @@ fn check(
     };
     let addressable = matches!(
         q.kind,
-        ResKind::CBuffer | ResKind::RawBuffer | ResKind::StructuredBuffer | ResKind::RTAccelerationStructure
+        ResourceKind::CBuffer
+            | ResourceKind::RawBuffer
+            | ResourceKind::StructuredBuffer
+            | ResourceKind::RTAccelerationStructure
     );
     let address_err = || {
         format!(
@@ -963,13 +966,13 @@ fn check(
             }
         }
         ResourceLocation::RootConstants { word, words } => {
-            if q.kind != ResKind::CBuffer || q.count != Some(1) {
+            if q.kind != ResourceKind::CBuffer || q.count != Some(1) {
                 return Err("only a single constant buffer can be root constants".into());
             }
             in_block(word, words)?;
         }
         ResourceLocation::RecordConstants { offset, words } => {
-            if q.kind != ResKind::CBuffer || q.count != Some(1) {
+            if q.kind != ResourceKind::CBuffer || q.count != Some(1) {
                 return Err("only a single constant buffer can be root constants".into());
             }
             in_record(offset, words.saturating_mul(4), 4)?;

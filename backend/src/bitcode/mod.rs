@@ -13,5 +13,5 @@ mod reader;
 pub mod writer;
 
 pub use error::{BitcodeError, ErrorKind};
-pub use reader::read_module;
+pub use reader::{read_module, read_module_with_facts, FunctionFacts, ReadFacts};
 pub use writer::{write_module, WriteError};

@@ -26,9 +26,61 @@ const NO_TYPE: u32 = u32::MAX;
 
 /// Reads a DXIL bitcode module (the bytes after the DXIL program header).
 pub fn read_module(bitcode: &[u8]) -> std::result::Result<Module, BitcodeError> {
+    read_module_with_facts(bitcode).map(|(m, _)| m)
+}
+
+/// What reading established about a module. By construction, every operand
+/// names a value the module (or its function) defines (operands resolve
+/// through the reader's value table), and no instruction without a value is
+/// named (void instructions get no value id) unless the type table holds
+/// more than one `void`. Also by construction, a function's blocks are
+/// contiguous non-empty runs of its instructions in order, covering them all,
+/// each instruction records its block, each block ends in its only
+/// terminator, and branch targets, PHI incoming blocks and operand lists are
+/// in range; an `extractvalue` of an operand named before it has the type of
+/// the operand's element at its indices, which exist. Recorded: the functions where an instruction other than a PHI
+/// names one not before it, the functions with PHIs, and those where a PHI
+/// follows another instruction of its block. The verifier relies on these
+/// only for the module exactly as read (`verify::verify_read`); a module
+/// changed since must be verified in full.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadFacts {
+    /// Functions with a non-PHI forward (or self) reference.
+    pub forward_refs: Vec<crate::ir::FuncId>,
+    /// Functions with at least one PHI.
+    pub phis: Vec<crate::ir::FuncId>,
+    /// Functions with a PHI after a non-PHI instruction of its block.
+    pub late_phis: Vec<crate::ir::FuncId>,
+}
+
+impl ReadFacts {
+    /// What reading established about function `f` alone.
+    pub fn function(&self, f: crate::ir::FuncId) -> FunctionFacts {
+        FunctionFacts {
+            forward_refs: self.forward_refs.contains(&f),
+            phis: self.phis.contains(&f),
+            late_phis: self.late_phis.contains(&f),
+        }
+    }
+}
+
+/// [`ReadFacts`] of one function.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FunctionFacts {
+    /// An instruction other than a PHI names one at or after it.
+    pub forward_refs: bool,
+    /// The function has a PHI.
+    pub phis: bool,
+    /// A PHI follows a non-PHI instruction of its block.
+    pub late_phis: bool,
+}
+
+/// [`read_module`], with what reading established about the module.
+pub fn read_module_with_facts(bitcode: &[u8]) -> std::result::Result<(Module, ReadFacts), BitcodeError> {
     let scratch = SCRATCH.with(|s| s.take()).unwrap_or_default();
     let mut r = Reader::new(bitcode, scratch);
     let result = r.run();
+    let facts = std::mem::take(&mut r.facts);
     let (module, scratch) = r.finish();
     // Keep the reader's working storage for the next module on this thread,
     // unless a huge module made it big.
@@ -36,7 +88,7 @@ pub fn read_module(bitcode: &[u8]) -> std::result::Result<Module, BitcodeError> 
         SCRATCH.with(|s| s.set(Some(scratch)));
     }
     match result {
-        Ok(()) => Ok(module),
+        Ok(()) => Ok((module, facts)),
         Err((kind, at)) => Err(at.into_error(kind, &module)),
     }
 }
@@ -166,6 +218,10 @@ struct Reader<'a> {
     module_md_count: u32,
     local_md_base: u32,
     fwd: Vec<u32>,
+    /// What reading established so far ([`ReadFacts`]).
+    facts: ReadFacts,
+    /// The function being read: [`FunctionFacts`].
+    facts_here: FunctionFacts,
     /// Bytes of the string being decoded.
     strbuf: Vec<u8>,
     kinds_memo: Vec<KindsMemo>,
@@ -347,6 +403,8 @@ impl<'a> Reader<'a> {
             module_md_count: 0,
             local_md_base: 0,
             fwd: std::mem::take(&mut sc.fwd),
+            facts: ReadFacts::default(),
+            facts_here: FunctionFacts::default(),
             strbuf: std::mem::take(&mut sc.strbuf),
             kinds_memo: std::mem::take(&mut sc.kinds_memo),
             kinds_memo_next: sc.kinds_memo_next,
@@ -1020,12 +1078,14 @@ impl<'a> Reader<'a> {
                 let &Type::Int(bits) = t else { return Err(E::TypeMismatch("integer constant of non-integer type")) };
                 ConstKind::Int(mask_bits(decode_signed(op(ops, 0)?) as u64, bits))
             }
-            5 => {
-                if !t.is_int() {
-                    return Err(E::TypeMismatch("wide integer constant of non-integer type"));
-                }
-                ConstKind::WideInt(ops.iter().map(|&w| decode_signed(w) as u64).collect())
-            }
+            5 => match *t {
+                // A wide-integer record of a type of 64 bits or fewer is that type's value (LLVM
+                // builds the APInt at the type's width from the low word); kept as `Int` so every
+                // later check and lookup reads it.
+                Type::Int(bits) if bits <= 64 => ConstKind::Int(mask_bits(decode_signed(op(ops, 0)?) as u64, bits)),
+                Type::Int(_) => ConstKind::WideInt(ops.iter().map(|&w| decode_signed(w) as u64).collect()),
+                _ => return Err(E::TypeMismatch("wide integer constant of non-integer type")),
+            },
             6 => {
                 let bits = match t {
                     Type::Half => 16,

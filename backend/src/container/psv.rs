@@ -19,6 +19,8 @@
 
 use super::error::{ContainerError, FourCc, Result};
 use super::reader::{cstr_at, Reader};
+use crate::resource_kind::ResourceKind;
+use crate::semantic_kind::SemanticKind;
 use crate::ShaderKind;
 
 const PART: FourCc = FourCc(*b"PSV0");
@@ -195,59 +197,6 @@ impl ResourceType {
     }
 }
 
-/// `PSVResourceKind` (v2 records).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ResourceKind {
-    Invalid,
-    Texture1D,
-    Texture2D,
-    Texture2DMS,
-    Texture3D,
-    TextureCube,
-    Texture1DArray,
-    Texture2DArray,
-    Texture2DMSArray,
-    TextureCubeArray,
-    TypedBuffer,
-    RawBuffer,
-    StructuredBuffer,
-    CBuffer,
-    Sampler,
-    TBuffer,
-    RtAccelerationStructure,
-    FeedbackTexture2D,
-    FeedbackTexture2DArray,
-    Other(u32),
-}
-
-impl ResourceKind {
-    pub fn from_u32(v: u32) -> ResourceKind {
-        use ResourceKind::*;
-        match v {
-            0 => Invalid,
-            1 => Texture1D,
-            2 => Texture2D,
-            3 => Texture2DMS,
-            4 => Texture3D,
-            5 => TextureCube,
-            6 => Texture1DArray,
-            7 => Texture2DArray,
-            8 => Texture2DMSArray,
-            9 => TextureCubeArray,
-            10 => TypedBuffer,
-            11 => RawBuffer,
-            12 => StructuredBuffer,
-            13 => CBuffer,
-            14 => Sampler,
-            15 => TBuffer,
-            16 => RtAccelerationStructure,
-            17 => FeedbackTexture2D,
-            18 => FeedbackTexture2DArray,
-            o => Other(o),
-        }
-    }
-}
-
 /// One resource binding record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ResourceBinding {
@@ -256,86 +205,17 @@ pub struct ResourceBinding {
     pub lower_bound: u32,
     /// Inclusive; `u32::MAX` for unbounded ranges.
     pub upper_bound: u32,
-    /// v2 records: the resource shape.
-    pub kind: Option<ResourceKind>,
+    /// v2 records: the resource shape, as stored (`DXIL::ResourceKind` numbering; see
+    /// [`ResourceBinding::kind`]).
+    pub kind_raw: Option<u32>,
     /// v2 records: flags (bit 0: used by 64-bit atomics).
     pub flags: Option<u32>,
 }
 
-/// `PSVSemanticKind` (the DXIL semantic-kind numbering).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SemanticKind {
-    Arbitrary,
-    VertexId,
-    InstanceId,
-    Position,
-    RenderTargetArrayIndex,
-    ViewportArrayIndex,
-    ClipDistance,
-    CullDistance,
-    OutputControlPointId,
-    DomainLocation,
-    PrimitiveId,
-    GsInstanceId,
-    SampleIndex,
-    IsFrontFace,
-    Coverage,
-    InnerCoverage,
-    Target,
-    Depth,
-    DepthLessEqual,
-    DepthGreaterEqual,
-    StencilRef,
-    DispatchThreadId,
-    GroupId,
-    GroupIndex,
-    GroupThreadId,
-    TessFactor,
-    InsideTessFactor,
-    ViewId,
-    Barycentrics,
-    ShadingRate,
-    CullPrimitive,
-    Other(u8),
-}
-
-impl SemanticKind {
-    pub fn from_u8(v: u8) -> SemanticKind {
-        use SemanticKind::*;
-        const TABLE: [SemanticKind; 31] = [
-            Arbitrary,
-            VertexId,
-            InstanceId,
-            Position,
-            RenderTargetArrayIndex,
-            ViewportArrayIndex,
-            ClipDistance,
-            CullDistance,
-            OutputControlPointId,
-            DomainLocation,
-            PrimitiveId,
-            GsInstanceId,
-            SampleIndex,
-            IsFrontFace,
-            Coverage,
-            InnerCoverage,
-            Target,
-            Depth,
-            DepthLessEqual,
-            DepthGreaterEqual,
-            StencilRef,
-            DispatchThreadId,
-            GroupId,
-            GroupIndex,
-            GroupThreadId,
-            TessFactor,
-            InsideTessFactor,
-            ViewId,
-            Barycentrics,
-            ShadingRate,
-            CullPrimitive,
-        ];
-        TABLE.get(v as usize).copied().unwrap_or(Other(v))
+impl ResourceBinding {
+    /// v2 records: the resource shape, `None` for older records or a number DXIL does not define.
+    pub fn kind(&self) -> Option<ResourceKind> {
+        self.kind_raw.and_then(ResourceKind::from_u32)
     }
 }
 
@@ -353,12 +233,21 @@ pub struct PsvSignatureElement<'a> {
     /// Start column, meaningful when `allocated`.
     pub start_col: u8,
     pub allocated: bool,
-    pub semantic_kind: SemanticKind,
+    /// The semantic kind as stored (`DXIL::SemanticKind` numbering; see
+    /// [`PsvSignatureElement::semantic_kind`]).
+    pub semantic_kind_raw: u8,
     /// `DxilProgramSigCompType` numbering (as in `ISG1`).
     pub component_type: u8,
     pub interpolation_mode: u8,
     pub dynamic_index_mask: u8,
     pub output_stream: u8,
+}
+
+impl PsvSignatureElement<'_> {
+    /// The semantic kind, `None` for a number DXIL does not define.
+    pub fn semantic_kind(&self) -> Option<SemanticKind> {
+        SemanticKind::from_u32(u32::from(self.semantic_kind_raw))
+    }
 }
 
 /// A bit mask with one bit per output component.
@@ -538,9 +427,8 @@ impl<'a> Psv0<'a> {
                 let space = rr.u32()?;
                 let lower_bound = rr.u32()?;
                 let upper_bound = rr.u32()?;
-                let (kind, flags) =
-                    if size >= 24 { (Some(ResourceKind::from_u32(rr.u32()?)), Some(rr.u32()?)) } else { (None, None) };
-                resources.push(ResourceBinding { resource_type, space, lower_bound, upper_bound, kind, flags });
+                let (kind_raw, flags) = if size >= 24 { (Some(rr.u32()?), Some(rr.u32()?)) } else { (None, None) };
+                resources.push(ResourceBinding { resource_type, space, lower_bound, upper_bound, kind_raw, flags });
             }
         }
 
@@ -675,7 +563,7 @@ impl<'a> Psv0<'a> {
         let rows = r.u8()?;
         let start_row = r.u8()?;
         let cols_and_start = r.u8()?;
-        let semantic_kind = SemanticKind::from_u8(r.u8()?);
+        let semantic_kind_raw = r.u8()?;
         let component_type = r.u8()?;
         let interpolation_mode = r.u8()?;
         let dynamic_and_stream = r.u8()?;
@@ -698,7 +586,7 @@ impl<'a> Psv0<'a> {
             cols: cols_and_start & 0xf,
             start_col: (cols_and_start >> 4) & 0x3,
             allocated: cols_and_start & 0x40 != 0,
-            semantic_kind,
+            semantic_kind_raw,
             component_type,
             interpolation_mode,
             dynamic_index_mask: dynamic_and_stream & 0xf,
@@ -774,13 +662,13 @@ mod tests {
         let res = psv.resources[0];
         assert_eq!(res.resource_type, ResourceType::Cbv);
         assert_eq!((res.space, res.lower_bound, res.upper_bound), (3, 4, 4));
-        assert_eq!(res.kind, Some(ResourceKind::CBuffer));
+        assert_eq!((res.kind_raw, res.kind()), (Some(13), Some(ResourceKind::CBuffer)));
         let i = &psv.input_elements[0];
         assert_eq!((i.semantic_name, i.semantic_indices.as_slice()), ("TEXCOORD", &[5u32][..]));
         assert_eq!((i.rows, i.start_row, i.cols, i.start_col, i.allocated), (1, 2, 2, 1, true));
         assert_eq!((i.component_type, i.interpolation_mode), (3, 2));
         let o = &psv.output_elements[0];
-        assert_eq!((o.semantic_name, o.semantic_kind), ("", SemanticKind::Target));
+        assert_eq!((o.semantic_name, o.semantic_kind()), ("", Some(SemanticKind::Target)));
         let mask = psv.view_id_output_masks[0].as_ref().unwrap();
         assert!(mask.get(1) && mask.get(3) && !mask.get(0) && !mask.get(4));
         let t = psv.input_to_output[0].as_ref().unwrap();

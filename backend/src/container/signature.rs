@@ -8,6 +8,7 @@
 
 use super::error::{ContainerError, FourCc, Result};
 use super::reader::{cstr_at, Reader};
+use crate::semantic_kind::SemanticKind;
 
 /// The system value of a signature element (`D3D_NAME` numbering).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -76,6 +77,44 @@ impl SystemValue {
             70 => InnerCoverage,
             other => Other(other),
         }
+    }
+
+    /// The DXIL semantic kind this system value is (`None` for a number this parser does not
+    /// name). The tessellation factors, which `D3D_NAME` splits by domain and edge, are
+    /// `TessFactor` or `InsideTessFactor` (an isoline's density factor is its second
+    /// `TessFactor` row).
+    pub fn semantic_kind(self) -> Option<SemanticKind> {
+        use SemanticKind as K;
+        use SystemValue::*;
+        Some(match self {
+            Undefined => K::Arbitrary,
+            Position => K::Position,
+            ClipDistance => K::ClipDistance,
+            CullDistance => K::CullDistance,
+            RenderTargetArrayIndex => K::RenderTargetArrayIndex,
+            ViewportArrayIndex => K::ViewPortArrayIndex,
+            VertexId => K::VertexID,
+            PrimitiveId => K::PrimitiveID,
+            InstanceId => K::InstanceID,
+            IsFrontFace => K::IsFrontFace,
+            SampleIndex => K::SampleIndex,
+            FinalQuadEdgeTessFactor
+            | FinalTriEdgeTessFactor
+            | FinalLineDetailTessFactor
+            | FinalLineDensityTessFactor => K::TessFactor,
+            FinalQuadInsideTessFactor | FinalTriInsideTessFactor => K::InsideTessFactor,
+            Barycentrics => K::Barycentrics,
+            ShadingRate => K::ShadingRate,
+            CullPrimitive => K::CullPrimitive,
+            Target => K::Target,
+            Depth => K::Depth,
+            Coverage => K::Coverage,
+            DepthGreaterEqual => K::DepthGreaterEqual,
+            DepthLessEqual => K::DepthLessEqual,
+            StencilRef => K::StencilRef,
+            InnerCoverage => K::InnerCoverage,
+            Other(_) => return None,
+        })
     }
 }
 

@@ -5,7 +5,14 @@
 //!
 //! [`decode`] never panics: malformed metadata gives a [`DxilError`] naming
 //! the node and field, e.g. `dx.entryPoints[0].signatures.input[1].rows`.
+//!
+//! This is the one place that reads `dx.*` metadata: a compile decodes it
+//! once, the verifier checks the [`DxilModuleInfo`], and the driver picks
+//! the entry point ([`DxilModuleInfo::select`]) and moves it out as a
+//! [`ShaderEntry`], which lowering (through `lower::meta`) and the linker
+//! (`link::StageIo`) read.
 
+mod entry;
 mod enums;
 mod error;
 pub mod library;
@@ -14,6 +21,7 @@ mod reader;
 pub mod resources;
 pub mod signature;
 
+pub use entry::{EntryError, ShaderEntry};
 pub use error::DxilError;
 pub use properties::{
     AsState, DsState, GsState, HsState, InputPrimitive, MeshOutputTopology, MsState, OtherProperty, PrimitiveTopology,
@@ -104,7 +112,7 @@ pub fn decode(m: &Module) -> Result<DxilModuleInfo> {
         .ops
         .iter()
         .enumerate()
-        .map(|(i, id)| decode_entry(&r, *id, &format_args!("dx.entryPoints[{i}]"), Some((resources_id, &resources))))
+        .map(|(i, id)| decode_entry(&r, *id, &format_args!("dx.entryPoints[{i}]"), (resources_id, &resources)))
         .collect::<Result<Vec<_>>>()?;
     Ok(DxilModuleInfo { shader_model, dxil_version, validator_version, entry_points, resources })
 }
@@ -142,24 +150,10 @@ fn decode_shader_model(r: &Reader<'_>) -> Result<ShaderModel> {
     })
 }
 
-/// Decodes record `index` (node `id`) of `!dx.entryPoints` alone: its
-/// function, name, signatures and properties, not its resource list (a
-/// compile reads resources through [`crate::lower::meta`]). The checks and
-/// errors are those of [`decode`] for that record.
-pub(crate) fn decode_entry_io(m: &Module, id: MdId, index: usize) -> Result<EntryPoint> {
-    decode_entry(&Reader::new(m), id, &format_args!("dx.entryPoints[{index}]"), None)
-}
-
-/// `with_resources`: decode the record's resource list (`None`: skip it),
-/// given the module's `!dx.resources` node and its decoded lists: an entry
-/// record naming that same node (the usual layout) gets a copy instead of
-/// a second decode.
-fn decode_entry(
-    r: &Reader<'_>,
-    id: MdId,
-    what: &dyn Display,
-    with_resources: Option<(Op, &Resources)>,
-) -> Result<EntryPoint> {
+/// Record `id` of `!dx.entryPoints`. `shared`: the module's `!dx.resources`
+/// node and its decoded lists; a record naming that same node (the usual
+/// layout) gets a copy instead of a second decode.
+fn decode_entry(r: &Reader<'_>, id: MdId, what: &dyn Display, shared: (Op, &Resources)) -> Result<EntryPoint> {
     let f = r.node(Some(id), what)?;
     arity(f, 5, what)?;
     let sig_what = format_args!("{what}.signatures");
@@ -176,11 +170,8 @@ fn decode_entry(
     };
     let resources = match f[3] {
         None => None,
-        op => match with_resources {
-            None => None,
-            Some((shared_op, shared)) if shared_op == op => Some(shared.clone()),
-            Some(_) => Some(resources::decode_resources(r, op, &format_args!("{what}.resources"))?),
-        },
+        op if op == shared.0 => Some(shared.1.clone()),
+        op => Some(resources::decode_resources(r, op, &format_args!("{what}.resources"))?),
     };
     Ok(EntryPoint {
         function: r.function(f[0], &format_args!("{what}.function"))?,

@@ -11,33 +11,9 @@ use super::reader::{arity, Field, Index, Op, Reader};
 use super::signature::ComponentType;
 use super::DxilError;
 use crate::ir::GlobalId;
+pub use crate::resource_kind::ResourceKind;
 use serde::Serialize;
 use std::fmt::Display;
-
-dxil_enum! {
-    /// `DXIL::ResourceKind` (the "shape" of SRVs and UAVs).
-    ResourceKind {
-        Invalid = 0 => "invalid",
-        Texture1D = 1 => "texture1d",
-        Texture2D = 2 => "texture2d",
-        Texture2DMS = 3 => "texture2dms",
-        Texture3D = 4 => "texture3d",
-        TextureCube = 5 => "texturecube",
-        Texture1DArray = 6 => "texture1darray",
-        Texture2DArray = 7 => "texture2darray",
-        Texture2DMSArray = 8 => "texture2dmsarray",
-        TextureCubeArray = 9 => "texturecubearray",
-        TypedBuffer = 10 => "typedbuffer",
-        RawBuffer = 11 => "rawbuffer",
-        StructuredBuffer = 12 => "structuredbuffer",
-        CBuffer = 13 => "cbuffer",
-        Sampler = 14 => "sampler",
-        TBuffer = 15 => "tbuffer",
-        RTAccelerationStructure = 16 => "rtaccelerationstructure",
-        FeedbackTexture2D = 17 => "feedbacktexture2d",
-        FeedbackTexture2DArray = 18 => "feedbacktexture2darray",
-    }
-}
 
 dxil_enum! {
     /// `DXIL::SamplerKind`.

@@ -564,3 +564,69 @@ fn enum_numbering_matches_dxil() {
         assert_eq!(sk.system_value_name().is_empty(), matches!(sk, SemanticKind::Arbitrary | SemanticKind::Invalid));
     }
 }
+
+#[test]
+fn selects_the_first_entry_and_moves_it_out_with_the_module_resources() {
+    let b = compute_module();
+    let info = decode(&b.m).unwrap();
+    assert_eq!(info.profile(), "cs_6_0");
+    assert_eq!(info.select(&b.m, None), Ok(0));
+    assert_eq!(info.select(&b.m, Some("main")), Ok(0));
+    assert_eq!(info.select(&b.m, Some("other")), Err(EntryError::NotFound("other".into())));
+    let e = info.clone().into_entry(0).unwrap();
+    assert_eq!((e.kind, e.library, e.index, e.function), (ShaderKind::Compute, false, 0, FuncId(0)));
+    assert_eq!(e.export_name(), "main");
+    assert_eq!(e.resources(), &info.resources);
+    assert_eq!(e.entry.properties.workgroup_size(), Some([8, 4, 1]));
+    assert!(info.into_entry(1).is_none());
+}
+
+#[test]
+fn an_entry_without_its_own_resources_gets_the_modules() {
+    let mut b = compute_module();
+    // The entry record's resource operand becomes null: the module's list applies.
+    let eps = b.m.named_md("dx.entryPoints").unwrap().ops[0];
+    node_ops(&mut b.m, eps.index())[3] = None;
+    let info = decode(&b.m).unwrap();
+    assert_eq!(info.entry_points[0].resources, None);
+    let module_resources = info.resources.clone();
+    let e = info.into_entry(0).unwrap();
+    assert_eq!(e.resources(), &module_resources);
+    assert_eq!(e.resources().len(), 4);
+}
+
+#[test]
+fn entry_selection_errors() {
+    // No function, then a function that is only declared.
+    let mut b = compute_module();
+    let eps = b.m.named_md("dx.entryPoints").unwrap().ops[0];
+    node_ops(&mut b.m, eps.index())[0] = None;
+    let info = decode(&b.m).unwrap();
+    assert_eq!(info.select(&b.m, None), Err(EntryError::NoFunction("main".into())));
+    let mut b = compute_module();
+    b.m.functions[0].is_declaration = true;
+    let info = decode(&b.m).unwrap();
+    assert_eq!(info.select(&b.m, None), Err(EntryError::NotDefined("main".into())));
+    assert_eq!(EntryError::NotDefined("main".into()).to_string(), "entry point \"main\": function is not defined");
+}
+
+#[test]
+fn library_exports_are_selected_by_plain_or_mangled_name() {
+    let mut b = B::new();
+    b.versions("lib", 6, 3);
+    let first = vec![None, b.s(""), None, None, None];
+    let first = b.node(first);
+    let props = vec![b.i32(8), b.i32(7)];
+    let props = b.node(props);
+    let ops = vec![b.func(0), b.s("\u{1}?RayGen@@YAXXZ"), None, None, props];
+    let raygen = b.node(ops);
+    b.named("dx.entryPoints", vec![first, raygen]);
+    let info = decode(&b.m).unwrap();
+    assert_eq!(info.select(&b.m, None), Err(EntryError::Library { shader_model: "lib_6_3".into() }));
+    assert_eq!(info.select(&b.m, Some("RayGen")), Ok(1));
+    assert_eq!(info.select(&b.m, Some("\u{1}?RayGen@@YAXXZ")), Ok(1));
+    // The module-level record (no function) is never picked by its empty name's plain form.
+    assert_eq!(info.select(&b.m, Some("")), Err(EntryError::NoFunction(String::new())));
+    let e = info.into_entry(1).unwrap();
+    assert_eq!((e.kind, e.library, e.export_name()), (ShaderKind::RayGeneration, true, "RayGen"));
+}

@@ -639,6 +639,7 @@ impl Function {
         self.for_each_operand(id, |v| out.push(v));
         out
     }
+    // Inlined into the verifier's per-instruction loops wherever codegen units fall.
     #[inline]
     pub fn for_each_operand(&self, id: InstId, mut f: impl FnMut(Value)) {
         match &self.inst(id).kind {

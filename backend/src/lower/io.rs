@@ -163,9 +163,16 @@ impl<'m> Lowerer<'m> {
             (Scalar::U32 | Scalar::I32, Scalar::U16) | (Scalar::U16, Scalar::U32) => self.op(Op::UConvert, t, &[v]),
             (Scalar::U16, Scalar::I32) => self.op(Op::SConvert, t, &[v]),
             (Scalar::F16, Scalar::U32 | Scalar::I32) => {
+                // The half's bits, zero-extended (OpUConvert has an unsigned result).
                 let h = self.scalar(Scalar::U16);
                 let bits = self.op(Op::Bitcast, h, &[v])?;
-                self.op(Op::UConvert, t, &[bits])
+                let u = self.u32();
+                let w = self.op(Op::UConvert, u, &[bits])?;
+                if to == Scalar::I32 {
+                    self.op(Op::Bitcast, t, &[w])
+                } else {
+                    Ok(w)
+                }
             }
             (Scalar::U32 | Scalar::I32, Scalar::Bool) => {
                 let u = self.u32();
@@ -752,6 +759,12 @@ impl<'m> Lowerer<'m> {
             Scalar::U8 | Scalar::U16 | Scalar::U64 => {
                 let u = self.u32();
                 self.op(Op::UConvert, u, &[x])
+            }
+            Scalar::Bool => {
+                // Sign-extended like any integer: true is -1.
+                let u = self.u32();
+                let (all, zero) = (self.const_u32(u32::MAX), self.const_u32(0));
+                self.op(Op::Select, u, &[x, all, zero])
             }
             _ => malformed("non-integer signature index"),
         }

@@ -59,6 +59,8 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId) -> LResult<()> {
             let v = l.value(*vector)?;
             let t = l.result_ty(i)?;
             let r = match l.m.const_uint(*index) {
+                // A constant index past the end gives poison in LLVM (OpCompositeExtract must not).
+                Some(k) if k >= vector_len(l, *vector) => l.undef(t),
                 Some(k) => l.op(Op::CompositeExtract, t, &[v, k as u32])?,
                 None => {
                     let x = l.value(*index)?;
@@ -73,6 +75,7 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId) -> LResult<()> {
             let x = l.value(*value)?;
             let t = l.result_ty(i)?;
             let r = match l.m.const_uint(*index) {
+                Some(k) if k >= vector_len(l, *vector) => l.undef(t),
                 Some(k) => l.op(Op::CompositeInsert, t, &[x, v, k as u32])?,
                 None => {
                     let k = l.value(*index)?;
@@ -509,4 +512,12 @@ fn cast(l: &mut Lowerer<'_>, i: InstId, op: CastOp, value: Value) -> LResult<()>
     };
     l.set_id(i, r);
     Ok(())
+}
+
+/// The component count of a vector value (0 for anything else).
+fn vector_len(l: &Lowerer<'_>, v: Value) -> u64 {
+    match l.m.types.get(l.m.value_type(l.f, v)) {
+        Type::Vector { len, .. } => u64::from(*len),
+        _ => 0,
+    }
 }

@@ -1,14 +1,15 @@
-//! The DXIL metadata lowering needs: the entry point, its resources, thread
-//! group size, shader model and shader flags, read straight from the
-//! module's named metadata (`dx.entryPoints`, `dx.shaderModel`,
-//! `dx.resources`).
+//! Lowering's view of the entry point ([`EntryMeta`]): an adapter over the
+//! one typed description `dxil/` decodes ([`crate::dxil::ShaderEntry`]),
+//! with the resource lists flattened into the ranges lowering indexes
+//! ([`ResDecl`]). Nothing here reads metadata.
 
 use crate::binding::ResourceClass;
-use crate::dxil::library::export_name;
-use crate::ir::{FuncId, MdId, Metadata, Module, Value};
+use crate::dxil::{Binding, Resources, ShaderEntry, ViewProperties};
+use crate::ir::{FuncId, GlobalId, Module};
 use crate::ShaderKind;
 
-pub use crate::resource_kind::ResKind;
+/// Lowering's short name for the one resource-kind type.
+pub use crate::resource_kind::ResourceKind as ResKind;
 
 /// DXIL component types (`DXIL::ComponentType`), as far as resources use them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +53,8 @@ pub struct ResDecl {
     /// A descriptor reached through an SM 6.6 descriptor heap (`CreateHandleFromHeap`), not a
     /// `dx.resources` range: placed by the heap layout of the binding model, indexed by heap index.
     pub heap: bool,
+    /// The range's global variable (DXIL libraries name their resources by it), if any.
+    pub global: Option<GlobalId>,
 }
 
 /// What lowering needs from the metadata.
@@ -64,8 +67,7 @@ pub struct EntryMeta {
     pub numthreads: [u32; 3],
     pub flags: u64,
     pub resources: Vec<ResDecl>,
-    /// Hull and domain shaders: the tessellator state of the entry's
-    /// properties ([`read`] and the compile entry points fill it).
+    /// Hull and domain shaders: the tessellator state of the entry's properties.
     pub hs: Option<crate::dxil::HsState>,
     pub ds: Option<crate::dxil::DsState>,
     /// Mesh shaders: vertex/primitive counts and output topology.
@@ -97,252 +99,168 @@ impl EntryMeta {
     }
 }
 
-struct Md<'m>(&'m Module);
-
-impl<'m> Md<'m> {
-    fn node(&self, id: Option<MdId>) -> Option<&'m [Option<MdId>]> {
-        self.0.md_node(id?)
-    }
-    fn op(&self, node: &[Option<MdId>], i: usize) -> Option<MdId> {
-        node.get(i).copied().flatten()
-    }
-    fn value(&self, id: Option<MdId>) -> Option<Value> {
-        match self.0.metadata.get(id?.index())? {
-            Metadata::Value { value, .. } => Some(*value),
-            _ => None,
-        }
-    }
-    fn uint(&self, id: Option<MdId>) -> Option<u64> {
-        self.0.const_uint(self.value(id)?)
-    }
-    fn string(&self, id: Option<MdId>) -> Option<&'m str> {
-        self.0.md_string(id?)
-    }
-}
-
-/// Reads the entry point named `entry` (or the first) and its metadata.
+/// Reads the entry point named `entry` (or the first): decodes the module's
+/// metadata, picks the entry and adapts it (benchmarks and tests; the driver
+/// adapts the entry it already decoded, [`EntryMeta::from_entry`]).
 pub fn read(m: &Module, entry: Option<&str>) -> Result<EntryMeta, String> {
-    let mut e = match read_entry(m, entry, false) {
-        Ok(e) => e,
-        Err(ReadError::Malformed(s)) => return Err(s),
-        Err(ReadError::Library { shader_model }) => return Err(format!("{shader_model} is a library")),
-    };
-    read_tess_state(m, &mut e).map_err(|e| e.to_string())?;
-    Ok(e.meta)
+    let info = crate::dxil::decode(m).map_err(|e| e.to_string())?;
+    let index = info.select(m, entry).map_err(|e| e.to_string())?;
+    let e = info.into_entry(index).ok_or("the chosen entry point has no function")?;
+    EntryMeta::from_entry(&e)
 }
 
-/// Fills [`EntryMeta::hs`]/[`EntryMeta::ds`] of a hull or domain shader
-/// from its entry record (nothing for other stages).
-pub(crate) fn read_tess_state(m: &Module, e: &mut ReadEntry) -> Result<(), crate::dxil::DxilError> {
-    if matches!(e.meta.kind, ShaderKind::Hull | ShaderKind::Domain | ShaderKind::Mesh) {
-        let ep = crate::dxil::decode_entry_io(m, e.node, e.index)?;
-        e.meta.hs = ep.properties.hs;
-        e.meta.ds = ep.properties.ds;
-        e.meta.ms = ep.properties.ms;
-    }
-    Ok(())
-}
-
-/// [`read`]'s result with where the entry's record is.
-pub(crate) struct ReadEntry {
-    pub meta: EntryMeta,
-    /// The record's index in `!dx.entryPoints` and its node.
-    pub index: usize,
-    pub node: MdId,
-}
-
-pub(crate) enum ReadError {
-    /// A DXIL library (`lib_x_y` profile) and the caller refused libraries.
-    Library {
-        shader_model: String,
-    },
-    Malformed(String),
-}
-
-impl From<&str> for ReadError {
-    fn from(s: &str) -> Self {
-        ReadError::Malformed(s.to_string())
+impl EntryMeta {
+    /// Lowering's view of a decoded entry point: its resources flattened into
+    /// ranges (SRVs, UAVs, CBVs, samplers in `!dx.resources` order). A view
+    /// range without a valid kind is malformed.
+    pub fn from_entry(e: &ShaderEntry) -> Result<EntryMeta, String> {
+        let p = &e.entry.properties;
+        Ok(EntryMeta {
+            func: e.function,
+            name: e.export_name().to_string(),
+            kind: e.kind,
+            sm: (e.shader_model.major, e.shader_model.minor),
+            numthreads: p.workgroup_size().unwrap_or([1, 1, 1]),
+            flags: p.flags.unwrap_or(0),
+            resources: decls(e.resources())?,
+            hs: p.hs.clone(),
+            ds: p.ds.clone(),
+            ms: p.ms.clone(),
+            library: e.library,
+            // Filled by the compile driver from the container's `RDAT`.
+            local_root_signature: None,
+            wave_size: p.wave_size.clone(),
+        })
     }
 }
 
-impl From<String> for ReadError {
-    fn from(s: String) -> Self {
-        ReadError::Malformed(s)
+fn decls(r: &Resources) -> Result<Vec<ResDecl>, String> {
+    let mut out = Vec::with_capacity(r.len());
+    for s in &r.srvs {
+        let mut d = decl(ResourceClass::Srv, &s.binding, view_kind(ResourceClass::Srv, s.kind)?);
+        view_props(&mut d, &s.props);
+        out.push(d);
     }
+    for u in &r.uavs {
+        let mut d = decl(ResourceClass::Uav, &u.binding, view_kind(ResourceClass::Uav, u.kind)?);
+        view_props(&mut d, &u.props);
+        d.globally_coherent = u.globally_coherent;
+        d.has_counter = u.has_counter;
+        out.push(d);
+    }
+    for c in &r.cbvs {
+        let mut d = decl(ResourceClass::Cbv, &c.binding, ResKind::CBuffer);
+        d.cb_size = c.size_in_bytes;
+        out.push(d);
+    }
+    for s in &r.samplers {
+        out.push(decl(ResourceClass::Sampler, &s.binding, ResKind::Sampler));
+    }
+    Ok(out)
 }
 
-/// [`read`]; with `refuse_library`, a `lib_*` profile is refused before any
-/// entry point is looked at.
-pub(crate) fn read_entry(m: &Module, entry: Option<&str>, refuse_library: bool) -> Result<ReadEntry, ReadError> {
-    let md = Md(m);
-    let sm_node = m
-        .named_md("dx.shaderModel")
-        .and_then(|n| n.ops.first().copied())
-        .and_then(|id| m.md_node(id))
-        .ok_or("missing !dx.shaderModel")?;
-    let prefix = md.string(md.op(sm_node, 0)).ok_or("!dx.shaderModel: no profile string")?;
-    let kind = ShaderKind::from_profile_prefix(prefix)
-        .ok_or_else(|| format!("!dx.shaderModel: unknown profile {prefix:?}"))?;
-    let sm = (
-        md.uint(md.op(sm_node, 1)).ok_or("!dx.shaderModel: no major")? as u32,
-        md.uint(md.op(sm_node, 2)).ok_or("!dx.shaderModel: no minor")? as u32,
-    );
-    // A library compiles one named export; without a name there is no entry point to pick.
-    if refuse_library && kind == ShaderKind::Library && entry.is_none() {
-        return Err(ReadError::Library { shader_model: format!("{prefix}_{}_{}", sm.0, sm.1) });
+/// The kind of an SRV or UAV range; `Invalid` is malformed.
+fn view_kind(class: ResourceClass, kind: ResKind) -> Result<ResKind, String> {
+    if kind == ResKind::Invalid {
+        return Err(format!("dx.resources: {class:?} record without valid shape"));
     }
-    let eps = m.named_md("dx.entryPoints").ok_or("missing !dx.entryPoints")?;
-    let mut chosen = None;
-    for (index, &ep) in eps.ops.iter().enumerate() {
-        let Some(node) = m.md_node(ep) else { continue };
-        let name = md.string(md.op(node, 1)).unwrap_or("");
-        let func = match md.value(md.op(node, 0)) {
-            Some(Value::Function(f)) => Some(f),
-            _ => None,
-        };
-        let plain = kind == ShaderKind::Library && func.is_some() && entry.is_some_and(|e| e == export_name(name));
-        if plain || entry.is_none_or(|e| e == name) {
-            chosen = Some((node, func, name, index, ep));
-            break;
-        }
-    }
-    let (node, func, name, index, node_id) =
-        chosen.ok_or_else(|| format!("entry point {:?} not in !dx.entryPoints", entry.unwrap_or("<first>")))?;
-    let func = func.ok_or_else(|| format!("entry point {name:?} has no function"))?;
-    if m.functions.get(func.index()).is_none_or(|f| f.is_declaration) {
-        return Err(ReadError::Malformed(format!("entry point {name:?}: function is not defined")));
-    }
-    let mut out = EntryMeta {
-        func,
-        name: if kind == ShaderKind::Library { export_name(name) } else { name }.to_string(),
-        kind,
-        sm,
-        numthreads: [1, 1, 1],
-        flags: 0,
-        resources: Vec::new(),
-        hs: None,
-        ds: None,
-        ms: None,
-        library: kind == ShaderKind::Library,
-        local_root_signature: None,
-        wave_size: None,
-    };
-    // Resources: entry op 3, else the named dx.resources.
-    let res_node = md
-        .node(md.op(node, 3))
-        .or_else(|| m.named_md("dx.resources").and_then(|n| n.ops.first().copied()).and_then(|id| m.md_node(id)));
-    if let Some(res) = res_node {
-        for (ci, class) in
-            [ResourceClass::Srv, ResourceClass::Uav, ResourceClass::Cbv, ResourceClass::Sampler].into_iter().enumerate()
-        {
-            let Some(list) = md.node(md.op(res, ci)) else { continue };
-            for &r in list {
-                let rec = md.node(r).ok_or_else(|| format!("dx.resources: {class:?} record is not a node"))?;
-                out.resources.push(read_res(&md, class, rec)?);
-            }
-        }
-    }
-    // Properties: tag/value pairs.
-    if let Some(props) = md.node(md.op(node, 4)) {
-        let mut i = 0;
-        while i + 1 < props.len() {
-            let tag = md.uint(md.op(props, i));
-            let val = md.op(props, i + 1);
-            match tag {
-                Some(0) => out.flags = md.uint(val).unwrap_or(0),
-                Some(4) => {
-                    let n = md.node(val).ok_or("numthreads is not a node")?;
-                    for (k, t) in out.numthreads.iter_mut().enumerate() {
-                        *t = md.uint(md.op(n, k)).ok_or("numthreads: bad value")? as u32;
-                    }
-                }
-                // Mesh (9) and amplification (10) state: numthreads is the first field.
-                Some(9 | 10) => {
-                    let st = md.node(val).ok_or("mesh/amplification state is not a node")?;
-                    let n = md.node(md.op(st, 0)).ok_or("mesh/amplification numthreads is not a node")?;
-                    for (k, t) in out.numthreads.iter_mut().enumerate() {
-                        *t = md.uint(md.op(n, k)).ok_or("numthreads: bad value")? as u32;
-                    }
-                }
-                Some(8) => {
-                    if let Some(k) = md.uint(val).and_then(|v| ShaderKind::from_u32(v as u32)) {
-                        out.kind = k;
-                    }
-                }
-                // WaveSize: one value (SM 6.6, a node of one or the value itself); the ranged
-                // form (23, SM 6.8): {min, max, preferred}, 0 = absent.
-                Some(11) => {
-                    let v = md.node(val).map_or(md.uint(val), |n| md.uint(md.op(n, 0)));
-                    let min = v.ok_or("wave size: bad value")? as u32;
-                    out.wave_size = Some(crate::dxil::WaveSize { min, max: None, preferred: None });
-                }
-                Some(23) => {
-                    let n = md.node(val).ok_or("ranged wave size is not a node")?;
-                    let f = |k: usize| md.uint(md.op(n, k)).map(|v| v as u32).ok_or("ranged wave size: bad value");
-                    let nz = |x: u32| (x != 0).then_some(x);
-                    out.wave_size = Some(crate::dxil::WaveSize { min: f(0)?, max: nz(f(1)?), preferred: nz(f(2)?) });
-                }
-                _ => {}
-            }
-            i += 2;
-        }
-    }
-    Ok(ReadEntry { meta: out, index, node: node_id })
+    Ok(kind)
 }
 
-fn read_res(md: &Md<'_>, class: ResourceClass, rec: &[Option<MdId>]) -> Result<ResDecl, String> {
-    let f = |i: usize| md.uint(md.op(rec, i));
-    let what = |n: &str| format!("dx.resources: {class:?} record without {n}");
-    let id = f(0).ok_or_else(|| what("id"))? as u32;
-    let space = f(3).ok_or_else(|| what("space"))? as u32;
-    let lower = f(4).ok_or_else(|| what("lower bound"))? as u32;
-    let size_raw = f(5).ok_or_else(|| what("range size"))? as u32;
-    let size = if size_raw == u32::MAX || size_raw == 0 { None } else { Some(size_raw) };
-    let mut r = ResDecl {
+fn decl(class: ResourceClass, b: &Binding, kind: ResKind) -> ResDecl {
+    ResDecl {
         class,
-        id,
-        space,
-        lower,
-        size,
-        kind: ResKind::CBuffer,
+        id: b.id,
+        space: b.space,
+        lower: b.lower_bound,
+        // DXC writes unbounded ranges as size -1; a size of 0 is read as unbounded too.
+        size: b.range_size.filter(|&n| n != 0),
+        kind,
         comp: CompType::Other(0),
         stride: 0,
         cb_size: 0,
         has_counter: false,
         globally_coherent: false,
         heap: false,
-    };
-    let tags_at = match class {
-        ResourceClass::Srv => {
-            r.kind = ResKind::from_u64(f(6).ok_or_else(|| what("shape"))?).ok_or_else(|| what("valid shape"))?;
-            8
-        }
-        ResourceClass::Uav => {
-            r.kind = ResKind::from_u64(f(6).ok_or_else(|| what("shape"))?).ok_or_else(|| what("valid shape"))?;
-            r.globally_coherent = f(7).unwrap_or(0) != 0;
-            r.has_counter = f(8).unwrap_or(0) != 0;
-            10
-        }
-        ResourceClass::Cbv => {
-            r.kind = ResKind::CBuffer;
-            r.cb_size = f(6).ok_or_else(|| what("size"))? as u32;
-            7
-        }
-        ResourceClass::Sampler => {
-            r.kind = ResKind::Sampler;
-            7
-        }
-    };
-    if let Some(tags) = md.node(md.op(rec, tags_at)) {
-        let mut i = 0;
-        while i + 1 < tags.len() {
-            match md.uint(md.op(tags, i)) {
-                Some(0) => r.comp = CompType::from_u64(md.uint(md.op(tags, i + 1)).unwrap_or(0)),
-                Some(1) => r.stride = md.uint(md.op(tags, i + 1)).unwrap_or(0) as u32,
-                _ => {}
-            }
-            i += 2;
+        global: b.global,
+    }
+}
+
+fn view_props(d: &mut ResDecl, p: &ViewProperties) {
+    if let Some(t) = p.element_type {
+        d.comp = CompType::from_u64(u64::from(t.to_u32()));
+    }
+    d.stride = p.stride.unwrap_or(0);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dxil::{Cbv, ComponentType, EntryPoint, ShaderModel, ShaderProperties, Srv, Uav};
+
+    fn binding(id: u32, lower: u32, range: Option<u32>) -> Binding {
+        Binding { id, name: String::new(), space: 2, lower_bound: lower, range_size: range, global: None }
+    }
+
+    fn entry(resources: Resources) -> ShaderEntry {
+        let properties = ShaderProperties { flags: Some(0x20), num_threads: Some([4, 2, 1]), ..Default::default() };
+        ShaderEntry {
+            shader_model: ShaderModel { kind: ShaderKind::Compute, major: 6, minor: 5 },
+            kind: ShaderKind::Compute,
+            library: false,
+            index: 0,
+            function: FuncId(3),
+            entry: EntryPoint {
+                function: Some(FuncId(3)),
+                name: "main".into(),
+                inputs: Vec::new(),
+                outputs: Vec::new(),
+                patch_constants: Vec::new(),
+                resources: Some(resources),
+                properties,
+            },
         }
     }
-    Ok(r)
+
+    #[test]
+    fn adapts_a_decoded_entry() {
+        let srv = Srv {
+            binding: binding(0, 1, Some(4)),
+            kind: ResKind::Texture2D,
+            sample_count: 0,
+            props: ViewProperties { element_type: Some(ComponentType::F32), ..Default::default() },
+        };
+        let uav = Uav {
+            binding: binding(0, 0, Some(0)),
+            kind: ResKind::StructuredBuffer,
+            globally_coherent: true,
+            has_counter: true,
+            rasterizer_ordered: false,
+            props: ViewProperties { stride: Some(16), ..Default::default() },
+        };
+        let cbv = Cbv { binding: binding(0, 0, None), size_in_bytes: 64, other_tags: Vec::new() };
+        let e = entry(Resources { srvs: vec![srv], uavs: vec![uav], cbvs: vec![cbv], samplers: Vec::new() });
+        let m = EntryMeta::from_entry(&e).unwrap();
+        assert_eq!((m.func, m.name.as_str(), m.kind, m.sm), (FuncId(3), "main", ShaderKind::Compute, (6, 5)));
+        assert_eq!((m.numthreads, m.flags, m.sm_string()), ([4, 2, 1], 0x20, "cs_6_5".to_string()));
+        let [s, u, c] = &m.resources[..] else { panic!("{:?}", m.resources) };
+        assert_eq!(
+            (s.class, s.kind, s.comp, s.lower, s.size),
+            (ResourceClass::Srv, ResKind::Texture2D, CompType::Float, 1, Some(4))
+        );
+        // A range size of 0 reads as unbounded, as -1 does.
+        assert_eq!(
+            (u.kind, u.stride, u.size, u.has_counter, u.globally_coherent),
+            (ResKind::StructuredBuffer, 16, None, true, true)
+        );
+        assert_eq!((c.class, c.kind, c.cb_size, c.size, c.space), (ResourceClass::Cbv, ResKind::CBuffer, 64, None, 2));
+    }
+
+    #[test]
+    fn a_view_without_a_kind_is_malformed() {
+        let srv =
+            Srv { binding: binding(0, 0, Some(1)), kind: ResKind::Invalid, sample_count: 0, props: Default::default() };
+        let e = entry(Resources { srvs: vec![srv], ..Default::default() });
+        assert_eq!(EntryMeta::from_entry(&e).unwrap_err(), "dx.resources: Srv record without valid shape");
+    }
 }

@@ -188,19 +188,21 @@ pub fn lower(
     opts: &CompileOptions,
     plan: Option<(&crate::link::LinkPlan, usize)>,
 ) -> Result<CompiledShader, CompileError> {
-    lower_timed(m, meta, opts, plan, &mut ())
+    lower_timed(m, meta, opts, plan, &mut crate::analysis::Flows::default(), &mut ())
 }
 
-/// [`lower`], reporting the end of the structurize, lowering and assembly phases to `clock`.
+/// [`lower`], reporting the end of the structurize, lowering and assembly phases to `clock`;
+/// `flows`: CFGs and dominator trees an earlier pass (the verifier) built, for the structurizer.
 pub(crate) fn lower_timed(
     m: &Module,
     meta: &EntryMeta,
     opts: &CompileOptions,
     plan: Option<(&crate::link::LinkPlan, usize)>,
+    flows: &mut crate::analysis::Flows,
     clock: &mut impl crate::phase::PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
     if matches!(meta.kind, crate::ShaderKind::Hull | crate::ShaderKind::Domain) {
-        return tessellation::lower(m, meta, opts, plan, clock);
+        return tessellation::lower(m, meta, opts, plan, flows, clock);
     }
     let f = &m.functions[meta.func.index()];
     let unsup = |feature: String, block: Option<BlockId>| CompileError::Unsupported {
@@ -209,7 +211,7 @@ pub(crate) fn lower_timed(
         block: block.map(|b| b.0),
         shader_model: meta.sm_string(),
     };
-    let sf = match structure(m, f) {
+    let sf = match structure_with(m, f, flows.take(meta.func)) {
         Ok(sf) => sf,
         Err(e) => return Err(unsup(e, None)),
     };
@@ -278,8 +280,18 @@ pub(crate) fn lower_timed(
 }
 
 /// The structured form of `f`.
+#[cfg(test)]
 fn structure(m: &Module, f: &Function) -> Result<StructuredFunction, String> {
-    crate::structurize::structurize(m, f).map_err(|e| format!("control flow: {e}"))
+    structure_with(m, f, None)
+}
+
+/// The structured form of `f` (`flow`: its CFG and dominator tree, if built already).
+fn structure_with(
+    m: &Module,
+    f: &Function,
+    flow: Option<(crate::analysis::Cfg, crate::analysis::DomTree)>,
+) -> Result<StructuredFunction, String> {
+    crate::structurize::structurize_with(m, f, flow).map_err(|e| format!("control flow: {e}"))
 }
 
 impl<'m> Lowerer<'m> {
@@ -559,6 +571,9 @@ impl<'m> Lowerer<'m> {
             Type::Int(64) => self.scalar(Scalar::U64),
             Type::Vector { len, elem } => {
                 let (len, elem) = (*len, *elem);
+                if !(2..=4).contains(&len) {
+                    return unsupported(format!("vectors of {len} components (SPIR-V vectors have 2 to 4)"));
+                }
                 let e = self.ty(elem)?;
                 self.vector(e, len)
             }
@@ -875,6 +890,12 @@ impl<'m> Lowerer<'m> {
         let id = self.value(v)?;
         match self.m.types.get(ty) {
             Type::Int(32) => Ok(id),
+            // An i1 index is sign-extended like any other: true is -1.
+            Type::Int(1) => {
+                let t = self.u32();
+                let (all, zero) = (self.const_u32(u32::MAX), self.const_u32(0));
+                self.op(Op::Select, t, &[id, all, zero])
+            }
             Type::Int(_) => {
                 let t = self.u32();
                 self.op(Op::UConvert, t, &[id])
@@ -1271,7 +1292,6 @@ impl<'m> Lowerer<'m> {
             _ => llvm::lower(self, i),
         }
     }
-
 
     /// Min precision computed at 32 bits: the `half` results the instructions of a block made
     /// (ids from `first_new` on: not constants or values made before) become `RelaxedPrecision`,

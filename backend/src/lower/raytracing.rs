@@ -31,7 +31,7 @@ use rspirv::spirv::{BuiltIn, Capability, Decoration, ExecutionModel, Op, Storage
 
 use super::{malformed, unsupported, LResult, Lowerer, Val};
 use crate::dxil_op::DxilOp;
-use crate::ir::{ConstExpr, ConstKind, GlobalId, InstId, InstKind, Metadata, Module, Type, Value};
+use crate::ir::{ConstExpr, ConstKind, GlobalId, InstId, InstKind, Module, Type, Value};
 use crate::ShaderKind;
 
 /// Ray-tracing state of the export being lowered.
@@ -79,40 +79,16 @@ pub(crate) fn is_user_struct(name: &str) -> bool {
     name.starts_with("struct.") && !name.starts_with("struct.RaytracingAccelerationStructure")
 }
 
-/// The global variable a `dx.resources` record names (library records; field 1).
-fn record_global(m: &Module, rec: crate::ir::MdId) -> Option<GlobalId> {
-    let node = m.md_node(rec)?;
-    let v = match m.metadata.get(node.get(1).copied().flatten()?.index())? {
-        Metadata::Value { value, .. } => *value,
-        _ => return None,
-    };
-    match v {
-        Value::Global(g) => Some(g),
-        Value::Const(c) => match &m.konst(c).kind {
-            ConstKind::Expr(ConstExpr::Cast { value: Value::Global(g), .. }) => Some(*g),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 /// Before lowering a library export: finds the library's resource globals and the
 /// instructions that load them, and registers every `CreateHandleForLib` with the resource
 /// scan (through the table heap handles use) so that resource uses are recorded.
 pub(super) fn prepare(l: &mut Lowerer<'_>) {
     let m = l.m;
     let mut rt = std::mem::take(&mut l.rt);
-    let lists = m.named_md("dx.resources").and_then(|n| n.ops.first().copied()).and_then(|id| m.md_node(id));
-    let mut k = 0u32;
-    if let Some(lists) = lists {
-        for list in lists.iter().take(4) {
-            let Some(list) = list.and_then(|id| m.md_node(id)) else { continue };
-            for &rec in list {
-                if let Some(g) = rec.and_then(|r| record_global(m, r)) {
-                    rt.res_globals.push((g, k));
-                }
-                k += 1;
-            }
+    // The ranges' globals as `dx/` decoded them (a library's resources are its module's list).
+    for (k, d) in l.meta.resources.iter().enumerate() {
+        if let Some(g) = d.global {
+            rt.res_globals.push((g, k as u32));
         }
     }
     let f = l.f;

@@ -173,7 +173,7 @@ fn heap_decl(m: &Module, props: Value) -> LResult<ResDecl> {
         ConstKind::Aggregate(v) if v.len() == 2 => (m.const_uint(v[0]).unwrap_or(0), m.const_uint(v[1]).unwrap_or(0)),
         _ => return malformed("AnnotateHandle: malformed resource properties"),
     };
-    let Some(kind) = ResKind::from_u64(d0 & 0xff) else {
+    let Some(kind) = ResKind::from_u64(d0 & 0xff).filter(|k| *k != ResKind::Invalid) else {
         return malformed(format!("AnnotateHandle: resource kind {}", d0 & 0xff));
     };
     let uav = d0 >> 12 & 1 != 0;
@@ -197,6 +197,7 @@ fn heap_decl(m: &Module, props: Value) -> LResult<ResDecl> {
         has_counter: uav && kind == ResKind::StructuredBuffer && d0 >> 15 & 1 != 0,
         globally_coherent: uav && d0 >> 14 & 1 != 0,
         heap: true,
+        global: None,
     })
 }
 
@@ -540,7 +541,8 @@ impl<'m> Lowerer<'m> {
                 self.res.info[ri].rows = rows;
                 let _ = u;
                 let st = self.cbuffer_struct(rows);
-                let sc = if set == u32::MAX {
+                // The placement says push constants (set u32::MAX is also space 0xFFFFFFFF's set).
+                let sc = if info.placement == Some(Placement::PushConstants) {
                     StorageClass::PushConstant
                 } else if cbv_ssbo {
                     StorageClass::StorageBuffer

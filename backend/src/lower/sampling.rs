@@ -339,6 +339,10 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             }
             let coord = gather_vec(l, f, &args[2..6], ncoord)?;
             let (si, _) = sampled_image(l, h, sampler)?;
+            if l.res.info[h.res as usize].sampled != Some(Scalar::F32) {
+                // DXC's validator has no element-type rule for gathers; Vulkan compares depth only.
+                return unsupported("TextureGatherCmp of a texture of integer element type");
+            }
             let dref = float_operand(l, args[9])?;
             let v4 = l.vector(f, 4);
             let texel = match gather_offset(l, &args[6..8])? {
@@ -634,6 +638,10 @@ fn sample(
     let mut coord = gather_vec(l, f, &args[2..6], ncoord)?;
     let (si, img_ty) = sampled_image(l, h, sampler)?;
     let cmp = matches!(op, SampleCmp | SampleCmpLevelZero | SampleCmpLevel | SampleCmpGrad | SampleCmpBias);
+    if cmp && l.res.info[h.res as usize].sampled != Some(Scalar::F32) {
+        // The verifier's `dxop.sample-type` where it resolves the handle; here for the rest.
+        return malformed(format!("{} of a texture of integer element type", op.name()));
+    }
     let dref = if cmp { Some(float_operand(l, args[9])?) } else { None };
     let after = if cmp { 10 } else { 9 };
     // Image operands in SPIR-V bit order: Bias, Lod, Grad, ConstOffset, MinLod.

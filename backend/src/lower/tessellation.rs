@@ -155,6 +155,7 @@ pub(super) fn lower(
     meta: &EntryMeta,
     opts: &CompileOptions,
     plan: Option<(&LinkPlan, usize)>,
+    flows: &mut crate::analysis::Flows,
     clock: &mut impl crate::phase::PhaseClock,
 ) -> Result<CompiledShader, CompileError> {
     let unsup = |feature: String, function: &str, block: Option<u32>| CompileError::Unsupported {
@@ -200,13 +201,14 @@ pub(super) fn lower(
     let Some(f) = m.functions.get(meta.func.index()) else {
         return Err(CompileError::Malformed("entry function out of range".into()));
     };
-    let structure = |f: &Function| {
-        crate::structurize::structurize(m, f).map_err(|e| unsup(format!("control flow: {e}"), &f.name, None))
+    let mut structure = |fid: crate::ir::FuncId, f: &Function| {
+        crate::structurize::structurize_with(m, f, flows.take(fid))
+            .map_err(|e| unsup(format!("control flow: {e}"), &f.name, None))
     };
-    let sf = structure(f)?;
-    let pc_sf = match pc {
-        Some(p) => Some((p, structure(p)?)),
-        None => None,
+    let sf = structure(meta.func, f)?;
+    let pc_sf = match (pc, pc_func) {
+        (Some(p), Some(pid)) => Some((p, structure(pid, p)?)),
+        _ => None,
     };
     clock.lap(crate::phase::Phase::Structurize);
     let mut l = Lowerer::new(m, f, meta, opts);

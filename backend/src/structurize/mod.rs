@@ -86,22 +86,41 @@ pub enum StructurizeError {
 
 /// Structurizes one function definition.
 pub fn structurize(m: &Module, f: &Function) -> Result<StructuredFunction, StructurizeError> {
+    structurize_with(m, f, None)
+}
+
+/// [`structurize`], given `f`'s CFG and dominator tree where an earlier pass
+/// computed them (the verifier: [`crate::analysis::Flows`]).
+pub fn structurize_with(
+    m: &Module,
+    f: &Function,
+    flow: Option<(crate::analysis::Cfg, crate::analysis::DomTree)>,
+) -> Result<StructuredFunction, StructurizeError> {
     if f.is_declaration || f.blocks.is_empty() {
         return Err(StructurizeError::NoBody { func: f.name.clone() });
     }
     if let Some(sf) = single_block(f) {
         return Ok(sf);
     }
-    general(m, f)
+    general_with(m, f, flow)
 }
 
 /// The general algorithm (every CFG, no shortcut).
+#[cfg(test)]
 fn general(m: &Module, f: &Function) -> Result<StructuredFunction, StructurizeError> {
+    general_with(m, f, None)
+}
+
+fn general_with(
+    m: &Module,
+    f: &Function,
+    flow: Option<(crate::analysis::Cfg, crate::analysis::DomTree)>,
+) -> Result<StructuredFunction, StructurizeError> {
     let _ = m; // Lowering-facing API: the module is where types and constants live.
     if f.is_declaration || f.blocks.is_empty() {
         return Err(StructurizeError::NoBody { func: f.name.clone() });
     }
-    let shape = stackify::Shape::new(f)?;
+    let shape = stackify::Shape::new(f, flow)?;
     let w = shape.build()?;
     let (root, vars) = resolve::resolve(&shape, &w)?;
     let demote = demote::compute(f, &root);

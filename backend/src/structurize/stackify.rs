@@ -75,14 +75,22 @@ enum Task {
 }
 
 impl<'a> Shape<'a> {
-    pub fn new(f: &'a Function) -> Result<Shape<'a>, StructurizeError> {
+    /// The shape of `f`'s CFG; `flow`: its CFG and dominator tree, where an
+    /// earlier pass computed them ([`Cfg::of_function`], [`DomTree::compute`]).
+    pub fn new(f: &'a Function, flow: Option<(Cfg, DomTree)>) -> Result<Shape<'a>, StructurizeError> {
         let irreducible = |e: crate::analysis::Irreducible| StructurizeError::Irreducible {
             func: f.name.clone(),
             from: BlockId(e.from),
             to: BlockId(e.to),
         };
-        let cfg = Cfg::of_function(f)?;
-        let dom = DomTree::compute(&cfg);
+        let (cfg, dom) = match flow {
+            Some(flow) => flow,
+            None => {
+                let cfg = Cfg::of_function(f)?;
+                let dom = DomTree::compute(&cfg);
+                (cfg, dom)
+            }
+        };
         let loops = Loops::compute(&cfg, &dom).map_err(irreducible)?;
         let real = cfg.len() as u32;
 

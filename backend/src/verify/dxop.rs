@@ -3,107 +3,536 @@
 //! argument's type and the result type follow the op's parameters and
 //! overload, and parameters the table marks constant are integer constants.
 
-use super::{err, inst_place, Result};
-use crate::dxil::{DxilModuleInfo, ResourceKind};
-use crate::dxil_op::{DxilOp, Overload, ParamType};
-use crate::ir::{ConstKind, Function, InstId, InstKind, Module, Type, TypeId, Value};
+use super::{err, inst_place, Result, VerifyError};
+use crate::dxil::{Binding, DxilModuleInfo, ResourceKind, Resources};
+use crate::dxil_op::{DxilOp, Overload, ParamType, StageMask};
+use crate::ir::{ConstId, ConstKind, FuncId, Function, GlobalId, InstId, InstKind, Module, Type, TypeId, Value};
+use crate::ShaderKind;
 
-pub(crate) fn verify_function(m: &Module, f: &Function, dxil: &DxilModuleInfo) -> Result<()> {
-    for (i, inst) in f.insts.iter().enumerate() {
-        let InstKind::DxOp { op, overload, args, .. } = &inst.kind else { continue };
-        let id = InstId(i as u32);
+/// A `dx.op` function's declaration, checked once per module against its op
+/// and overload: a call whose argument (result) types are the declared ones
+/// fits without [`fits`] again, and what the rule functions
+/// ([`must_be_const`], [`needs_class`], [`has_offsets`], [`mask_operand`])
+/// ask of the op is read once, so a call costs no per-argument `match`.
+#[derive(Clone, Copy)]
+struct Declared {
+    /// The op and overload (`op << 8 | overload + 1`) this entry is for.
+    key: u32,
+    /// The op's operand count (after the opcode).
+    arity: u32,
+    /// The declaration's parameters after the opcode (the first `arity`), if every one fits
+    /// and they are at most [`MAX_PARAMS`] (else `params_fit` is false).
+    params: [TypeId; MAX_PARAMS],
+    params_fit: bool,
+    /// The declaration's result type, if it fits.
+    ret: Option<TypeId>,
+    /// Bit k: operand k must be a constant (the table's mark or [`must_be_const`]).
+    constant: u64,
+    /// Bit k: operand k must be a constant and is declared an integer, so it
+    /// must be an integer constant ([`is_constant`]); the other constant
+    /// operands are declared structs, which any constant is.
+    int_constant: u64,
+    /// [`needs_class`] (`u8::MAX`: none).
+    class: u8,
+    /// The rarer checks of [`special`] apply ([`OpRules::special`]).
+    special: bool,
+    /// The stages that have the op (the operation table's, for [`available`]).
+    stages: StageMask,
+}
+
+/// The most operands a declaration keeps for [`args_as_declared`] (the op table's longest has
+/// fewer; a call of an op with more takes the per-operand path).
+const MAX_PARAMS: usize = 24;
+
+/// Bit `k` of `mask`.
+#[inline(always)]
+fn bit(mask: u64, k: usize) -> bool {
+    k < 64 && mask >> k & 1 != 0
+}
+
+/// What the rule functions ask of one op, independent of any module.
+#[derive(Clone, Copy, Default)]
+struct OpRules {
+    constant: u64,
+    class: u8,
+    /// [`has_offsets`], an atomic, a [`mask_operand`], [`allowed_kinds`], sampling
+    /// ([`is_sample`]) or a handle maker or annotation: the op has checks in [`special`].
+    special: bool,
+    /// Bit k: parameter k is a texel offset (`offset0`…), for [`has_offsets`] ops.
+    offsets: u64,
+    /// [`allowed_kinds`] (0: any kind).
+    kinds: u32,
+    /// [`is_sample`].
+    sample: bool,
+}
+
+impl OpRules {
+    /// The table of every op's [`OpRules`], read from the rule functions once.
+    fn of(op: DxilOp) -> OpRules {
+        static TABLE: std::sync::OnceLock<Vec<OpRules>> = std::sync::OnceLock::new();
+        let table = TABLE.get_or_init(|| {
+            crate::dxil_op::OPS
+                .iter()
+                .map(|info| {
+                    let op = info.op;
+                    OpRules {
+                        constant: info
+                            .params
+                            .iter()
+                            .enumerate()
+                            .filter(|(k, p)| *k < 64 && (p.is_const || must_be_const(op, *k)))
+                            .fold(0u64, |m, (k, _)| m | 1 << k),
+                        class: needs_class(op).unwrap_or(u8::MAX),
+                        special: has_offsets(op)
+                            || matches!(
+                                op,
+                                DxilOp::AtomicBinOp
+                                    | DxilOp::AtomicCompareExchange
+                                    | DxilOp::CreateHandle
+                                    | DxilOp::CreateHandleFromBinding
+                                    | DxilOp::AnnotateHandle
+                            )
+                            || mask_operand(op).is_some()
+                            || allowed_kinds(op).is_some()
+                            || is_sample(op),
+                        offsets: info
+                            .params
+                            .iter()
+                            .enumerate()
+                            .filter(|(k, p)| *k < 64 && p.name.starts_with("offset"))
+                            .fold(0u64, |m, (k, _)| m | 1 << k),
+                        kinds: allowed_kinds(op).unwrap_or(0),
+                        sample: is_sample(op),
+                    }
+                })
+                .collect()
+        });
+        table.get(op as usize).copied().unwrap_or(OpRules { class: u8::MAX, ..OpRules::default() })
+    }
+}
+
+impl Declared {
+    /// The entry for `op`/`overload` called through `callee` (`fit`: [`fits`], remembered
+    /// per module).
+    fn of(m: &Module, callee: crate::ir::FuncId, op: DxilOp, overload: Overload, fit: &mut FitMemo) -> Declared {
         let info = op.info();
-        let args = f.values(*args);
-        if args.len() != info.params.len() {
+        let rules = OpRules::of(op);
+        let mut d = Declared {
+            key: 0,
+            arity: info.params.len() as u32,
+            params: [TypeId(u32::MAX); MAX_PARAMS],
+            params_fit: false,
+            ret: None,
+            constant: rules.constant,
+            int_constant: 0,
+            class: rules.class,
+            special: rules.special,
+            stages: info.stages,
+        };
+        let Some(f) = m.functions.get(callee.index()) else { return d };
+        if let Some(ps) = f.param_tys.get(1..) {
+            if ps.len() == info.params.len() && ps.len() <= MAX_PARAMS {
+                d.params_fit = true;
+                for (k, (&t, p)) in ps.iter().zip(info.params).enumerate() {
+                    d.params[k] = t;
+                    if !fit.fits(m, t, p.ty, overload) {
+                        d.params_fit = false;
+                        break;
+                    }
+                }
+            }
+        }
+        if fit.fits(m, f.ret_ty, info.ret, overload) {
+            d.ret = Some(f.ret_ty);
+        }
+        let mut c = if d.params_fit { rules.constant } else { 0 };
+        while c != 0 {
+            let k = c.trailing_zeros() as usize;
+            c &= c - 1;
+            match d.params.get(k).and_then(|t| m.types.list.get(t.0 as usize)) {
+                Some(Type::Int(_)) => d.int_constant |= 1 << k,
+                Some(Type::Struct { .. }) => {}
+                // A constant operand declared otherwise: every call takes the slow path.
+                _ => d.params_fit = false,
+            }
+        }
+        d
+    }
+}
+
+/// [`fits`] answers of one module for the parameter types that are not a fixed scalar (named
+/// structs, the overload): a module declares many `dx.op` functions over the same few types.
+#[derive(Default)]
+struct FitMemo {
+    /// (type, parameter type, overload, fits).
+    seen: Vec<(TypeId, ParamType, Overload, bool)>,
+}
+
+impl FitMemo {
+    #[inline]
+    fn fits(&mut self, m: &Module, t: TypeId, p: ParamType, overload: Overload) -> bool {
+        let Some(ty) = m.types.list.get(t.0 as usize) else { return false };
+        if let Some(fit) = scalar_fits(ty, p) {
+            return fit;
+        }
+        if let Some(e) = self.seen.iter().find(|e| e.0 == t && e.1 == p && e.2 == overload) {
+            return e.3;
+        }
+        let fit = fits_other(m, t, ty, p, overload);
+        self.seen.push((t, p, overload, fit));
+        fit
+    }
+}
+
+/// The `dx.op` declarations of one module, by callee, as its calls reach them
+/// (a callee called with several ops gets an entry per op). Its storage is kept
+/// for the next module on the thread.
+pub(crate) struct Calls {
+    /// By callee: the op and overload its entry of `declared` is for (0: none yet).
+    keys: Vec<u32>,
+    declared: Vec<Declared>,
+    fit: FitMemo,
+    /// The globals of the module's resource records (a library's resources), for
+    /// [`resource_users`]; empty in a shader.
+    lib_globals: Vec<GlobalId>,
+    /// The handle facts of [`Calls::props`].
+    props: Vec<(ConstId, Option<Props>)>,
+    /// (`%dx.types.ResBind`, `%dx.types.ResourceProperties`) constants of annotations of
+    /// `CreateHandleFromBinding` handles that passed [`int_fields`] and [`annotation`]: DXC
+    /// annotates a handle at each use, with the same two constants.
+    annotated: Vec<(ConstId, ConstId)>,
+}
+
+/// The first two words of an `AnnotateHandle`'s `%dx.types.ResourceProperties`
+/// constant (word 0: the kind in bits 0..8, UAV bit 12; word 1: the element
+/// type in bits 0..8), as [`props_words`] reads them.
+type Props = (u64, Option<u64>);
+
+/// The most entries [`Calls::props`] and [`Calls::annotated`] keep (a module has as
+/// many as it has distinct resource bindings; past it, facts are computed each time).
+const MEMO: usize = 64;
+
+type Scratch = (Vec<u32>, Vec<Declared>, FitMemo, Vec<(ConstId, Option<Props>)>, Vec<(ConstId, ConstId)>);
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Option<Scratch>> = const { std::cell::Cell::new(None) };
+}
+
+impl Calls {
+    pub(crate) fn new(m: &Module, dxil: &DxilModuleInfo) -> Calls {
+        let (mut keys, mut declared, mut fit, mut props, mut annotated) =
+            SCRATCH.with(|s| s.take()).unwrap_or_default();
+        // One entry per function, and one more for a callee the module does not have (the
+        // operand-range rule reports it first).
+        keys.clear();
+        keys.resize(m.functions.len() + 1, 0);
+        declared.clear();
+        fit.seen.clear();
+        props.clear();
+        annotated.clear();
+        let lib_globals = dxil.resources.bindings().filter_map(|(_, b)| b.global).collect();
+        Calls { keys, declared, fit, lib_globals, props, annotated }
+    }
+
+    /// [`props_words`] of constant `c`, remembered per module.
+    #[inline]
+    fn props(&mut self, m: &Module, c: ConstId) -> Option<Props> {
+        if let Some(e) = self.props.iter().find(|e| e.0 == c) {
+            return e.1;
+        }
+        let w = props_words(m, c);
+        if self.props.len() < MEMO {
+            self.props.push((c, w));
+        }
+        w
+    }
+
+    #[inline(always)]
+    fn get(&mut self, m: &Module, callee: crate::ir::FuncId, op: DxilOp, overload: Overload) -> &Declared {
+        let key = (op as u32) << 8 | (overload as u32 + 1);
+        let slot = callee.index().min(self.keys.len() - 1);
+        let at = self.keys[slot] as usize;
+        if at != 0 && self.declared[at - 1].key == key {
+            return &self.declared[at - 1];
+        }
+        self.insert(m, slot, callee, (op, overload), key)
+    }
+
+    #[cold]
+    fn insert(
+        &mut self,
+        m: &Module,
+        slot: usize,
+        callee: crate::ir::FuncId,
+        (op, overload): (DxilOp, Overload),
+        key: u32,
+    ) -> &Declared {
+        let mut d = Declared::of(m, callee, op, overload, &mut self.fit);
+        d.key = key;
+        self.declared.push(d);
+        self.keys[slot] = self.declared.len() as u32;
+        &self.declared[self.declared.len() - 1]
+    }
+}
+
+impl Drop for Calls {
+    fn drop(&mut self) {
+        // Keep the storage unless a huge module made it big.
+        if self.keys.capacity() <= 1 << 16 && self.declared.capacity() <= 1 << 12 && self.fit.seen.capacity() <= 1 << 12
+        {
+            // (props and annotated hold at most MEMO entries.)
+            let keep = (
+                std::mem::take(&mut self.keys),
+                std::mem::take(&mut self.declared),
+                std::mem::take(&mut self.fit),
+                std::mem::take(&mut self.props),
+                std::mem::take(&mut self.annotated),
+            );
+            SCRATCH.with(|s| s.set(Some(keep)));
+        }
+    }
+}
+
+/// The rules of `dx.op` call `id` (from the verifier's walk): the op in the
+/// function's stage (`stage`: [`stage_of`]), arguments and result against the
+/// op's parameters and overload, constant operands, the handle's class, and
+/// the checks of [`special`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn call(
+    m: &Module,
+    f: &Function,
+    dxil: &DxilModuleInfo,
+    calls: &mut Calls,
+    stage: Option<ShaderKind>,
+    id: InstId,
+    inst: &crate::ir::Inst,
+    (op, overload, callee, args): (DxilOp, Overload, crate::ir::FuncId, crate::ir::List),
+) -> Result<()> {
+    let args = f.values(args);
+    let decl = calls.get(m, callee, op, overload);
+    if let Some(kind) = stage {
+        if !decl.stages.contains(kind) {
+            return Err(stage_error(f, id, op, kind));
+        }
+    }
+    if args.len() != decl.arity as usize {
+        return Err(arity_error(f, id, op, args.len()));
+    }
+    if !(decl.params_fit && args_as_declared(m, f, decl, args)) {
+        operands(m, f, id, op, overload, decl.constant, args)?;
+    }
+    let (want, special_rules, ret) = (decl.class, decl.special, decl.ret);
+    if want != u8::MAX {
+        let class = match args.first() {
+            Some(h) => handle_class(m, f, calls, *h).or_else(|| lib_resource(m, f, dxil, *h).map(|r| r.0)),
+            None => None,
+        };
+        if class.is_some_and(|c| c != want) {
+            return Err(class_error(f, id, op, want, class));
+        }
+    }
+    if special_rules {
+        special(m, f, dxil, calls, id, op, overload, args)?;
+    }
+    if ret != Some(inst.ty) && !fits(m, inst.ty, op.info().ret, overload) {
+        return Err(result_error(m, f, id, op, overload));
+    }
+    Ok(())
+}
+
+#[cold]
+fn arity_error(f: &Function, id: InstId, op: DxilOp, n: usize) -> VerifyError {
+    err(
+        "dxop.arity",
+        inst_place(f, id),
+        format!("{} takes {} operands, the call has {}", op.name(), op.info().params.len(), n),
+    )
+}
+
+#[cold]
+fn result_error(m: &Module, f: &Function, id: InstId, op: DxilOp, overload: Overload) -> VerifyError {
+    err(
+        "dxop.result-type",
+        inst_place(f, id),
+        format!(
+            "{} returns {}, the op returns {:?} (overload {overload})",
+            op.name(),
+            m.types.display(f.inst(id).ty),
+            op.info().ret
+        ),
+    )
+}
+
+/// The handle operand of an op that needs a class ([`needs_class`]) does not
+/// have it (`class`: the handle's, as [`handle_class`] knows it).
+#[cold]
+fn class_error(f: &Function, id: InstId, op: DxilOp, want: u8, class: Option<u8>) -> VerifyError {
+    const NAMES: [&str; 4] = ["an SRV", "a UAV", "a CBV", "a sampler"];
+    let name = |c: u8| NAMES.get(c as usize).copied().unwrap_or("an unknown class");
+    err(
+        "dxop.resource-class",
+        inst_place(f, id),
+        format!("{} needs {} handle, operand 0 is {}", op.name(), name(want), name(class.unwrap_or(9))),
+    )
+}
+
+/// Every operand has its declared type, and those that must be constants are
+/// ([`Declared::int_constant`]: integer constants).
+#[inline(always)]
+fn args_as_declared(m: &Module, f: &Function, decl: &Declared, args: &[Value]) -> bool {
+    let (constant, int_constant) = (decl.constant, decl.int_constant);
+    for (k, (a, p)) in args.iter().zip(&decl.params).enumerate() {
+        let ok = match *a {
+            Value::Const(c) => match m.consts.get(c.index()) {
+                // A constant operand declared an integer must be an integer constant ([`is_constant`]).
+                Some(c) => {
+                    c.ty == *p && (int_constant >> k & 1 == 0 || matches!(c.kind, ConstKind::Int(_) | ConstKind::Null))
+                }
+                None => false,
+            },
+            Value::Inst(i) => constant >> k & 1 == 0 && f.insts.get(i.index()).is_some_and(|x| x.ty == *p),
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
+/// Each operand's type against the op's parameter under the overload, and
+/// constant where it must be, in operand order.
+fn operands(
+    m: &Module,
+    f: &Function,
+    id: InstId,
+    op: DxilOp,
+    overload: Overload,
+    constant: u64,
+    args: &[Value],
+) -> Result<()> {
+    for (k, (a, p)) in args.iter().zip(op.info().params).enumerate() {
+        let t = m.value_type(f, *a);
+        if !fits(m, t, p.ty, overload) {
             return Err(err(
-                "dxop.arity",
-                inst_place(f, id),
-                format!("{} takes {} operands, the call has {}", op.name(), info.params.len(), args.len()),
-            ));
-        }
-        for (k, (a, p)) in args.iter().zip(info.params).enumerate() {
-            let t = m.value_type(f, *a);
-            if !fits(m, t, p.ty, *overload) {
-                return Err(err(
-                    "dxop.operand-type",
-                    inst_place(f, id),
-                    format!(
-                        "{} operand {k} ({}) is {}, the op takes {:?} (overload {overload})",
-                        op.name(),
-                        p.name,
-                        m.types.display(t),
-                        p.ty
-                    ),
-                ));
-            }
-            if (p.is_const || must_be_const(*op, k)) && !is_constant(m, t, *a) {
-                return Err(err(
-                    "dxop.constant-operand",
-                    inst_place(f, id),
-                    format!("{} operand {k} ({}) must be a constant", op.name(), p.name),
-                ));
-            }
-        }
-        if let Some(want) = needs_class(*op) {
-            let class = args.first().and_then(|h| handle_class(m, f, *h));
-            if class.is_some_and(|c| c != want) {
-                const NAMES: [&str; 4] = ["an SRV", "a UAV", "a CBV", "a sampler"];
-                let name = |c: u8| NAMES.get(c as usize).copied().unwrap_or("an unknown class");
-                return Err(err(
-                    "dxop.resource-class",
-                    inst_place(f, id),
-                    format!("{} needs {} handle, operand 0 is {}", op.name(), name(want), name(class.unwrap_or(9))),
-                ));
-            }
-        }
-        if has_offsets(*op) {
-            let cube = args
-                .first()
-                .and_then(|h| handle_kind(m, f, dxil, *h))
-                .is_some_and(|k| k == ResourceKind::TextureCube as u32 || k == ResourceKind::TextureCubeArray as u32);
-            let offset = args.iter().zip(info.params).any(|(a, p)| p.name.starts_with("offset") && !is_undef(m, *a));
-            if cube && offset {
-                return Err(err(
-                    "dxop.cube-offset",
-                    inst_place(f, id),
-                    format!("{} with texel offsets on a cube texture", op.name()),
-                ));
-            }
-        }
-        if matches!(op, DxilOp::AtomicBinOp | DxilOp::AtomicCompareExchange) {
-            atomic_element(m, f, dxil, id, *op, *overload, args)?;
-        }
-        if let Some(k) = mask_operand(*op) {
-            let mask = args.get(k).and_then(|a| m.const_uint(*a));
-            if mask.is_some_and(|x| x == 0 || x > 0xF) {
-                return Err(err(
-                    "dxop.mask",
-                    inst_place(f, id),
-                    format!("{} component mask {:#x} (1..=0xf)", op.name(), mask.unwrap_or(0)),
-                ));
-            }
-        }
-        if !fits(m, inst.ty, info.ret, *overload) {
-            return Err(err(
-                "dxop.result-type",
+                "dxop.operand-type",
                 inst_place(f, id),
                 format!(
-                    "{} returns {}, the op returns {:?} (overload {overload})",
+                    "{} operand {k} ({}) is {}, the op takes {:?} (overload {overload})",
                     op.name(),
-                    m.types.display(inst.ty),
-                    info.ret
+                    p.name,
+                    m.types.display(t),
+                    p.ty
                 ),
             ));
         }
+        if bit(constant, k) && !is_constant(m, t, *a) {
+            return Err(err(
+                "dxop.constant-operand",
+                inst_place(f, id),
+                format!("{} operand {k} ({}) must be a constant", op.name(), p.name),
+            ));
+        }
     }
-    extract_in_mask(m, f)
+    Ok(())
+}
+
+/// The checks of a few ops: no texel offsets on cube textures, atomics on
+/// the element type, resource kinds the op works on, sampled element types,
+/// handles of declared ranges and annotations that agree with them, load
+/// and store component masks.
+#[allow(clippy::too_many_arguments)]
+fn special(
+    m: &Module,
+    f: &Function,
+    dxil: &DxilModuleInfo,
+    calls: &mut Calls,
+    id: InstId,
+    op: DxilOp,
+    overload: Overload,
+    args: &[Value],
+) -> Result<()> {
+    let rules = OpRules::of(op);
+    let atomic = matches!(op, DxilOp::AtomicBinOp | DxilOp::AtomicCompareExchange);
+    // The handle's kind and element type, looked up once for the rules that need them (every
+    // op with offsets has a kind rule).
+    let handle = if rules.kinds != 0 || rules.sample || atomic {
+        args.first().and_then(|h| handle_kind_element(m, f, dxil, calls, *h))
+    } else {
+        None
+    };
+    if has_offsets(op) {
+        let mut offsets = rules.offsets;
+        let mut offset = false;
+        while offsets != 0 && !offset {
+            let k = offsets.trailing_zeros() as usize;
+            offsets &= offsets - 1;
+            offset = args.get(k).is_some_and(|a| !is_undef(m, *a));
+        }
+        let cube = offset
+            && handle.is_some_and(|(k, _)| {
+                k == ResourceKind::TextureCube as u32 || k == ResourceKind::TextureCubeArray as u32
+            });
+        if cube {
+            return Err(err(
+                "dxop.cube-offset",
+                inst_place(f, id),
+                format!("{} with texel offsets on a cube texture", op.name()),
+            ));
+        }
+    }
+    if atomic {
+        atomic_element(f, id, op, overload, handle)?;
+    }
+    if rules.kinds != 0 {
+        resource_kind(f, id, op, handle.map(|h| h.0), rules.kinds)?;
+    }
+    if rules.sample {
+        sample_element(f, dxil, id, op, handle.and_then(|h| h.1))?;
+    }
+    match op {
+        DxilOp::CreateHandle => create_handle_range(m, f, dxil, id, args)?,
+        DxilOp::CreateHandleFromBinding => int_fields(m, f, id, op, args.first(), 4)?,
+        DxilOp::AnnotateHandle => {
+            // An annotation of a binding's handle: its verdict follows from the two constants.
+            let key = match (args.first(), args.get(1)) {
+                (Some(Value::Inst(h)), Some(Value::Const(props))) => match f.dx_op(*h) {
+                    Some((DxilOp::CreateHandleFromBinding, [Value::Const(bind), ..])) => Some((*bind, *props)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if key.is_none_or(|k| !calls.annotated.contains(&k)) {
+                int_fields(m, f, id, op, args.get(1), 2)?;
+                annotation(m, f, dxil, calls, id, args)?;
+                if let Some(k) = key.filter(|_| calls.annotated.len() < MEMO) {
+                    calls.annotated.push(k);
+                }
+            }
+        }
+        _ => {}
+    }
+    if let Some(k) = mask_operand(op) {
+        let mask = args.get(k).and_then(|a| m.const_uint(*a));
+        if mask.is_some_and(|x| x == 0 || x > 0xF) {
+            return Err(err(
+                "dxop.mask",
+                inst_place(f, id),
+                format!("{} component mask {:#x} (1..=0xf)", op.name(), mask.unwrap_or(0)),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The resource class (0 SRV, 1 UAV, 2 CBV, 3 sampler) an op's handle
-/// operand must have: writes and atomics need a UAV, sampling and gathers an SRV.
+/// operand must have: writes and atomics need a UAV, sampling and gathers an
+/// SRV, constant-buffer loads a CBV (DXC's `InstrCBufferClassForCBufferHandle`).
 fn needs_class(op: DxilOp) -> Option<u8> {
     use DxilOp as D;
     match op {
+        D::CBufferLoad | D::CBufferLoadLegacy => Some(2),
         D::TextureStore
         | D::TextureStoreSample
         | D::BufferStore
@@ -141,7 +570,7 @@ fn first_word(m: &Module, v: Value) -> Option<u64> {
 
 /// The class of a handle made by CreateHandle, CreateHandleFromBinding or
 /// AnnotateHandle with constant operands (`None` where it is not known here).
-fn handle_class(m: &Module, f: &Function, h: Value) -> Option<u8> {
+fn handle_class(m: &Module, f: &Function, calls: &mut Calls, h: Value) -> Option<u8> {
     let Value::Inst(i) = h else { return None };
     let (op, args) = f.dx_op(i)?;
     match op {
@@ -154,7 +583,8 @@ fn handle_class(m: &Module, f: &Function, h: Value) -> Option<u8> {
             }
         }
         DxilOp::AnnotateHandle => {
-            let w = first_word(m, *args.get(1)?)?;
+            let Value::Const(c) = *args.get(1)? else { return None };
+            let (w, _) = calls.props(m, c)?;
             Some(match w & 0xFF {
                 13 => 2,
                 14 => 3,
@@ -169,21 +599,19 @@ fn handle_class(m: &Module, f: &Function, h: Value) -> Option<u8> {
 /// An atomic on a typed resource (typed buffer, texture) works on its
 /// element type: 32-bit integer (or float) for the i32 overload, a 32- or
 /// 64-bit integer for i64.
+/// (`handle`: the handle's [`handle_kind_element`].)
 fn atomic_element(
-    m: &Module,
     f: &Function,
-    dxil: &DxilModuleInfo,
     id: InstId,
     op: DxilOp,
     overload: Overload,
-    args: &[Value],
+    handle: Option<(u32, Option<u32>)>,
 ) -> Result<()> {
-    let Some(&h) = args.first() else { return Ok(()) };
-    let Some(kind) = handle_kind(m, f, dxil, h) else { return Ok(()) };
+    let Some((kind, elem)) = handle else { return Ok(()) };
     if !(1..=10).contains(&kind) {
         return Ok(());
     }
-    let Some(elem) = handle_element(m, f, dxil, h) else { return Ok(()) };
+    let Some(elem) = elem else { return Ok(()) };
     use crate::dxil::ComponentType as C;
     let ok = match overload {
         // 64-bit typed UAVs are declared u32/i32 with the atomic64 flag (SM 6.6).
@@ -204,8 +632,16 @@ fn atomic_element(
     Ok(())
 }
 
-/// The element (component) type number of a typed resource's handle.
-fn handle_element(m: &Module, f: &Function, dxil: &DxilModuleInfo, h: Value) -> Option<u32> {
+/// The resource kind (`ResourceKind` number) of a handle made by CreateHandle (from the
+/// module's resource lists), CreateHandleForLib (its resource global's record) or
+/// AnnotateHandle and, for a typed resource, its element (component) type number.
+fn handle_kind_element(
+    m: &Module,
+    f: &Function,
+    dxil: &DxilModuleInfo,
+    calls: &mut Calls,
+    h: Value,
+) -> Option<(u32, Option<u32>)> {
     let Value::Inst(i) = h else { return None };
     let (op, args) = f.dx_op(i)?;
     match op {
@@ -217,22 +653,31 @@ fn handle_element(m: &Module, f: &Function, dxil: &DxilModuleInfo, h: Value) -> 
             } else {
                 &dxil.resources
             };
-            let props = match class {
-                0 => &res.srvs.iter().find(|r| u64::from(r.binding.id) == id)?.props,
-                1 => &res.uavs.iter().find(|r| u64::from(r.binding.id) == id)?.props,
+            let (kind, props) = match class {
+                0 => res.srvs.iter().find(|r| u64::from(r.binding.id) == id).map(|r| (r.kind, &r.props))?,
+                1 => res.uavs.iter().find(|r| u64::from(r.binding.id) == id).map(|r| (r.kind, &r.props))?,
                 _ => return None,
             };
-            props.element_type.map(|c| c as u32)
+            Some((kind as u32, props.element_type.map(|c| c as u32)))
         }
+        DxilOp::CreateHandleForLib => lib_resource(m, f, dxil, h).map(|r| (r.1, r.2)),
         DxilOp::AnnotateHandle => {
             let Value::Const(c) = *args.get(1)? else { return None };
-            let w = match &m.konst(c).kind {
-                ConstKind::Aggregate(vs) => m.const_uint(*vs.get(1)?)?,
-                ConstKind::Data(d) => *d.get(1)?,
-                _ => return None,
-            };
-            Some((w & 0xFF) as u32)
+            let (w0, w1) = calls.props(m, c)?;
+            Some(((w0 & 0xFF) as u32, w1.map(|w| (w & 0xFF) as u32)))
         }
+        _ => None,
+    }
+}
+
+/// The first two words of a `%dx.types.ResourceProperties` constant: the
+/// first must be an integer (`None` otherwise), the second is `None` where it
+/// is not one; a null constant is words 0 and none.
+fn props_words(m: &Module, c: ConstId) -> Option<Props> {
+    match &m.konst(c).kind {
+        ConstKind::Aggregate(vs) => Some((m.const_uint(*vs.first()?)?, vs.get(1).and_then(|v| m.const_uint(*v)))),
+        ConstKind::Data(d) => Some((*d.first()?, d.get(1).copied())),
+        ConstKind::Null => Some((0, None)),
         _ => None,
     }
 }
@@ -259,32 +704,7 @@ fn has_offsets(op: DxilOp) -> bool {
 }
 
 fn is_undef(m: &Module, v: Value) -> bool {
-    matches!(v, Value::Const(c) if m.konst(c).kind == ConstKind::Undef)
-}
-
-/// The resource kind (`ResourceKind` number) of a handle made by
-/// CreateHandle (from the module's resource lists) or AnnotateHandle.
-fn handle_kind(m: &Module, f: &Function, dxil: &DxilModuleInfo, h: Value) -> Option<u32> {
-    let Value::Inst(i) = h else { return None };
-    let (op, args) = f.dx_op(i)?;
-    match op {
-        DxilOp::CreateHandle => {
-            let class = m.const_uint(*args.first()?)?;
-            let id = m.const_uint(*args.get(1)?)?;
-            let res = if dxil.resources.is_empty() {
-                dxil.main_entry().and_then(|e| e.resources.as_ref())?
-            } else {
-                &dxil.resources
-            };
-            match class {
-                0 => res.srvs.iter().find(|r| u64::from(r.binding.id) == id).map(|r| r.kind as u32),
-                1 => res.uavs.iter().find(|r| u64::from(r.binding.id) == id).map(|r| r.kind as u32),
-                _ => None,
-            }
-        }
-        DxilOp::AnnotateHandle => first_word(m, *args.get(1)?).map(|w| (w & 0xFF) as u32),
-        _ => None,
-    }
+    matches!(v, Value::Const(c) if matches!(m.konst(c).kind, ConstKind::Undef))
 }
 
 /// The component-mask operand of loads and stores that take one.
@@ -298,19 +718,17 @@ fn mask_operand(op: DxilOp) -> Option<usize> {
 
 /// A component extracted from a `RawBufferLoad` result must be one the
 /// load's constant mask loads (component 4 is the status, always there).
-fn extract_in_mask(m: &Module, f: &Function) -> Result<()> {
-    for (i, inst) in f.insts.iter().enumerate() {
-        let InstKind::ExtractValue { agg: Value::Inst(a), indices } = &inst.kind else { continue };
-        let Some((DxilOp::RawBufferLoad, args)) = f.dx_op(*a) else { continue };
-        let Some(mask) = args.get(3).and_then(|v| m.const_uint(*v)) else { continue };
-        if let [k] = f.indices(*indices) {
-            if *k < 4 && mask & (1 << k) == 0 {
-                return Err(err(
-                    "dxop.mask",
-                    inst_place(f, InstId(i as u32)),
-                    format!("extracts component {k} of %{}, whose mask {mask:#x} does not load it", a.0),
-                ));
-            }
+pub(crate) fn extract(m: &Module, f: &Function, id: InstId, agg: Value, indices: crate::ir::List) -> Result<()> {
+    let Value::Inst(a) = agg else { return Ok(()) };
+    let Some((DxilOp::RawBufferLoad, args)) = f.dx_op(a) else { return Ok(()) };
+    let Some(mask) = args.get(3).and_then(|v| m.const_uint(*v)) else { return Ok(()) };
+    if let [k] = f.indices(indices) {
+        if *k < 4 && mask & (1 << k) == 0 {
+            return Err(err(
+                "dxop.mask",
+                inst_place(f, id),
+                format!("extracts component {k} of %{}, whose mask {mask:#x} does not load it", a.0),
+            ));
         }
     }
     Ok(())
@@ -377,11 +795,20 @@ fn struct_named(m: &Module, t: TypeId, want: &str) -> bool {
 /// Whether a value of type `t` fits parameter type `p` under `overload`.
 /// Kinds this check cannot spell (user structs, node and wave-matrix
 /// handles) are accepted as any non-void type.
+#[inline(always)]
 fn fits(m: &Module, t: TypeId, p: ParamType, overload: Overload) -> bool {
     let Some(ty) = m.types.list.get(t.0 as usize) else { return false };
-    match p {
+    match scalar_fits(ty, p) {
+        Some(fit) => fit,
+        None => fits_other(m, t, ty, p, overload),
+    }
+}
+
+/// [`fits`] for a parameter type that is one fixed scalar (`None`: another kind).
+#[inline(always)]
+fn scalar_fits(ty: &Type, p: ParamType) -> Option<bool> {
+    Some(match p {
         ParamType::Void => matches!(ty, Type::Void),
-        ParamType::Overload => is_scalar(overload, ty).unwrap_or(!matches!(ty, Type::Void)),
         ParamType::I1 => matches!(ty, Type::Int(1)),
         ParamType::I8 => matches!(ty, Type::Int(8)),
         ParamType::I16 => matches!(ty, Type::Int(16)),
@@ -390,6 +817,15 @@ fn fits(m: &Module, t: TypeId, p: ParamType, overload: Overload) -> bool {
         ParamType::F16 => matches!(ty, Type::Half),
         ParamType::F32 => matches!(ty, Type::Float),
         ParamType::F64 => matches!(ty, Type::Double),
+        _ => return None,
+    })
+}
+
+/// [`fits`] of the parameter types that are not one fixed scalar.
+#[inline(never)]
+fn fits_other(m: &Module, t: TypeId, ty: &Type, p: ParamType, overload: Overload) -> bool {
+    match p {
+        ParamType::Overload => is_scalar(overload, ty).unwrap_or(!matches!(ty, Type::Void)),
         ParamType::F32Ptr | ParamType::GroupSharedPtr | ParamType::WaveMatrixPtr => {
             matches!(ty, Type::Pointer { .. })
         }
@@ -413,5 +849,416 @@ fn fits(m: &Module, t: TypeId, p: ParamType, overload: Overload) -> bool {
             Some(name) => struct_named(m, t, name),
             None => !matches!(ty, Type::Void),
         },
+    }
+}
+
+/// Bit `k` stands for `ResourceKind` k in the kind sets below.
+const fn kinds(ks: &[crate::dxil::ResourceKind]) -> u32 {
+    let mut bits = 0;
+    let mut i = 0;
+    while i < ks.len() {
+        bits |= 1 << ks[i] as u32;
+        i += 1;
+    }
+    bits
+}
+
+/// The resource kinds an op works on (DXC's `InstrResourceKindFor*` rules):
+/// sampling 1D/2D/3D/cube textures and their arrays (comparisons: no 3D),
+/// gathers 2D and cube, loads every non-cube texture kind, stores the
+/// single-sampled ones, buffer loads and stores buffers.
+fn allowed_kinds(op: DxilOp) -> Option<u32> {
+    use crate::dxil::ResourceKind as K;
+    use DxilOp as D;
+    const SAMPLE_C: u32 =
+        kinds(&[K::Texture1D, K::Texture1DArray, K::Texture2D, K::Texture2DArray, K::TextureCube, K::TextureCubeArray]);
+    const SAMPLE: u32 = SAMPLE_C | kinds(&[K::Texture3D]);
+    const GATHER: u32 = kinds(&[K::Texture2D, K::Texture2DArray, K::TextureCube, K::TextureCubeArray]);
+    const MS: u32 = kinds(&[K::Texture2DMS, K::Texture2DMSArray]);
+    const STORE: u32 = kinds(&[K::Texture1D, K::Texture1DArray, K::Texture2D, K::Texture2DArray, K::Texture3D]);
+    const BUFFER: u32 = kinds(&[K::TypedBuffer, K::RawBuffer, K::StructuredBuffer]);
+    const RAW: u32 = kinds(&[K::RawBuffer, K::StructuredBuffer]);
+    Some(match op {
+        D::Sample | D::SampleBias | D::SampleLevel | D::SampleGrad | D::CalculateLOD => SAMPLE,
+        D::SampleCmp | D::SampleCmpLevelZero | D::SampleCmpLevel | D::SampleCmpGrad | D::SampleCmpBias => SAMPLE_C,
+        D::TextureGather | D::TextureGatherCmp | D::TextureGatherRaw => GATHER,
+        D::TextureLoad => STORE | MS,
+        D::TextureStore => STORE,
+        D::TextureStoreSample | D::Texture2DMSGetSamplePosition => MS,
+        D::BufferLoad | D::BufferStore => BUFFER,
+        D::RawBufferLoad | D::RawBufferStore => RAW,
+        _ => return None,
+    })
+}
+
+/// An op on a resource of a kind it does not work on (a `SampleCmp` of a
+/// 3D texture, a `TextureStore` to a buffer, ...).
+/// (`kind`: the handle's, as [`handle_kind_element`] knows it.)
+fn resource_kind(f: &Function, id: InstId, op: DxilOp, kind: Option<u32>, allowed: u32) -> Result<()> {
+    let Some(kind) = kind else { return Ok(()) };
+    if kind < 32 && allowed & (1 << kind) != 0 {
+        return Ok(());
+    }
+    Err(err(
+        "dxop.resource-kind",
+        inst_place(f, id),
+        format!(
+            "{} on a {}",
+            op.name(),
+            ResourceKind::from_u32(kind).map_or("resource of unknown kind", |k| k.short_name())
+        ),
+    ))
+}
+
+fn is_sample(op: DxilOp) -> bool {
+    use DxilOp as D;
+    matches!(
+        op,
+        D::Sample
+            | D::SampleBias
+            | D::SampleLevel
+            | D::SampleGrad
+            | D::SampleCmp
+            | D::SampleCmpLevelZero
+            | D::SampleCmpLevel
+            | D::SampleCmpGrad
+            | D::SampleCmpBias
+    )
+}
+
+/// Sampling reads textures of a float, snorm or unorm element type; from
+/// SM 6.7 non-comparison sampling also reads 16- and 32-bit integer ones
+/// (DXC's `InstrSampleCompType`; comparisons stay float-only).
+/// (`elem`: the handle's element type, as [`handle_kind_element`] knows it.)
+fn sample_element(f: &Function, dxil: &DxilModuleInfo, id: InstId, op: DxilOp, elem: Option<u32>) -> Result<()> {
+    use crate::dxil::ComponentType as C;
+    let Some(elem) = elem else { return Ok(()) };
+    let float = [C::F32, C::SNormF32, C::UNormF32, C::F16, C::SNormF16, C::UNormF16];
+    if float.iter().any(|c| elem == *c as u32) {
+        return Ok(());
+    }
+    let sm = &dxil.shader_model;
+    let compare = !matches!(op, DxilOp::Sample | DxilOp::SampleBias | DxilOp::SampleLevel | DxilOp::SampleGrad);
+    let int = [C::I16, C::U16, C::I32, C::U32].iter().any(|c| elem == *c as u32);
+    if int && !compare && (sm.major, sm.minor) >= (6, 7) {
+        return Ok(());
+    }
+    Err(err(
+        "dxop.sample-type",
+        inst_place(f, id),
+        format!(
+            "{} of a texture of element type {} (sampling needs a float, snorm or unorm texture{})",
+            op.name(),
+            C::from_u32(elem).map_or("?", |c| c.name()),
+            if compare { "" } else { "; integer ones from SM 6.7" }
+        ),
+    ))
+}
+
+/// The `dx.resources` range a binding (class, space, register) falls in —
+/// the one starting at the register, else one that holds it — as its
+/// resource kind and element type.
+fn bound_range(res: &Resources, class: u64, space: u64, lower: u64) -> Option<(u32, Option<u32>)> {
+    fn pick<T>(list: &[T], b: impl Fn(&T) -> &Binding, space: u64, lower: u64) -> Option<&T> {
+        let at = |r: &&T| u64::from(b(r).space) == space && u64::from(b(r).lower_bound) == lower;
+        let holds = |r: &&T| {
+            let b = b(r);
+            u64::from(b.space) == space
+                && u64::from(b.lower_bound) <= lower
+                && b.range_size.is_none_or(|n| u64::from(b.lower_bound) + u64::from(n) > lower)
+        };
+        list.iter().find(at).or_else(|| list.iter().find(holds))
+    }
+    let elem = |p: &crate::dxil::ViewProperties| p.element_type.map(|c| c as u32);
+    match class {
+        0 => pick(&res.srvs, |r| &r.binding, space, lower).map(|r| (r.kind as u32, elem(&r.props))),
+        1 => pick(&res.uavs, |r| &r.binding, space, lower).map(|r| (r.kind as u32, elem(&r.props))),
+        2 => pick(&res.cbvs, |r| &r.binding, space, lower).map(|_| (ResourceKind::CBuffer as u32, None)),
+        3 => pick(&res.samplers, |r| &r.binding, space, lower).map(|_| (ResourceKind::Sampler as u32, None)),
+        _ => None,
+    }
+}
+
+/// The resource lists handles refer to: `!dx.resources`, else the entry's own.
+fn resource_lists(dxil: &DxilModuleInfo) -> Option<&Resources> {
+    if dxil.resources.is_empty() {
+        dxil.main_entry().and_then(|e| e.resources.as_ref())
+    } else {
+        Some(&dxil.resources)
+    }
+}
+
+/// `CreateHandle(class, range id, ...)` names a range of `dx.resources`.
+fn create_handle_range(m: &Module, f: &Function, dxil: &DxilModuleInfo, id: InstId, args: &[Value]) -> Result<()> {
+    let (Some(class), Some(range)) =
+        (args.first().and_then(|a| m.const_uint(*a)), args.get(1).and_then(|a| m.const_uint(*a)))
+    else {
+        return Ok(());
+    };
+    let found = resource_lists(dxil).is_some_and(|res| {
+        let has = |b: &Binding| u64::from(b.id) == range;
+        match class {
+            0 => res.srvs.iter().any(|r| has(&r.binding)),
+            1 => res.uavs.iter().any(|r| has(&r.binding)),
+            2 => res.cbvs.iter().any(|r| has(&r.binding)),
+            3 => res.samplers.iter().any(|r| has(&r.binding)),
+            _ => false,
+        }
+    });
+    if found {
+        return Ok(());
+    }
+    const NAMES: [&str; 4] = ["SRV", "UAV", "CBV", "sampler"];
+    Err(err(
+        "dxop.binding",
+        inst_place(f, id),
+        format!(
+            "CreateHandle of {} range {range}, which dx.resources does not declare",
+            NAMES.get(class as usize).copied().unwrap_or("unknown class")
+        ),
+    ))
+}
+
+/// `AnnotateHandle` describes the resource its handle (under any further
+/// annotations) reaches: for a
+/// `CreateHandleFromBinding` handle, the `dx.resources` range of the binding
+/// (same class, kind and element type: lowering takes the range, the
+/// other checks here the annotation); for a `CreateHandleForLib` handle, the
+/// library resource (class and kind); for a `CreateHandleFromHeap` handle, a
+/// sampler exactly when the handle is from the sampler heap.
+fn annotation(
+    m: &Module,
+    f: &Function,
+    dxil: &DxilModuleInfo,
+    calls: &mut Calls,
+    id: InstId,
+    args: &[Value],
+) -> Result<()> {
+    let (Some(Value::Inst(first)), Some(&props)) = (args.first(), args.get(1)) else { return Ok(()) };
+    // An annotation of an annotated handle describes the handle under both (lowering follows
+    // the chain to the handle's maker).
+    let mut h = first;
+    let mut steps = 0;
+    let (src, src_args) = loop {
+        let Some((op, a)) = f.dx_op(*h) else { return Ok(()) };
+        match (op, a.first()) {
+            (DxilOp::AnnotateHandle, Some(Value::Inst(inner))) if steps < 16 => {
+                h = inner;
+                steps += 1;
+            }
+            _ => break (op, a),
+        }
+    };
+    let Some(class) = handle_class(m, f, calls, Value::Inst(id)) else { return Ok(()) };
+    const NAMES: [&str; 4] = ["an SRV", "a UAV", "a CBV", "a sampler"];
+    let name = |c: u64| NAMES.get(c as usize).copied().unwrap_or("an unknown class");
+    let fail = |detail: String| Err(err("dxop.annotation", inst_place(f, id), detail));
+    match src {
+        DxilOp::CreateHandleFromBinding => {
+            let Some(Value::Const(c)) = src_args.first() else { return Ok(()) };
+            let bind: [u64; 4] = match &m.konst(*c).kind {
+                ConstKind::Null => [0; 4],
+                ConstKind::Aggregate(vs) if vs.len() == 4 => {
+                    let mut out = [0; 4];
+                    for (o, v) in out.iter_mut().zip(vs) {
+                        let Some(x) = m.const_uint(*v) else { return Ok(()) };
+                        *o = x;
+                    }
+                    out
+                }
+                _ => return Ok(()),
+            };
+            let [lower, _, space, bclass] = bind;
+            if bclass != u64::from(class) {
+                return fail(format!("describes {}, the handle is bound as {}", name(class.into()), name(bclass)));
+            }
+            let Some(res) = resource_lists(dxil) else { return Ok(()) };
+            let letter = ['t', 'u', 'b', 's'].get(bclass as usize).copied().unwrap_or('?');
+            let Some((kind, elem)) = bound_range(res, bclass, space, lower) else {
+                return Err(err(
+                    "dxop.binding",
+                    inst_place(f, *h),
+                    format!("binding {letter}{lower} space {space} is in no range of dx.resources"),
+                ));
+            };
+            let Some(w) = first_word(m, props) else { return Ok(()) };
+            let akind = (w & 0xFF) as u32;
+            if akind != kind {
+                let kname = |k: u32| ResourceKind::from_u32(k).map_or("an unknown kind", |k| k.short_name());
+                return fail(format!(
+                    "describes a {}, the range {letter}{lower} space {space} is a {}",
+                    kname(akind),
+                    kname(kind)
+                ));
+            }
+            if let (Some(e), true) = (elem, (1..=10).contains(&kind)) {
+                let Some(ae) = handle_kind_element(m, f, dxil, calls, Value::Inst(id)).and_then(|h| h.1) else {
+                    return Ok(());
+                };
+                if ae != e {
+                    use crate::dxil::ComponentType as C;
+                    let ename = |c: u32| C::from_u32(c).map_or("?", |c| c.name());
+                    return fail(format!(
+                        "describes element type {}, the range {letter}{lower} space {space} has {}",
+                        ename(ae),
+                        ename(e)
+                    ));
+                }
+            }
+            Ok(())
+        }
+        DxilOp::CreateHandleForLib => {
+            let Some((rclass, kind, _)) = lib_resource(m, f, dxil, Value::Inst(*h)) else { return Ok(()) };
+            if rclass != class {
+                return fail(format!(
+                    "describes {}, the handle's resource is {}",
+                    name(class.into()),
+                    name(rclass.into())
+                ));
+            }
+            let akind = first_word(m, props).map(|w| (w & 0xFF) as u32);
+            if akind.is_some_and(|k| k != kind) {
+                let kname = |k: u32| ResourceKind::from_u32(k).map_or("an unknown kind", |k| k.short_name());
+                return fail(format!(
+                    "describes a {}, the handle's resource is a {}",
+                    kname(akind.unwrap_or(0)),
+                    kname(kind)
+                ));
+            }
+            Ok(())
+        }
+        DxilOp::CreateHandleFromHeap => {
+            let Some(sampler_heap) = src_args.get(1).and_then(|a| m.const_uint(*a)) else { return Ok(()) };
+            if (sampler_heap != 0) != (class == 3) {
+                let heap = if sampler_heap != 0 { "sampler" } else { "resource" };
+                return fail(format!("describes {}, the handle is from the {heap} heap", name(class.into())));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The shader kind a function's ops run in: the module's for a shader, the
+/// export's for a library's entry function (`None` for other library
+/// functions, which several exports may call).
+pub(crate) fn stage_of(f: FuncId, dxil: &DxilModuleInfo) -> Option<ShaderKind> {
+    let kind = dxil.shader_model.kind;
+    if kind != ShaderKind::Library {
+        return Some(kind);
+    }
+    dxil.functions().find(|e| e.function == Some(f))?.properties.shader_kind
+}
+
+/// An op the stage does not have (a `TraceRay` in an intersection shader,
+/// `WorldRayOrigin` in a callable one, …): the operation table's stages
+/// (hctdb), DXC's `SmOpcodeInInvalidFunction`. The table's minimum shader
+/// models are not enforced: corpus shaders built for SM 6.5 use SM 6.8
+/// sampling ops, and lowering does not depend on the version.
+/// ([`call`] checks the stage against [`Declared::stages`].)
+#[cold]
+fn stage_error(f: &Function, id: InstId, op: DxilOp, kind: ShaderKind) -> VerifyError {
+    err("dxop.stage", inst_place(f, id), format!("{} is not available in {} shaders", op.name(), kind.name()))
+}
+
+/// The global a pointer to a library resource is, through a `getelementptr`
+/// (instruction or constant expression) into a resource array.
+fn pointer_global(m: &Module, f: &Function, p: Value) -> Option<GlobalId> {
+    match p {
+        Value::Global(g) => Some(g),
+        Value::Inst(i) => match &f.insts.get(i.index())?.kind {
+            InstKind::Gep { base: Value::Global(g), .. } => Some(*g),
+            _ => None,
+        },
+        Value::Const(c) => match &m.consts.get(c.index())?.kind {
+            ConstKind::Expr(crate::ir::ConstExpr::Gep { base: Value::Global(g), .. }) => Some(*g),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The `dx.resources` record whose global a library handle's resource was
+/// loaded from (`CreateHandleForLib(load @global)`), as (class, kind,
+/// element type).
+fn lib_resource(m: &Module, f: &Function, dxil: &DxilModuleInfo, h: Value) -> Option<(u8, u32, Option<u32>)> {
+    let Value::Inst(i) = h else { return None };
+    let (DxilOp::CreateHandleForLib, args) = f.dx_op(i)? else { return None };
+    let Value::Inst(load) = *args.first()? else { return None };
+    let InstKind::Load { ptr, .. } = &f.insts.get(load.index())?.kind else { return None };
+    let g = Some(pointer_global(m, f, *ptr)?);
+    let res = &dxil.resources;
+    let elem = |p: &crate::dxil::ViewProperties| p.element_type.map(|c| c as u32);
+    if let Some(r) = res.srvs.iter().find(|r| r.binding.global == g) {
+        return Some((0, r.kind as u32, elem(&r.props)));
+    }
+    if let Some(r) = res.uavs.iter().find(|r| r.binding.global == g) {
+        return Some((1, r.kind as u32, elem(&r.props)));
+    }
+    if res.cbvs.iter().any(|r| r.binding.global == g) {
+        return Some((2, ResourceKind::CBuffer as u32, None));
+    }
+    if res.samplers.iter().any(|r| r.binding.global == g) {
+        return Some((3, ResourceKind::Sampler as u32, None));
+    }
+    None
+}
+
+/// A library resource loaded from its global is an operand of
+/// `CreateHandleForLib` and of nothing else (DXC's `InstrResourceUser`):
+/// lowering turns the load into a handle, never into a value. Checked after
+/// the walk, only in a module whose resource records have globals (a library).
+pub(crate) fn resource_users(m: &Module, f: &Function, calls: &Calls) -> Result<()> {
+    let globals = &calls.lib_globals;
+    if globals.is_empty() {
+        return Ok(());
+    }
+    let mut loads = vec![false; f.insts.len()];
+    let mut any = false;
+    for (k, inst) in f.insts.iter().enumerate() {
+        if let InstKind::Load { ptr, .. } = &inst.kind {
+            if pointer_global(m, f, *ptr).is_some_and(|g| globals.contains(&g)) {
+                loads[k] = true;
+                any = true;
+            }
+        }
+    }
+    if !any {
+        return Ok(());
+    }
+    for (k, inst) in f.insts.iter().enumerate() {
+        if matches!(inst.kind, InstKind::DxOp { op: DxilOp::CreateHandleForLib, .. }) {
+            continue;
+        }
+        let mut bad = None;
+        f.for_each_operand(InstId(k as u32), |v| {
+            if let Value::Inst(x) = v {
+                if loads.get(x.index()).copied().unwrap_or(false) {
+                    bad = Some(x);
+                }
+            }
+        });
+        if let Some(x) = bad {
+            return Err(err(
+                "resource.user",
+                inst_place(f, InstId(k as u32)),
+                format!("uses %{}, a library resource loaded from its global (only CreateHandleForLib may)", x.0),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The `%dx.types.ResBind` of `CreateHandleFromBinding` and the
+/// `%dx.types.ResourceProperties` of `AnnotateHandle`: constants whose
+/// `n` fields are integer constants (lowering reads each field as a number;
+/// an `undef` class would read as an SRV).
+fn int_fields(m: &Module, f: &Function, id: InstId, op: DxilOp, v: Option<&Value>, n: usize) -> Result<()> {
+    let fail = |what: &str| Err(err("dxop.constant-operand", inst_place(f, id), format!("{} {what}", op.name())));
+    let Some(Value::Const(c)) = v else { return fail("takes a constant struct") };
+    match &m.konst(*c).kind {
+        ConstKind::Null => Ok(()),
+        ConstKind::Aggregate(vs) if vs.len() == n && vs.iter().all(|x| is_int_const(m, *x)) => Ok(()),
+        _ => fail(&format!("takes a struct of {n} integer constants")),
     }
 }

@@ -30,12 +30,65 @@ pub(crate) fn verify_module(m: &Module, info: &DxilModuleInfo) -> Result<()> {
     for (i, ep) in info.entry_points.iter().enumerate() {
         let Some(_) = ep.function else { continue };
         let kind = ep.properties.shader_kind.unwrap_or(info.shader_model.kind);
-        let place = format!("dx.entryPoints[{i}] `{}`", ep.name);
+        let place = Place { index: i, name: &ep.name };
         entry_limits(ep, kind, &place)?;
         signatures(ep, kind, &place)?;
     }
     resources(info)?;
+    resource_globals(m, info)?;
     memory(m)
+}
+
+/// Where an entry point breaks a rule: "dx.entryPoints[0] `main`", formatted
+/// only for an error message.
+struct Place<'a> {
+    index: usize,
+    name: &'a str,
+}
+
+impl std::fmt::Display for Place<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "dx.entryPoints[{}] `{}`", self.index, self.name)
+    }
+}
+
+impl From<&Place<'_>> for String {
+    fn from(p: &Place<'_>) -> String {
+        p.to_string()
+    }
+}
+
+/// A resource range's size is its global's element count (libraries
+/// declare resources as globals): a scalar for one register, `[n x T]`
+/// (nested arrays multiplied) for `n`, `[0 x T]` for an unbounded range.
+/// Lowering takes the array from the global and the binding from the range.
+fn resource_globals(m: &Module, info: &DxilModuleInfo) -> Result<()> {
+    let lists = std::iter::once(&info.resources).chain(info.entry_points.iter().filter_map(|e| e.resources.as_ref()));
+    for res in lists {
+        for (class, b) in res.bindings() {
+            let Some(g) = b.global.and_then(|g| m.globals.get(g.index())) else { continue };
+            let mut count = 1u64;
+            let mut t = g.value_ty;
+            while let Some(Type::Array { len, elem }) = m.types.list.get(t.0 as usize) {
+                count = count.saturating_mul(*len);
+                t = *elem;
+            }
+            let want = b.range_size.map_or(0, u64::from);
+            if count != want {
+                return Err(err(
+                    "resource.range-size",
+                    format!("{} {} `{}`", class.name(), b.id, b.name),
+                    format!(
+                        "range {} of {} registers, its global `{}` holds {count}",
+                        b.register_range(class.register_letter()),
+                        b.range_size.map_or("unbounded".to_string(), |n| n.to_string()),
+                        g.name
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// UAVs of kinds D3D12 has no unordered-access view for (cube textures).
@@ -47,14 +100,14 @@ fn resources(info: &DxilModuleInfo) -> Result<()> {
             return Err(err(
                 "resource.uav-kind",
                 format!("UAV {} `{}`", u.binding.id, u.binding.name),
-                format!("a {} cannot be an unordered-access view", u.kind.name()),
+                format!("a {} cannot be an unordered-access view", u.kind.short_name()),
             ));
         }
     }
     Ok(())
 }
 
-fn entry_limits(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
+fn entry_limits(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()> {
     let p = &ep.properties;
     let mesh_like = matches!(kind, ShaderKind::Mesh | ShaderKind::Amplification);
     if let Some(n) = p.workgroup_size() {
@@ -143,12 +196,13 @@ fn entry_limits(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
     Ok(())
 }
 
-fn signatures(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
+fn signatures(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()> {
     signature(&ep.inputs, "input", place)?;
     signature(&ep.outputs, "output", place)?;
     signature(&ep.patch_constants, "patch-constant", place)?;
     semantics(ep, kind, place)?;
     if kind == ShaderKind::Pixel {
+        ps_scalar_outputs(ep, place)?;
         // SV_Target n is render target n: one element each, n < 8.
         let mut seen = 0u32;
         for e in ep.outputs.iter().filter(|e| e.system_value_name() == "SV_Target") {
@@ -169,11 +223,70 @@ fn signatures(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
     Ok(())
 }
 
+/// Pixel-shader outputs that are one scalar of the pixel: one depth output
+/// (`SV_Depth`, `SV_DepthLessEqual` or `SV_DepthGreaterEqual`: DXC's
+/// `SmPSMultipleDepthSemantic`), one `SV_Coverage`, one `SV_StencilRef`,
+/// each a single row of one component.
+fn ps_scalar_outputs(ep: &EntryPoint, place: &Place<'_>) -> Result<()> {
+    use SemanticKind as S;
+    let (mut depth, mut coverage, mut stencil) = (0, 0, 0);
+    for e in &ep.outputs {
+        let n = match e.semantic_kind {
+            S::Depth | S::DepthLessEqual | S::DepthGreaterEqual => &mut depth,
+            S::Coverage => &mut coverage,
+            S::StencilRef => &mut stencil,
+            _ => continue,
+        };
+        *n += 1;
+        let at = || format!("{place}, output element {} `{}`", e.id, e.semantic_name);
+        if *n > 1 {
+            return Err(err(
+                "signature.ps-output",
+                at(),
+                format!("a second {} output (a pixel shader writes one)", e.semantic_kind.system_value_name()),
+            ));
+        }
+        if e.rows != 1 || e.cols != 1 {
+            return Err(err(
+                "signature.ps-output",
+                at(),
+                format!(
+                    "{} is {} rows × {} columns, not a scalar",
+                    e.semantic_kind.system_value_name(),
+                    e.rows,
+                    e.cols
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// System values each signature may hold (D3D12's signature points, for the
 /// stages whose elements lowering maps to built-ins).
-fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
+fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()> {
     use SemanticKind as S;
-    const PRE_RASTER_OUT: &[S] = &[
+    // SV_PrimitiveID is written by geometry shaders only, SV_ShadingRate by vertex and geometry
+    // shaders (D3D12's signature points; Vulkan has PrimitiveId and PrimitiveShadingRateKHR
+    // outputs in the same stages only).
+    const TESS_OUT: &[S] = &[
+        S::Arbitrary,
+        S::Position,
+        S::ClipDistance,
+        S::CullDistance,
+        S::RenderTargetArrayIndex,
+        S::ViewPortArrayIndex,
+    ];
+    const VS_OUT: &[S] = &[
+        S::Arbitrary,
+        S::Position,
+        S::ClipDistance,
+        S::CullDistance,
+        S::RenderTargetArrayIndex,
+        S::ViewPortArrayIndex,
+        S::ShadingRate,
+    ];
+    const GS_OUT: &[S] = &[
         S::Arbitrary,
         S::Position,
         S::ClipDistance,
@@ -202,23 +315,38 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
     ];
     const PS_OUT: &[S] = &[S::Target, S::Depth, S::DepthLessEqual, S::DepthGreaterEqual, S::Coverage, S::StencilRef];
     const VS_IN: &[S] = &[S::Arbitrary, S::VertexID, S::InstanceID, S::StartVertexLocation, S::StartInstanceLocation];
+    // Control points and vertices a hull, domain or geometry shader reads: what the previous
+    // stage wrote (SV_PrimitiveID: the geometry shader's own, unpacked input). Never tessellation
+    // factors: those are patch constants.
+    const VERTEX_IN: &[S] = &[
+        S::Arbitrary,
+        S::Position,
+        S::ClipDistance,
+        S::CullDistance,
+        S::RenderTargetArrayIndex,
+        S::ViewPortArrayIndex,
+        S::PrimitiveID,
+        S::ShadingRate,
+    ];
     const PATCH: &[S] = &[S::Arbitrary, S::TessFactor, S::InsideTessFactor];
-    let rules: [(&[SignatureElement], Option<&[S]>, &str); 3] = match kind {
+    // (elements, the system values they may hold, which signature).
+    type Rule<'a> = (&'a [SignatureElement], Option<&'a [S]>, &'a str);
+    let rules: [Rule<'_>; 3] = match kind {
         ShaderKind::Vertex => {
-            [(&ep.inputs, Some(VS_IN), "input"), (&ep.outputs, Some(PRE_RASTER_OUT), "output"), (&[], None, "")]
+            [(&ep.inputs, Some(VS_IN), "input"), (&ep.outputs, Some(VS_OUT), "output"), (&[], None, "")]
         }
         ShaderKind::Pixel => {
             [(&ep.inputs, Some(PS_IN), "input"), (&ep.outputs, Some(PS_OUT), "output"), (&[], None, "")]
         }
-        ShaderKind::Domain | ShaderKind::Geometry => [
-            (&ep.outputs, Some(PRE_RASTER_OUT), "output"),
+        ShaderKind::Geometry => [
+            (&ep.inputs, Some(VERTEX_IN), "input"),
+            (&ep.outputs, Some(GS_OUT), "output"),
             (&ep.patch_constants, Some(PATCH), "patch-constant"),
-            (&[], None, ""),
         ],
-        ShaderKind::Hull => [
-            (&ep.outputs, Some(PRE_RASTER_OUT), "output"),
+        ShaderKind::Domain | ShaderKind::Hull => [
+            (&ep.inputs, Some(VERTEX_IN), "input"),
+            (&ep.outputs, Some(TESS_OUT), "output"),
             (&ep.patch_constants, Some(PATCH), "patch-constant"),
-            (&[], None, ""),
         ],
         _ => return Ok(()),
     };
@@ -241,7 +369,7 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &str) -> Result<()> {
 
 /// Element ids are their positions; rows and columns within 32 × 4; no two
 /// elements of one stream on the same component.
-fn signature(elems: &[SignatureElement], which: &str, place: &str) -> Result<()> {
+fn signature(elems: &[SignatureElement], which: &str, place: &Place<'_>) -> Result<()> {
     let mut used = [[0u8; SIGNATURE_ROWS as usize]; 4];
     for (k, e) in elems.iter().enumerate() {
         let at = || format!("{place}, {which} element {k} `{}`", e.semantic_name);

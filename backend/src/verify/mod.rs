@@ -6,23 +6,61 @@
 //!   terminator, PHIs first, every operand in range, every use dominated by
 //!   its definition (a PHI's by the end of its incoming block), no non-PHI
 //!   instruction using its own result;
-//! - consistent operand types for every LLVM instruction ([`types`]);
+//! - consistent operand types for every LLVM instruction, constants of their
+//!   type (struct fields included), global initializers of the global's
+//!   type, element types that hold data, and DXIL's named structs
+//!   (`dx.types.ResRet.f32`, ...) of their layout ([`types`]);
 //! - `dx.op` calls that match the operation table: parameter and return
-//!   types, constant operands constant ([`dxop`]);
+//!   types, constant operands constant, ops the stage has; handles of the
+//!   class and resource kind the op works on, sampled textures of a type
+//!   sampling reads, annotations that agree with the binding, heap or
+//!   library resource they describe, handles of declared ranges, library
+//!   resources used through `CreateHandleForLib` only ([`dxop`]);
 //! - DXIL metadata that decodes, and D3D12's limits ([`limits`]): thread
 //!   group size, groupshared and local-array sizes, signature elements within
-//!   32 rows × 4 columns without overlaps, GS output size, tessellation
-//!   control points and factors, mesh output counts.
+//!   32 rows × 4 columns without overlaps, the system values each signature
+//!   may hold (one scalar depth, coverage and stencil output per pixel
+//!   shader), GS output size, tessellation control points and factors, mesh
+//!   output counts, library resource globals as large as their ranges.
+//!
+//! The rules follow DXC's validator where it has one (the rule's doc names
+//! it); campaign findings that led to one are rebuilt as tests in
+//! `conformance/tests/fuzz_findings.rs`.
 //!
 //! Each violation names the rule and the place (function, block,
 //! instruction) and becomes `CompileError::Malformed`.
+//!
+//! Cost: the driver decodes the metadata once ([`crate::dxil::decode`]) for
+//! the verifier, lowering and the linker, so the verifier only checks. Per
+//! function, [`ssa`] walks the instructions once (a function of one block,
+//! most of DXIL, needs no CFG; a function the bitcode reader vouches for —
+//! [`verify_read`] with its [`ReadFacts`] — needs no visit of its operands),
+//! then one walk checks operand types and `dx.op` calls together; a `dx.op`
+//! declaration is checked against the operation table once per module and a
+//! call whose arguments have the declared types needs no per-argument table
+//! lookup. The CFG and dominator tree of a function of several blocks go to
+//! the structurizer ([`Flows`]). The error reported is always the first of
+//! the first rule group that has one, in the order structure, SSA, operand
+//! types, `dx.op` calls, as if each group walked the function in turn.
+//!
+//! Entry points: [`verify_module`] (decodes the metadata itself) and
+//! [`verify_decoded`] check any module and trust nothing; [`verify_read`] is
+//! for a module exactly as the reader built it (the driver).
 
 mod dxop;
 mod limits;
 mod ssa;
 mod types;
 
-use crate::ir::{BlockId, Function, InstId, Module};
+use crate::analysis::Flows;
+use crate::bitcode::{FunctionFacts, ReadFacts};
+use crate::dxil::{DxilError, DxilModuleInfo};
+use crate::ir::{BlockId, Function, InstId, InstKind, Module};
+
+/// Whether a compile runs the verifier: `false` only in a benchmark build
+/// with the `bench-no-verify` feature (`dxjit bench` reports it).
+#[doc(hidden)]
+pub const RUNS_ON_COMPILE: bool = !cfg!(feature = "bench-no-verify");
 
 /// One violated rule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -37,16 +75,167 @@ pub struct VerifyError {
 
 pub type Result<T> = std::result::Result<T, VerifyError>;
 
-/// Verifies a module read by [`crate::bitcode::read_module`].
+/// Verifies a module read by [`crate::bitcode::read_module`]: decodes its
+/// DXIL metadata and runs [`verify_decoded`].
 pub fn verify_module(m: &Module) -> Result<()> {
-    let info = crate::dxil::decode(m).map_err(|e| err("metadata", "DXIL metadata".into(), e.to_string()))?;
+    let info = crate::dxil::decode(m).map_err(|e| metadata_error(&e))?;
+    verify_decoded(m, &info)
+}
+
+/// The rule `metadata`: the DXIL metadata must decode. The driver decodes it
+/// once ([`crate::dxil::decode`]) for the verifier, lowering and the linker,
+/// and reports a failure as this.
+pub fn metadata_error(e: &DxilError) -> VerifyError {
+    err("metadata", "DXIL metadata".into(), e.to_string())
+}
+
+/// Verifies a module whose metadata decoded to `info`: every other rule.
+pub fn verify_decoded(m: &Module, info: &DxilModuleInfo) -> Result<()> {
+    verify(m, info, None).map(drop)
+}
+
+/// [`verify_decoded`] for a module exactly as [`crate::bitcode::read_module_with_facts`]
+/// read it, with what reading established (`facts`): the operand-range and
+/// use rules of a function the reader vouches for need no visit of its
+/// operands. The verdict is the one [`verify_decoded`] gives; a verified
+/// module comes with the CFG and dominator tree of each function of several
+/// blocks, for the structurizer.
+pub fn verify_read(m: &Module, info: &DxilModuleInfo, facts: &ReadFacts) -> Result<Flows> {
+    verify(m, info, Some(facts))
+}
+
+fn verify(m: &Module, info: &DxilModuleInfo, facts: Option<&ReadFacts>) -> Result<Flows> {
     types::verify_constants(m)?;
-    for f in m.functions.iter().filter(|f| !f.is_declaration) {
-        ssa::verify_function(m, f)?;
-        types::verify_function(m, f)?;
-        dxop::verify_function(m, f, &info)?;
+    types::verify_globals(m)?;
+    types::verify_dx_types(m)?;
+    let void = ssa::VoidTypes::of(m);
+    let mut calls = dxop::Calls::new(m, info);
+    let mut flows = Flows::default();
+    for (i, f) in m.functions.iter().enumerate().filter(|(_, f)| !f.is_declaration) {
+        let id = crate::ir::FuncId(i as u32);
+        let as_read = facts.map(|r| r.function(id));
+        if let Some((cfg, dom)) = verify_function(m, id, f, info, &void, as_read, &mut calls)? {
+            flows.insert(id, cfg, dom);
+        }
     }
-    limits::verify_module(m, &info)
+    limits::verify_module(m, info)?;
+    Ok(flows)
+}
+
+/// A function: its structure and SSA form ([`ssa`]), then in one walk over
+/// its instructions the operand types of LLVM instructions ([`types`]) and
+/// the `dx.op` calls ([`dxop`]) — and, for a function of several blocks as
+/// read, the use rules [`ssa`] left to this walk ([`ssa::Verdict::Deferred`]).
+/// The error reported is the first of the first group that has one, in the
+/// order structure, SSA, operand types, `dx.op` calls (an extracted component
+/// a load's mask does not load comes last), as if each group walked the
+/// function in turn.
+///
+/// A new per-instruction rule goes into [`Rules::inst`] (an LLVM instruction's
+/// operand types: [`types::Checker::inst`]; a `dx.op` call's: [`dxop::call`]),
+/// so that it runs in this one walk.
+fn verify_function<'m>(
+    m: &'m Module,
+    fid: crate::ir::FuncId,
+    f: &'m Function,
+    info: &DxilModuleInfo,
+    void: &ssa::VoidTypes,
+    as_read: Option<FunctionFacts>,
+    calls: &mut dxop::Calls,
+) -> Result<Option<(crate::analysis::Cfg, crate::analysis::DomTree)>> {
+    // As read without forward references, an extracted value has the type the reader gave
+    // it: the aggregate's element at the (checked) indices.
+    let extract_typed = as_read.is_some_and(|r| !r.forward_refs);
+    let types = types::Checker::new(m, f);
+    let stage = dxop::stage_of(fid, info);
+    let mut rules = Rules { m, f, info, types, calls, stage, extract_typed, dxop: None, extract: None };
+    match ssa::verify_function(m, f, void, as_read)? {
+        ssa::Verdict::Done(flow) => {
+            for id in (0..f.insts.len() as u32).map(InstId) {
+                rules.inst(id)?;
+            }
+            rules.verdict().map(|()| flow)
+        }
+        ssa::Verdict::Deferred(d) => {
+            // Use rules first: the first broken one is the verdict; an operand-type error is
+            // kept until the walk has found none.
+            let mut types_error = None;
+            for (bi, b) in f.blocks.iter().enumerate() {
+                let bid = BlockId(bi as u32);
+                let reachable = d.a.cfg.is_reachable(bid.0);
+                for id in b.insts() {
+                    if reachable {
+                        d.uses(f, void, bid, b.first, id)?;
+                    }
+                    if types_error.is_none() {
+                        types_error = rules.inst(id).err();
+                    }
+                }
+            }
+            if let Some(e) = types_error {
+                return Err(e);
+            }
+            rules.verdict().map(|()| Some((d.a.cfg, d.a.dom)))
+        }
+    }
+}
+
+/// The per-instruction rules after structure and SSA form, in one walk: an
+/// operand-type error is returned at once, the first `dx.op` error and the
+/// first extracted-component error are kept for [`Rules::verdict`].
+struct Rules<'m, 'c> {
+    m: &'m Module,
+    f: &'m Function,
+    info: &'c DxilModuleInfo,
+    types: types::Checker<'m>,
+    calls: &'c mut dxop::Calls,
+    /// The stage the function's ops run in ([`dxop::stage_of`]).
+    stage: Option<crate::ShaderKind>,
+    /// `extractvalue`'s operand-type rule holds by construction (the function is as read,
+    /// without forward references: [`crate::bitcode::ReadFacts`]).
+    extract_typed: bool,
+    dxop: Option<VerifyError>,
+    extract: Option<VerifyError>,
+}
+
+impl Rules<'_, '_> {
+    #[inline(always)]
+    fn inst(&mut self, id: InstId) -> Result<()> {
+        let (m, f) = (self.m, self.f);
+        let inst = f.inst(id);
+        match &inst.kind {
+            InstKind::DxOp { op, overload, callee, args } => {
+                if self.dxop.is_none() {
+                    let call = (*op, *overload, *callee, *args);
+                    if let Err(e) = dxop::call(m, f, self.info, self.calls, self.stage, id, inst, call) {
+                        self.dxop = Some(e);
+                    }
+                }
+            }
+            InstKind::ExtractValue { agg, indices } => {
+                if !self.extract_typed {
+                    self.types.inst(id)?;
+                }
+                if self.dxop.is_none() && self.extract.is_none() {
+                    if let Err(e) = dxop::extract(m, f, id, *agg, *indices) {
+                        self.extract = Some(e);
+                    }
+                }
+            }
+            _ => self.types.inst(id)?,
+        }
+        Ok(())
+    }
+
+    /// After the walk without an operand-type error: the first `dx.op` error, else the first
+    /// extracted-component error, else a library resource used as a value
+    /// ([`dxop::resource_users`]).
+    fn verdict(self) -> Result<()> {
+        match self.dxop.or(self.extract) {
+            Some(e) => Err(e),
+            None => dxop::resource_users(self.m, self.f, self.calls),
+        }
+    }
 }
 
 /// "function `main`, block 3, %12 (add)".
@@ -65,5 +254,7 @@ pub(crate) fn err(rule: &'static str, place: String, detail: impl Into<String>) 
     VerifyError { rule, place, detail: detail.into() }
 }
 
+#[cfg(test)]
+mod read_tests;
 #[cfg(test)]
 mod tests;

@@ -6,15 +6,9 @@
 use super::{err, inst_place, Result, VerifyError};
 use crate::ir::{CastOp, ConstKind, Function, InstId, InstKind, Module, Type, TypeId, Value};
 
-pub(crate) fn verify_function(m: &Module, f: &Function) -> Result<()> {
-    let c = Checker { m, f };
-    for i in 0..f.insts.len() {
-        c.inst(InstId(i as u32))?;
-    }
-    Ok(())
-}
-
-struct Checker<'a> {
+/// The operand-type rules of one function's instructions ([`Checker::inst`],
+/// from the verifier's walk).
+pub(super) struct Checker<'a> {
     m: &'a Module,
     f: &'a Function,
 }
@@ -29,11 +23,20 @@ enum Class {
 }
 
 impl<'a> Checker<'a> {
+    pub(super) fn new(m: &'a Module, f: &'a Function) -> Checker<'a> {
+        Checker { m, f }
+    }
     fn get(&self, t: TypeId) -> Option<&'a Type> {
         self.m.types.list.get(t.0 as usize)
     }
+    /// [`Module::value_type`], instructions and constants looked up here.
+    #[inline]
     fn vt(&self, v: Value) -> TypeId {
-        self.m.value_type(self.f, v)
+        match v {
+            Value::Inst(i) => self.f.inst(i).ty,
+            Value::Const(c) => self.m.konst(c).ty,
+            _ => self.m.value_type(self.f, v),
+        }
     }
     /// (scalar class, vector length or `None` for scalars).
     fn shape(&self, t: TypeId) -> (Class, Option<u32>) {
@@ -61,14 +64,23 @@ impl<'a> Checker<'a> {
     fn fail(&self, id: InstId, detail: String) -> VerifyError {
         err("type.operand", inst_place(self.f, id), detail)
     }
+    #[inline]
     fn same(&self, id: InstId, what: &str, a: TypeId, b: TypeId) -> Result<()> {
-        if a != b && self.get(a) != self.get(b) {
+        if a != b {
+            return self.same_slow(id, what, a, b);
+        }
+        Ok(())
+    }
+    #[cold]
+    fn same_slow(&self, id: InstId, what: &str, a: TypeId, b: TypeId) -> Result<()> {
+        if self.get(a) != self.get(b) {
             return Err(self.fail(id, format!("{what}: {} and {} differ", self.show(a), self.show(b))));
         }
         Ok(())
     }
 
-    fn inst(&self, id: InstId) -> Result<()> {
+    /// The rules of instruction `id` (a `dx.op` call has its own, [`super::dxop`]).
+    pub(super) fn inst(&self, id: InstId) -> Result<()> {
         let inst = self.f.inst(id);
         let rt = inst.ty;
         match &inst.kind {
@@ -399,6 +411,9 @@ pub(crate) fn verify_constants(m: &Module) -> Result<()> {
         if n != want {
             return Err(err("constant.shape", place(), format!("{n} elements for {}", m.types.display(c.ty))));
         }
+        if let (ConstKind::Aggregate(vs), Type::Struct { elems, .. }) = (&c.kind, t) {
+            struct_fields(m, i, c.ty, vs, elems)?;
+        }
         if let (ConstKind::Aggregate(vs), Some(elem)) = (&c.kind, elem) {
             for v in vs {
                 if let Value::Const(k) = v {
@@ -417,4 +432,195 @@ pub(crate) fn verify_constants(m: &Module) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Each field of constant #`i`, a struct of type `ty`, has the field's type
+/// (a mutated `%dx.types.ResBind` once held a function pointer as its class byte).
+fn struct_fields(m: &Module, i: usize, ty: TypeId, vs: &[Value], elems: &[TypeId]) -> Result<()> {
+    for (k, (v, want)) in vs.iter().zip(elems).enumerate() {
+        let got = match v {
+            Value::Const(x) => m.consts.get(x.index()).map(|x| x.ty),
+            Value::Global(g) => m.globals.get(g.index()).map(|g| g.ptr_ty),
+            Value::Function(f) => m.functions.get(f.index()).map(|f| f.ptr_ty),
+            _ => None,
+        };
+        let Some(got) = got else { continue };
+        if got != *want && m.types.list.get(got.0 as usize) != m.types.list.get(want.0 as usize) {
+            return Err(err(
+                "constant.shape",
+                format!("constant #{i}"),
+                format!(
+                    "field {k} of a {} constant is {}, the field is {}",
+                    m.types.display(ty),
+                    m.types.display(got),
+                    m.types.display(*want)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A global's initializer has the global's value type (LLVM's verifier:
+/// "global variable initializer type does not match global variable type").
+pub(crate) fn verify_globals(m: &Module) -> Result<()> {
+    for g in &m.globals {
+        let Some(Value::Const(c)) = g.init else { continue };
+        let Some(k) = m.consts.get(c.index()) else {
+            return Err(err("global.initializer", format!("global `{}`", g.name), "initializer out of range"));
+        };
+        if k.ty != g.value_ty && m.types.list.get(k.ty.0 as usize) != m.types.list.get(g.value_ty.0 as usize) {
+            return Err(err(
+                "global.initializer",
+                format!("global `{}`", g.name),
+                format!(
+                    "initializer of type {} for a global of type {}",
+                    m.types.display(k.ty),
+                    m.types.display(g.value_ty)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// DXIL's named struct types have the layout the operation table's
+/// signatures mean (`dx.types.ResRet.f32` is four floats and an i32 status,
+/// `dx.types.CBufRet.i32` four i32s, ...): lowering reads their fields by
+/// that layout. Structs of other names are not checked.
+pub(crate) fn verify_dx_types(m: &Module) -> Result<()> {
+    for (k, t) in m.types.list.iter().enumerate() {
+        element_type(m, k, t)?;
+        let Type::Struct { name: Some(name), elems, .. } = t else { continue };
+        let Some(rest) = name.strip_prefix("dx.types.") else { continue };
+        let Some((want, n, tail)) = dx_layout(rest) else { continue };
+        let scalar = |e: &TypeId| m.types.list.get(e.0 as usize).is_some_and(|t| want.is(t));
+        let ok = elems.len() == n + usize::from(tail)
+            && elems[..n].iter().all(scalar)
+            && (!tail || elems.last().is_some_and(|e| matches!(m.types.list.get(e.0 as usize), Some(Type::Int(32)))));
+        if !ok {
+            return Err(err(
+                "type.dx-struct",
+                format!("type #{k} `%{name}`"),
+                format!(
+                    "has fields {{ {} }}, not {n} × {}{}",
+                    elems.iter().map(|e| m.types.display(*e)).collect::<Vec<_>>().join(", "),
+                    want.name(),
+                    if tail { " and an i32" } else { "" }
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The scalar field type of a DXIL named struct ([`dx_layout`]).
+#[derive(Clone, Copy)]
+enum Scalar {
+    Half,
+    Float,
+    Double,
+    I16,
+    I32,
+    I64,
+}
+
+impl Scalar {
+    /// From a type suffix (`f32`, `i16`, ...).
+    fn of(s: &str) -> Option<Scalar> {
+        Some(match s {
+            "f16" => Scalar::Half,
+            "f32" => Scalar::Float,
+            "f64" => Scalar::Double,
+            "i16" => Scalar::I16,
+            "i32" => Scalar::I32,
+            "i64" => Scalar::I64,
+            _ => return None,
+        })
+    }
+
+    fn is(self, t: &Type) -> bool {
+        matches!(
+            (self, t),
+            (Scalar::Half, Type::Half)
+                | (Scalar::Float, Type::Float)
+                | (Scalar::Double, Type::Double)
+                | (Scalar::I16, Type::Int(16))
+                | (Scalar::I32, Type::Int(32))
+                | (Scalar::I64, Type::Int(64))
+        )
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Scalar::Half => "half",
+            Scalar::Float => "float",
+            Scalar::Double => "double",
+            Scalar::I16 => "i16",
+            Scalar::I32 => "i32",
+            Scalar::I64 => "i64",
+        }
+    }
+}
+
+/// `s` up to its first `.`, and what follows the dot (`None`: no dot).
+fn dot_part(s: &str) -> (&str, Option<&str>) {
+    match s.bytes().position(|b| b == b'.') {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    }
+}
+
+/// The layout of `dx.types.<rest>`: `n` fields of one scalar type, then
+/// (`true`) an i32 last field (ResRet's status). `None` for names not checked.
+fn dx_layout(rest: &str) -> Option<(Scalar, usize, bool)> {
+    // LLVM renames a second type of one name `name.0`, `name.1`, ...: the layout is the first part's.
+    let (kind, tail) = dot_part(rest);
+    Some(match kind {
+        "ResRet" => (Scalar::of(dot_part(tail?).0)?, 4, true),
+        "CBufRet" => {
+            let (sfx, more) = dot_part(tail?);
+            let t = Scalar::of(sfx)?;
+            let n = match (sfx, more.map(|r| dot_part(r).0)) {
+                ("f16" | "i16", Some("8")) => 8,
+                ("f64" | "i64", _) => 2,
+                _ => 4,
+            };
+            (t, n, false)
+        }
+        "Dimensions" | "fouri32" => (Scalar::I32, 4, false),
+        "fouri16" => (Scalar::I16, 4, false),
+        "splitdouble" => (Scalar::I32, 2, false),
+        "SamplePos" => (Scalar::Float, 2, false),
+        _ => return None,
+    })
+}
+
+/// Struct fields, array and vector elements are first-class types that hold
+/// data: no `void`, label, metadata or function (LLVM's
+/// `isValidElementType`; vectors hold integers, floats or pointers, and
+/// pointers point at anything but `void`, labels and metadata). `t` is type `k`.
+fn element_type(m: &Module, k: usize, t: &Type) -> Result<()> {
+    let get = |t: TypeId| m.types.list.get(t.0 as usize);
+    let holds_data =
+        |t: TypeId| !matches!(get(t), None | Some(Type::Void | Type::Label | Type::Metadata | Type::Function { .. }));
+    let bad = match t {
+        Type::Struct { elems, .. } => elems.iter().copied().find(|e| !holds_data(*e)),
+        Type::Array { elem, .. } => Some(*elem).filter(|e| !holds_data(*e)),
+        Type::Pointer { pointee, .. } => {
+            Some(*pointee).filter(|e| matches!(get(*e), None | Some(Type::Void | Type::Label | Type::Metadata)))
+        }
+        Type::Vector { elem, .. } => Some(*elem).filter(|e| {
+            !matches!(get(*e), Some(Type::Int(_) | Type::Half | Type::Float | Type::Double | Type::Pointer { .. }))
+        }),
+        _ => None,
+    };
+    match bad {
+        Some(e) => Err(err(
+            "type.element",
+            format!("type #{k} {}", m.types.display(TypeId(k as u32))),
+            format!("holds a {}", m.types.display(e)),
+        )),
+        None => Ok(()),
+    }
 }

@@ -26,6 +26,7 @@ impl<'a> Reader<'a> {
         self.cur_function = Some(fid);
         self.local_md_base = self.module.metadata.len() as u32;
         self.fwd.clear();
+        self.facts_here = FunctionFacts::default();
 
         let mut func = std::mem::take(&mut self.module.functions[fid.index()]);
         for (i, &t) in func.param_tys.iter().enumerate() {
@@ -36,6 +37,16 @@ impl<'a> Reader<'a> {
         let r = self.function_entries(&mut body);
         self.module.functions[fid.index()] = body.func;
         r?;
+        let here = self.facts_here;
+        if here.forward_refs {
+            self.facts.forward_refs.push(fid);
+        }
+        if here.phis {
+            self.facts.phis.push(fid);
+        }
+        if here.late_phis {
+            self.facts.late_phis.push(fid);
+        }
         self.cur_function = None;
         Ok(())
     }
@@ -193,7 +204,7 @@ impl<'a> Reader<'a> {
         }
         let ty = self.ty(op(ops, *i)?)?;
         *i += 1;
-        Ok((self.forward(id)?, ty))
+        Ok((self.forward_plain(id)?, ty))
     }
 
     /// A value whose type is known from context.
@@ -204,6 +215,25 @@ impl<'a> Reader<'a> {
         if (id as usize) < self.values.len() {
             return Ok(self.values[id as usize].0);
         }
+        self.forward_plain(id)
+    }
+
+    /// A PHI is about to be added to the current block: [`FunctionFacts::phis`], and
+    /// [`FunctionFacts::late_phis`] when the block already holds a non-PHI.
+    fn note_phi(&mut self, b: &Body) {
+        self.facts_here.phis = true;
+        let first = b.func.blocks.get(b.cur_block).map_or(0, |k| k.first as usize);
+        if b.func.insts.len() > first && !matches!(b.func.insts.last().map(|i| &i.kind), Some(InstKind::Phi { .. })) {
+            self.facts_here.late_phis = true;
+        }
+    }
+
+    /// A forward reference from an instruction other than a PHI (PHIs read theirs through
+    /// [`Reader::value_signed`]): the function is listed in
+    /// [`crate::bitcode::ReadFacts::forward_refs`] (its uses need checking one by one).
+    #[cold]
+    fn forward_plain(&mut self, id: u32) -> Result<Value> {
+        self.facts_here.forward_refs = true;
         self.forward(id)
     }
 
@@ -415,6 +445,7 @@ impl<'a> Reader<'a> {
                 }
                 let l = Self::list(b.func.phi_pool.len(), inc.len())?;
                 b.func.phi_pool.extend(inc);
+                self.note_phi(b);
                 (InstKind::Phi { incoming: l }, ty)
             }
             19 => {

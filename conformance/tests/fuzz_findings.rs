@@ -1,0 +1,752 @@
+//! Findings of the fuzzing campaigns (`fuzz/`, record-level mutator +
+//! spirv-val oracle) turned into tests. The mutants are derived from corpus
+//! shaders, which stay out of the project, so each finding is rebuilt here as
+//! the same IR edit on a committed fixture (always runs) or on a corpus shader
+//! read from `../shared/corpus` (`SKIPPED` when absent). An edited module goes
+//! through what `compile` runs after the reader — the verifier, then
+//! `compile_module` — and must be rejected with the rule named, or (where the
+//! input is legal and dxjit lowered it wrongly) compile to SPIR-V that passes
+//! spirv-val.
+
+use dxjit::compile::compile_module;
+use dxjit::container::Container;
+use dxjit::dxil_op::DxilOp;
+use dxjit::ir::{BlockId, Const, ConstId, ConstKind, InstId, InstKind, MdId, Metadata, Module, Type, Value};
+use dxjit::{compile, CompileError, CompileOptions, CompiledShader};
+use dxjit_conformance::corpus::{corpus_root, fixtures_root};
+use dxjit_conformance::spirv_val;
+
+fn read(bytes: &[u8]) -> Module {
+    let c = Container::parse(bytes).expect("container");
+    let prog = c.dxil_program().expect("DXIL part");
+    dxjit::bitcode::read_module(prog.bitcode).expect("bitcode")
+}
+
+/// A committed fixture, which compiles to valid SPIR-V before any edit.
+fn fixture(rel: &str) -> Module {
+    let bytes = std::fs::read(fixtures_root().join(rel)).expect("fixture");
+    unedited_compiles(&bytes, &CompileOptions::default());
+    read(&bytes)
+}
+
+/// A corpus shader, or `None` (and a SKIPPED line) without the corpus.
+fn corpus(test: &str, rel: &str) -> Option<Module> {
+    corpus_with(test, rel, &CompileOptions::default())
+}
+
+/// A corpus shader compiled with `opts` (a library's export) before the edit.
+fn corpus_with(test: &str, rel: &str, opts: &CompileOptions) -> Option<Module> {
+    let path = corpus_root().join(rel);
+    let Ok(bytes) = std::fs::read(&path) else {
+        println!("SKIPPED {test}: no {}", path.display());
+        return None;
+    };
+    unedited_compiles(&bytes, opts);
+    Some(read(&bytes))
+}
+
+/// The edit, not the shader, is what a test checks: the shader compiles as it is.
+fn unedited_compiles(bytes: &[u8], opts: &CompileOptions) {
+    let ok = compile(bytes, opts).expect("the unedited shader compiles");
+    spirv_val::validate(&ok.spirv).expect("the unedited shader's SPIR-V is valid");
+}
+
+/// What `compile` does after reading: the verifier, then lowering.
+fn compile_edited(m: &Module) -> Result<CompiledShader, CompileError> {
+    compile_edited_with(m, &CompileOptions::default())
+}
+
+fn compile_edited_with(m: &Module, opts: &CompileOptions) -> Result<CompiledShader, CompileError> {
+    dxjit::verify::verify_module(m).map_err(|e| CompileError::Malformed(format!("verify: {e}")))?;
+    compile_module(m, opts)
+}
+
+/// A library's export, compiled.
+fn export(name: &str) -> CompileOptions {
+    CompileOptions { entry_point: Some(name.into()), ..CompileOptions::default() }
+}
+
+fn expect_rule(m: &Module, rule: &str) -> String {
+    match compile_edited(m) {
+        Err(CompileError::Malformed(msg)) => {
+            assert!(msg.contains(&format!("rule `{rule}`")), "wrong rule: {msg}");
+            println!("rejected as expected: {msg}");
+            msg
+        }
+        Err(e) => panic!("expected Malformed naming `{rule}`, got {e}"),
+        Ok(cs) => {
+            panic!("expected Malformed naming `{rule}`, got SPIR-V (valid: {:?})", spirv_val::validate(&cs.spirv))
+        }
+    }
+}
+
+fn expect_valid(m: &Module) {
+    expect_valid_with(m, &CompileOptions::default())
+}
+
+fn expect_valid_with(m: &Module, opts: &CompileOptions) {
+    match compile_edited_with(m, opts) {
+        Ok(cs) => spirv_val::validate(&cs.spirv).expect("valid SPIR-V"),
+        Err(e) => panic!("expected SPIR-V, got {e}"),
+    }
+}
+
+fn expect_unsupported(m: &Module, what: &str) {
+    match compile_edited(m) {
+        Err(e @ CompileError::Unsupported { .. }) => {
+            assert!(e.to_string().contains(what), "wrong feature: {e}");
+            println!("rejected as expected: {e}");
+        }
+        Err(e) => panic!("expected Unsupported naming `{what}`, got {e}"),
+        Ok(cs) => panic!("expected Unsupported, got SPIR-V (valid: {:?})", spirv_val::validate(&cs.spirv)),
+    }
+}
+
+fn main_fn(m: &Module) -> usize {
+    m.functions.iter().position(|f| !f.is_declaration).expect("a defined function")
+}
+
+fn int_of(m: &Module, id: Option<MdId>) -> Option<u64> {
+    match id.map(|id| &m.metadata[id.index()]) {
+        Some(Metadata::Value { value, .. }) => m.const_uint(*value),
+        _ => None,
+    }
+}
+
+/// A new integer constant of type `ty`.
+fn new_const(m: &mut Module, ty: dxjit::ir::TypeId, v: u64) -> ConstId {
+    m.consts.push(Const { ty, kind: ConstKind::Int(v) });
+    ConstId(m.consts.len() as u32 - 1)
+}
+
+/// Sets metadata operand `slot` (an index into `md_ops` holding an integer
+/// value) to `v`, through a new constant (the old one may be shared).
+fn set_md_int(m: &mut Module, slot: usize, v: u64) {
+    let Some(Some(old)) = m.md_ops.get(slot).copied() else { panic!("slot {slot} is not a value") };
+    let Metadata::Value { ty, .. } = m.metadata[old.index()] else { panic!("slot {slot} is not a value") };
+    let c = new_const(m, ty, v);
+    m.metadata.push(Metadata::Value { ty, value: Value::Const(c) });
+    m.md_ops[slot] = Some(MdId(m.metadata.len() as u32 - 1));
+}
+
+/// The `md_ops` slots of every metadata tuple of `len` or more operands
+/// for which `pick` holds (given the tuple's operands).
+fn tuples(m: &Module, len: usize, pick: impl Fn(&Module, &[Option<MdId>]) -> bool) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    for md in &m.metadata {
+        if let Metadata::Node { ops, .. } = md {
+            let r = ops.range();
+            if r.len() >= len && pick(m, &m.md_ops[r.clone()]) {
+                out.push(r);
+            }
+        }
+    }
+    out
+}
+
+/// `dx.resources` SRV records `{id, global, name, space, lower, size, kind, ...}`
+/// of resource kind `kind` (the extended-property tuple at 8 tells them from
+/// other tuples of that length).
+fn srv_records_of_kind(m: &Module, kind: u64) -> Vec<std::ops::Range<usize>> {
+    tuples(m, 9, |m, o| {
+        int_of(m, o[6]) == Some(kind)
+            && o.len() == 9
+            && matches!(o[2].map(|s| &m.metadata[s.index()]), Some(Metadata::String(_)))
+    })
+}
+
+/// Finding (campaign 1, fixed by `dxop.resource-class`): a write through an
+/// SRV handle (there: an atomic on an SRV texture) compiled to invalid
+/// SPIR-V. Rebuilt on `compute/texture_load_sample`: its `BufferStore`s get
+/// the SRV texture's handle.
+#[test]
+fn store_to_srv_is_malformed() {
+    let mut m = fixture("compute/texture_load_sample.cs_6_0.dxil");
+    let fi = main_fn(&m);
+    let is_srv = |m: &Module, a: Option<&Value>| a.and_then(|v| m.const_uint(*v)) == Some(0);
+    let f = &m.functions[fi];
+    let srv = (0..f.insts.len())
+        .map(|k| InstId(k as u32))
+        .find(|&id| matches!(f.dx_op(id), Some((DxilOp::CreateHandle, a)) if is_srv(&m, a.first())))
+        .expect("an SRV handle");
+    let f = &mut m.functions[fi];
+    let mut edited = 0;
+    for k in 0..f.insts.len() {
+        if let InstKind::DxOp { op: DxilOp::BufferStore, args, .. } = &f.insts[k].kind {
+            let at = args.range().start;
+            f.value_pool[at] = Value::Inst(srv);
+            edited += 1;
+        }
+    }
+    assert!(edited > 0, "no BufferStore to edit");
+    expect_rule(&m, "dxop.resource-class");
+}
+
+/// Finding (campaign 303, invalid-2): the `ResBind` of a UAV's
+/// `CreateHandleFromBinding` said SRV while its `AnnotateHandle` still said
+/// UAV; the store compiled to a write to a sampled image. Rebuilt on
+/// `compute/quad_vote` (SM 6.7).
+#[test]
+fn annotation_of_another_class_is_malformed() {
+    let mut m = fixture("compute/quad_vote.cs_6_7.dxil");
+    let fi = main_fn(&m);
+    let f = &m.functions[fi];
+    let k = f
+        .insts
+        .iter()
+        .position(|i| matches!(i.kind, InstKind::DxOp { op: DxilOp::CreateHandleFromBinding, .. }))
+        .expect("a CreateHandleFromBinding");
+    let InstKind::DxOp { args, .. } = &f.insts[k].kind else { unreachable!() };
+    let at = args.range().start;
+    let Value::Const(bind) = f.value_pool[at] else { panic!("ResBind is not a constant") };
+    let (ty, ConstKind::Aggregate(mut fields)) = (m.consts[bind.index()].ty, m.consts[bind.index()].kind.clone())
+    else {
+        panic!("ResBind is not an aggregate")
+    };
+    let Value::Const(class) = fields[3] else { panic!() };
+    assert_eq!(m.consts[class.index()].kind, ConstKind::Int(1), "the fixture's binding is a UAV");
+    let class_ty = m.consts[class.index()].ty;
+    fields[3] = Value::Const(new_const(&mut m, class_ty, 0));
+    m.consts.push(Const { ty, kind: ConstKind::Aggregate(fields) });
+    let new_bind = ConstId(m.consts.len() as u32 - 1);
+    m.functions[fi].value_pool[at] = Value::Const(new_bind);
+    let msg = expect_rule(&m, "dxop.annotation");
+    assert!(msg.contains("describes a UAV, the handle is bound as an SRV"), "{msg}");
+}
+
+/// Finding (campaign 303, invalid-6): a mutated constant made a compared
+/// texture 3D (`SampleCmpGrad` of a `Texture3D`), compiled to a Dref sample
+/// of a 3D image, which Vulkan forbids. DXC's `InstrResourceKindForSampleC`.
+/// Rebuilt on the corpus shader the mutant came from: its Texture2D SRV
+/// becomes a Texture3D in `dx.resources`.
+#[test]
+fn compare_sampling_of_a_3d_texture_is_malformed() {
+    let test = "compare_sampling_of_a_3d_texture_is_malformed";
+    let Some(mut m) = corpus(test, "dxil-spirv/dxil-builtin/sample-cmp-grad-offset-feedback.frag.dxil") else { return };
+    let recs = srv_records_of_kind(&m, 2);
+    assert_eq!(recs.len(), 1, "one Texture2D SRV");
+    set_md_int(&mut m, recs[0].start + 6, 4);
+    let msg = expect_rule(&m, "dxop.resource-kind");
+    assert!(msg.contains("on a texture3d"), "{msg}");
+}
+
+/// The same rule on a fixture: `SampleLevel` of a texture made multisampled.
+#[test]
+fn sampling_a_multisampled_texture_is_malformed() {
+    let mut m = fixture("compute/texture_load_sample.cs_6_0.dxil");
+    let recs = srv_records_of_kind(&m, 2);
+    assert!(!recs.is_empty(), "a Texture2D SRV");
+    for r in recs {
+        set_md_int(&mut m, r.start + 6, 3);
+    }
+    let msg = expect_rule(&m, "dxop.resource-kind");
+    assert!(msg.contains("on a texture2dms"), "{msg}");
+}
+
+/// Changes every `{ i32 0, i32 9 }` extended resource property (element
+/// type f32) to element type `to`, and so the `AnnotateHandle` properties
+/// of textures of element type f32 (SM 6.6+), which must agree.
+fn set_f32_element_types(m: &mut Module, to: u64) {
+    let slots = tuples(m, 2, |m, o| o.len() == 2 && int_of(m, o[0]) == Some(0) && int_of(m, o[1]) == Some(9));
+    assert!(!slots.is_empty(), "no element-type property to edit");
+    for r in slots {
+        set_md_int(m, r.start + 1, to);
+    }
+    for fi in 0..m.functions.len() {
+        for k in 0..m.functions[fi].insts.len() {
+            let f = &m.functions[fi];
+            let InstKind::DxOp { op: DxilOp::AnnotateHandle, args, .. } = &f.insts[k].kind else { continue };
+            let at = args.range().start + 1;
+            let Value::Const(props) = f.value_pool[at] else { continue };
+            let (ty, ConstKind::Aggregate(mut words)) =
+                (m.consts[props.index()].ty, m.consts[props.index()].kind.clone())
+            else {
+                continue;
+            };
+            let (Some(w0), Some(w1)) = (m.const_uint(words[0]), m.const_uint(words[1])) else { continue };
+            // Textures (kinds 1..=9) of element type f32.
+            if !(1..=9).contains(&(w0 & 0xff)) || w1 & 0xff != 9 {
+                continue;
+            }
+            let Value::Const(c1) = words[1] else { continue };
+            let wty = m.consts[c1.index()].ty;
+            words[1] = Value::Const(new_const(m, wty, (w1 & !0xff) | to));
+            m.consts.push(Const { ty, kind: ConstKind::Aggregate(words) });
+            m.functions[fi].value_pool[at] = Value::Const(ConstId(m.consts.len() as u32 - 1));
+        }
+    }
+}
+
+/// Finding (campaign of seeds 101/202, open until now): a float texture's
+/// element type mutated to u16 or i16; `SampleCmp*` then sampled an integer
+/// image with a float Dref result ("Sampled Type differs from Result Type").
+/// Comparison sampling needs a float texture (DXC's `InstrSampleCompType`;
+/// integer textures only for non-comparison sampling from SM 6.7). Rebuilt
+/// on a corpus shader with comparison sampling.
+#[test]
+fn compare_sampling_of_integer_texture_is_malformed() {
+    let test = "compare_sampling_of_integer_texture_is_malformed";
+    let Some(mut m) = corpus(test, "vkd3d-proton/sm_advanced/ps_sample_cmp_grad_bias.dxil") else { return };
+    set_f32_element_types(&mut m, 3); // u16
+    let msg = expect_rule(&m, "dxop.sample-type");
+    assert!(msg.contains("of element type u16"), "{msg}");
+}
+
+/// The same rule before SM 6.7: a non-comparison `SampleLevel` of a u32
+/// texture (`compute/texture_load_sample`, SM 6.0).
+#[test]
+fn sampling_an_integer_texture_before_sm_6_7_is_malformed() {
+    let mut m = fixture("compute/texture_load_sample.cs_6_0.dxil");
+    set_f32_element_types(&mut m, 5); // u32
+    let msg = expect_rule(&m, "dxop.sample-type");
+    assert!(msg.contains("SampleLevel of a texture of element type u32"), "{msg}");
+}
+
+/// Pixel-shader output elements `{id, name, comp type, semantic kind, indices,
+/// interpolation, rows, cols, start row, start col, tags}` of semantic kind `kind`.
+fn ps_outputs_of_kind(m: &Module, kind: u64) -> Vec<std::ops::Range<usize>> {
+    tuples(m, 10, |m, o| {
+        (10..=11).contains(&o.len())
+            && int_of(m, o[3]) == Some(kind)
+            && matches!(o[1].map(|s| &m.metadata[s.index()]), Some(Metadata::String(_)))
+    })
+}
+
+/// Finding (campaign 303, invalid-1): a mutated constant turned three
+/// `SV_Target` outputs into `SV_DepthLessEqual`; dxjit declared
+/// `DepthReplacing` three times. A pixel shader writes one depth, one
+/// coverage, one stencil reference, each a scalar. Rebuilt on
+/// `graphics/mrt` (three render targets).
+#[test]
+fn several_depth_outputs_are_malformed() {
+    let m0 = fixture("graphics/mrt.ps_6_0.dxil");
+    let targets = ps_outputs_of_kind(&m0, 16);
+    assert!(targets.len() >= 2, "render targets to edit");
+    // As the mutant had them: four-component depth outputs.
+    let mut m = m0.clone();
+    for r in &targets {
+        set_md_int(&mut m, r.start + 3, 18);
+    }
+    let msg = expect_rule(&m, "signature.ps-output");
+    assert!(msg.contains("not a scalar"), "{msg}");
+    // Scalars, but two of them.
+    let mut m = m0;
+    for r in &targets {
+        set_md_int(&mut m, r.start + 3, 18);
+        set_md_int(&mut m, r.start + 7, 1);
+    }
+    let msg = expect_rule(&m, "signature.ps-output");
+    assert!(msg.contains("a second SV_DepthLessEqual output"), "{msg}");
+}
+
+/// Finding (campaign 303, invalid-3): a `getelementptr` index became an
+/// `i1` (legal LLVM: indices are sign-extended, true is -1); lowering
+/// converted it with `OpUConvert` of a bool. Rebuilt on
+/// `compute/groupshared_reduce`: the first GEP in the true branch of a
+/// conditional branch gets the branch condition as index.
+#[test]
+fn i1_getelementptr_index_compiles() {
+    let mut m = fixture("compute/groupshared_reduce.cs_6_0.dxil");
+    let fi = main_fn(&m);
+    let f = &m.functions[fi];
+    let (cond, target): (Value, BlockId) = f
+        .insts
+        .iter()
+        .find_map(|i| match i.kind {
+            InstKind::CondBr { cond: c @ Value::Inst(_), if_true, .. } => Some((c, if_true)),
+            _ => None,
+        })
+        .expect("a conditional branch on an instruction");
+    let gep = f
+        .insts
+        .iter()
+        .find_map(|i| match &i.kind {
+            InstKind::Gep { indices, .. } if i.block == target && indices.len >= 2 => Some(indices.range().end - 1),
+            _ => None,
+        })
+        .expect("a getelementptr in the branch's true block");
+    m.functions[fi].value_pool[gep] = cond;
+    expect_valid(&m);
+}
+
+/// Finding (campaign 303, invalid-4): an array type mutated into a vector
+/// of 10 components (legal LLVM); SPIR-V vectors have 2 to 4. Rebuilt on
+/// `graphics/points`: its `[6 x float]` constant becomes `<6 x float>`.
+#[test]
+fn long_vectors_are_unsupported() {
+    let mut m = fixture("graphics/points.vs_6_0.dxil");
+    let k = m
+        .types
+        .list
+        .iter()
+        .position(|t| matches!(t, Type::Array { len: 6, elem } if m.types.list[elem.0 as usize] == Type::Float))
+        .expect("a [6 x float] type");
+    let Type::Array { elem, .. } = m.types.list[k] else { unreachable!() };
+    m.types.list[k] = Type::Vector { len: 6, elem };
+    expect_unsupported(&m, "vectors of 6 components");
+}
+
+/// Finding (campaign 303, invalid-5): shuffled constant records gave a
+/// `[6 x i32]` global a `[6 x float]` initializer (LLVM's verifier rejects
+/// it); the SPIR-V variable's initializer had another type. Rebuilt on
+/// `graphics/points`: its `[6 x float]` global is declared `[6 x i32]`.
+#[test]
+fn global_initializer_of_another_type_is_malformed() {
+    let mut m = fixture("graphics/points.vs_6_0.dxil");
+    let g = m.globals.iter().position(|g| g.init.is_some()).expect("a global with an initializer");
+    let i32t = m.types.intern(Type::Int(32));
+    let arr = m.types.intern(Type::Array { len: 6, elem: i32t });
+    m.globals[g].value_ty = arr;
+    expect_rule(&m, "global.initializer");
+}
+
+/// Where DXC has no element-type rule (gathers), a comparison gather of an
+/// integer texture is refused as unsupported: Vulkan compares depth only,
+/// and the Dref gather of an integer image had a float result (invalid).
+#[test]
+fn compare_gather_of_integer_texture_is_unsupported() {
+    let test = "compare_gather_of_integer_texture_is_unsupported";
+    let Some(mut m) = corpus(test, "dxil-spirv/dxil-builtin/texture-gather-cmp.frag.dxil") else { return };
+    set_f32_element_types(&mut m, 5); // u32
+    expect_unsupported(&m, "TextureGatherCmp of a texture of integer element type");
+}
+
+/// Signature elements `{id, name, component type, semantic kind, ...}`
+/// named `name` (a user semantic; legal to retype, the stores convert).
+fn signature_elements_named(m: &Module, name: &str) -> Vec<std::ops::Range<usize>> {
+    tuples(m, 10, |m, o| {
+        (10..=11).contains(&o.len())
+            && matches!(o[1].map(|s| &m.metadata[s.index()]), Some(Metadata::String(s)) if m.str(*s) == name)
+    })
+}
+
+/// Finding (campaign 404, invalid-1): a vertex output of component type f16
+/// (stored with the f16 overload) retyped i32; the store converted the
+/// half's bits with an `OpUConvert` to a signed int (invalid). Legal input:
+/// the element's type is the varying's, the overload the value's. Rebuilt on
+/// the corpus shader the mutant came from.
+#[test]
+fn half_stored_to_an_int_output_compiles() {
+    let test = "half_stored_to_an_int_output_compiles";
+    let Some(mut m) = corpus(test, "vkd3d-proton/sm_advanced/vs_fp16_native.dxil") else { return };
+    let elems = signature_elements_named(&m, "V");
+    assert!(!elems.is_empty(), "an element V");
+    for r in elems {
+        assert_eq!(int_of(&m, m.md_ops[r.start + 2]), Some(8), "V is f16");
+        set_md_int(&mut m, r.start + 2, 4);
+    }
+    expect_valid(&m);
+}
+
+/// Campaign 505 findings, 21 of 27: in DXIL libraries (compiled export by
+/// export since that campaign), a shared `i32 1` re-pointed by the mutator
+/// made one-register ranges arrays while their globals stayed scalars;
+/// lowering declared arrays and loaded scalars (mismatched `OpLoad`,
+/// `OpAccessChain` and `OpArrayLength` types). A range's size is its
+/// global's element count. Rebuilt on `raytracing/basic`: the acceleration
+/// structure's range gets 4 registers.
+#[test]
+fn library_range_larger_than_its_global_is_malformed() {
+    let mut m = fixture_export("raytracing/basic.lib_6_3.dxil", "RayGen");
+    let recs = srv_records_of_kind(&m, 16);
+    assert_eq!(recs.len(), 1, "one acceleration structure");
+    set_md_int(&mut m, recs[0].start + 5, 4);
+    let msg = expect_rule(&m, "resource.range-size");
+    assert!(msg.contains("range t0-t3 of 4 registers"), "{msg}");
+}
+
+/// A fixture library: the export named compiles to valid SPIR-V unedited.
+fn fixture_export(rel: &str, name: &str) -> Module {
+    let bytes = std::fs::read(fixtures_root().join(rel)).expect("fixture");
+    let ok = compile(&bytes, &export(name)).expect("the unedited export compiles");
+    spirv_val::validate(&ok.spirv).expect("the unedited export's SPIR-V is valid");
+    read(&bytes)
+}
+
+/// Campaign 505 findings: an export's shader kind re-pointed (ray
+/// generation to intersection, any hit to callable) kept ops the new stage
+/// lacks (`TraceRay`, `WorldRayOrigin`), which Vulkan forbids in that
+/// execution model. The operation table's stages (DXC's
+/// `SmOpcodeInInvalidFunction`). Rebuilt on `raytracing/basic`.
+#[test]
+fn trace_ray_in_an_intersection_shader_is_malformed() {
+    let mut m = fixture_export("raytracing/basic.lib_6_3.dxil", "RayGen");
+    // The entry properties' `i32 8, i32 7` (shader kind: ray generation).
+    let props = tuples(&m, 2, |m, o| o.windows(2).any(|w| int_of(m, w[0]) == Some(8) && int_of(m, w[1]) == Some(7)));
+    assert_eq!(props.len(), 1, "one ray-generation export");
+    let r = props[0].clone();
+    let k = (r.start..r.end - 1)
+        .find(|&k| int_of(&m, m.md_ops[k]) == Some(8) && int_of(&m, m.md_ops[k + 1]) == Some(7))
+        .expect("the kind tag");
+    set_md_int(&mut m, k + 1, 8);
+    let msg = expect_rule(&m, "dxop.stage");
+    assert!(msg.contains("TraceRay is not available in intersection shaders"), "{msg}");
+}
+
+/// Sets the constant index of the first `extractelement`/`insertelement`
+/// of the function named like `export` to `k`.
+fn set_element_index(m: &mut Module, export: &str, insert: bool, k: u64) {
+    let fi = m.functions.iter().position(|f| !f.is_declaration && f.name.contains(export)).expect("the export");
+    let i64t = m.types.intern(Type::Int(64));
+    let c = new_const(m, i64t, k);
+    let f = &mut m.functions[fi];
+    let inst = f
+        .insts
+        .iter_mut()
+        .find(|i| match i.kind {
+            InstKind::ExtractElement { .. } => !insert,
+            InstKind::InsertElement { .. } => insert,
+            _ => false,
+        })
+        .expect("an element access");
+    match &mut inst.kind {
+        InstKind::ExtractElement { index, .. } | InstKind::InsertElement { index, .. } => *index = Value::Const(c),
+        _ => unreachable!(),
+    }
+}
+
+/// Campaign 505 findings (3): a constant `extractelement`/`insertelement`
+/// index past the vector's end (legal LLVM: the result is poison) became an
+/// out-of-bounds `OpCompositeExtract`/`OpCompositeInsert` literal. Lowered
+/// to `OpUndef` now. Rebuilt on `raytracing/basic`.
+#[test]
+fn element_index_past_the_end_compiles() {
+    let mut m = fixture_export("raytracing/basic.lib_6_3.dxil", "RayGen");
+    set_element_index(&mut m, "RayGen", false, 8);
+    expect_valid_with(&m, &export("RayGen"));
+    let mut m = fixture_export("raytracing/basic.lib_6_3.dxil", "ClosestHit");
+    set_element_index(&mut m, "ClosestHit", true, 5);
+    expect_valid_with(&m, &export("ClosestHit"));
+}
+
+/// Campaign 505 findings (2): a vertex output re-pointed to
+/// `SV_PrimitiveID`; Vulkan has no PrimitiveId output in vertex shaders, nor
+/// D3D12 (geometry shaders write it). Rebuilt on `graphics/points`.
+#[test]
+fn primitive_id_output_of_a_vertex_shader_is_malformed() {
+    let mut m = fixture("graphics/points.vs_6_0.dxil");
+    let pos = ps_outputs_of_kind(&m, 3);
+    assert_eq!(pos.len(), 1, "one SV_Position output");
+    set_md_int(&mut m, pos[0].start + 3, 10);
+    let msg = expect_rule(&m, "signature.system-value");
+    assert!(msg.contains("primitive_id is not allowed in a vertex output signature"), "{msg}");
+}
+
+/// Campaign 606 findings (2): a type record mutated `%dx.types.CBufRet.i32`
+/// into `{ float, i32, i32, i32 }` (and `{ i32, i32, i8, i32 }`); lowering
+/// read fields by the layout the name means and added a float to an int.
+/// DXIL's named structs have their layout. Rebuilt on
+/// `compute/texture_load_sample`: its `dx.types.ResRet.f32` gets an i32 first field.
+#[test]
+fn dx_struct_of_another_layout_is_malformed() {
+    let mut m = fixture("compute/texture_load_sample.cs_6_0.dxil");
+    let i32t = m.types.intern(Type::Int(32));
+    let k = m
+        .types
+        .list
+        .iter()
+        .position(|t| matches!(t, Type::Struct { name: Some(n), .. } if n == "dx.types.ResRet.f32"))
+        .expect("dx.types.ResRet.f32");
+    let Type::Struct { elems, .. } = &mut m.types.list[k] else { unreachable!() };
+    elems[0] = i32t;
+    let msg = expect_rule(&m, "type.dx-struct");
+    assert!(msg.contains("has fields { i32, float, float, float, i32 }, not 4 × float and an i32"), "{msg}");
+}
+
+/// Campaign 606 finding: a hull shader's input signature re-pointed at its
+/// patch-constant one (`SV_TessFactor` as a control-point input); lowering
+/// declared a TessLevelOuter input, which Vulkan forbids in tessellation
+/// control shaders. Control points hold what the previous stage wrote, never
+/// tessellation factors. Rebuilt on `tessellation/cp3to4`.
+#[test]
+fn tess_factor_control_point_input_is_malformed() {
+    let mut m = fixture("tessellation/cp3to4.hs_6_0.dxil");
+    let elems = signature_elements_named(&m, "CPPOS");
+    assert!(!elems.is_empty(), "the CPPOS element");
+    for r in elems {
+        set_md_int(&mut m, r.start + 3, 25);
+    }
+    let msg = expect_rule(&m, "signature.system-value");
+    assert!(msg.contains("tess_factor is not allowed in a hull input signature"), "{msg}");
+}
+
+/// Campaign 707 findings (2): an `extractvalue` re-pointed at a library
+/// resource loaded from its global (a `%class.Texture2D<float>`); lowering
+/// turns that load into a handle, never a value, and stopped with an
+/// internal error. Such a load is an operand of `CreateHandleForLib` only
+/// (DXC's `InstrResourceUser`). Rebuilt on the corpus library the mutants
+/// came from.
+#[test]
+fn library_resource_used_as_a_value_is_malformed() {
+    let test = "library_resource_used_as_a_value_is_malformed";
+    let Some(mut m) = corpus_with(test, "vkd3d-proton/rt/multi_rs.dxil", &export("RayGen")) else { return };
+    let fi = m.functions.iter().position(|f| !f.is_declaration && f.name.contains("RayGen@")).expect("RayGen");
+    let f = &m.functions[fi];
+    // The load of the Texture2D<float> (first field float) a CreateHandleForLib takes.
+    let load = f
+        .insts
+        .iter()
+        .find_map(|i| match &i.kind {
+            InstKind::DxOp { op: DxilOp::CreateHandleForLib, args, .. } => match f.value_pool[args.range().start] {
+                Value::Inst(l) => match m.types.get(f.insts[l.index()].ty) {
+                    Type::Struct { elems, .. } if m.types.get(elems[0]) == &Type::Float => Some(l),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        })
+        .expect("a Texture2D<float> handle");
+    let e = (load.index() + 1..f.insts.len())
+        .find(|&k| {
+            matches!(&f.insts[k].kind, InstKind::ExtractValue { .. }) && m.types.get(f.insts[k].ty) == &Type::Float
+        })
+        .expect("a float extractvalue after it");
+    let InstKind::ExtractValue { agg, .. } = &mut m.functions[fi].insts[e].kind else { unreachable!() };
+    *agg = Value::Inst(load);
+    let msg = expect_rule(&m, "resource.user");
+    assert!(msg.contains("(extractvalue): uses"), "{msg}");
+}
+
+/// Campaign 707 finding: a constant `%dx.types.ResBind` got a function
+/// pointer as its class byte (the struct's fields were not type-checked).
+/// Rebuilt on `compute/quad_vote`.
+#[test]
+fn struct_constant_field_of_another_type_is_malformed() {
+    let mut m = fixture("compute/quad_vote.cs_6_7.dxil");
+    let k = m
+        .consts
+        .iter()
+        .position(|c| {
+            matches!(c.kind, ConstKind::Aggregate(_))
+                && matches!(m.types.get(c.ty), Type::Struct { name: Some(n), .. } if n == "dx.types.ResBind")
+        })
+        .expect("a ResBind constant");
+    let func = m.functions.iter().position(|f| f.is_declaration).expect("a declared function");
+    let ConstKind::Aggregate(fields) = &mut m.consts[k].kind else { unreachable!() };
+    fields[3] = Value::Function(dxjit::ir::FuncId(func as u32));
+    let msg = expect_rule(&m, "constant.shape");
+    assert!(msg.contains("field 3 of a %dx.types.ResBind constant"), "{msg}");
+}
+
+/// Campaign 707 finding: a `CBufferLoad`'s handle re-pointed at a UAV; its
+/// access chain mixed the storage buffer's storage class with the constant
+/// buffer's. Constant-buffer loads take CBV handles (DXC's
+/// `InstrCBufferClassForCBufferHandle`). Rebuilt on `compute/cbuffer_packing`.
+#[test]
+fn constant_buffer_load_from_a_uav_is_malformed() {
+    let mut m = fixture("compute/cbuffer_packing.cs_6_0.dxil");
+    let fi = main_fn(&m);
+    let f = &m.functions[fi];
+    let uav = (0..f.insts.len())
+        .map(|k| InstId(k as u32))
+        .find(|&id| matches!(f.dx_op(id), Some((DxilOp::CreateHandle, a)) if a.first().and_then(|v| m.const_uint(*v)) == Some(1)))
+        .expect("a UAV handle");
+    let f = &mut m.functions[fi];
+    let mut edited = 0;
+    for k in 0..f.insts.len() {
+        if let InstKind::DxOp { op: DxilOp::CBufferLoadLegacy | DxilOp::CBufferLoad, args, .. } = &f.insts[k].kind {
+            let at = args.range().start;
+            f.value_pool[at] = Value::Inst(uav);
+            edited += 1;
+        }
+    }
+    assert!(edited > 0, "no constant-buffer load to edit");
+    let msg = expect_rule(&m, "dxop.resource-class");
+    assert!(msg.contains("needs a CBV handle, operand 0 is a UAV"), "{msg}");
+}
+
+/// Campaign 707 finding: in a library, a Texture2D re-pointed to a cube
+/// texture kept its `SampleLevel` texel offsets; the verifier resolved no
+/// library handle (`CreateHandleForLib`) and Vulkan forbids ConstOffset on
+/// cubes. Library handles are resolved through their resource global now.
+/// Rebuilt on the corpus library the mutant came from.
+#[test]
+fn library_cube_sample_with_offsets_is_malformed() {
+    let test = "library_cube_sample_with_offsets_is_malformed";
+    let Some(mut m) = corpus_with(test, "vkd3d-proton/rt/multi_rs.dxil", &export("RayGen")) else { return };
+    let recs = srv_records_of_kind(&m, 2);
+    assert_eq!(recs.len(), 1, "one Texture2D SRV");
+    set_md_int(&mut m, recs[0].start + 6, 5);
+    let i32t = m.types.intern(Type::Int(32));
+    let six = new_const(&mut m, i32t, 6);
+    let mut edited = 0;
+    for f in m.functions.iter_mut() {
+        for k in 0..f.insts.len() {
+            if let InstKind::DxOp { op: DxilOp::SampleLevel, args, .. } = &f.insts[k].kind {
+                // Operands after the opcode: handle, sampler, 4 coordinates, then offset0.
+                let at = args.range().start + 6;
+                f.value_pool[at] = Value::Const(six);
+                edited += 1;
+            }
+        }
+    }
+    assert!(edited > 0, "no SampleLevel to edit");
+    let msg = expect_rule(&m, "dxop.cube-offset");
+    assert!(msg.contains("SampleLevel with texel offsets on a cube texture"), "{msg}");
+}
+
+/// Campaign 707 finding: a CBV in register space 0xFFFFFFFF landed in
+/// descriptor set 0xFFFFFFFF, the value lowering also used to mean "push
+/// constants": the variable was declared PushConstant and its loads Uniform.
+/// The placement, not the set number, decides now. Rebuilt on
+/// `compute/cbuffer_packing`.
+#[test]
+fn cbv_in_space_0xffffffff_compiles() {
+    let mut m = fixture("compute/cbuffer_packing.cs_6_0.dxil");
+    // The CBV record `{id, undef, name, space, lower, size, bytes, tags}`: 96 bytes.
+    let recs = tuples(&m, 8, |m, o| o.len() == 8 && int_of(m, o[6]) == Some(96) && int_of(m, o[5]) == Some(1));
+    assert_eq!(recs.len(), 1, "one CBV record");
+    set_md_int(&mut m, recs[0].start + 3, 0xFFFF_FFFF);
+    expect_valid(&m);
+}
+
+/// Campaign 808 finding: a type record gave `%struct.Payload` a `void`
+/// field (LLVM forbids it); the SPIR-V struct held an OpTypeVoid. Rebuilt on
+/// `raytracing/basic`.
+#[test]
+fn struct_with_a_void_field_is_malformed() {
+    let mut m = fixture_export("raytracing/basic.lib_6_3.dxil", "RayGen");
+    let void = m.types.intern(Type::Void);
+    let k = m
+        .types
+        .list
+        .iter()
+        .position(|t| matches!(t, Type::Struct { name: Some(n), .. } if n == "struct.Payload"))
+        .expect("struct.Payload");
+    let Type::Struct { elems, .. } = &mut m.types.list[k] else { unreachable!() };
+    elems.push(void);
+    let msg = expect_rule(&m, "type.element");
+    assert!(msg.contains("holds a void"), "{msg}");
+}
+
+/// Campaign 808 finding: a UAV's `AnnotateHandle` re-pointed at the SRV's
+/// annotated handle (an annotation of an annotation); lowering followed the
+/// chain to the SRV binding, the verifier read the outer (UAV) annotation,
+/// and the store wrote a sampled image. Rebuilt on the corpus shader the
+/// mutant came from.
+#[test]
+fn annotation_of_an_annotation_of_another_class_is_malformed() {
+    let test = "annotation_of_an_annotation_of_another_class_is_malformed";
+    let Some(mut m) = corpus(test, "vkd3d-proton/sm_advanced/cs_quad_swap_2d_sm66.dxil") else { return };
+    let fi = main_fn(&m);
+    let f = &m.functions[fi];
+    // Annotations with their properties' first word: bit 12 is "UAV".
+    let annotations: Vec<(usize, u64)> = (0..f.insts.len())
+        .filter_map(|k| match &f.insts[k].kind {
+            InstKind::DxOp { op: DxilOp::AnnotateHandle, args, .. } => {
+                let Value::Const(c) = f.value_pool[args.range().start + 1] else { return None };
+                let ConstKind::Aggregate(w) = &m.consts[c.index()].kind else { return None };
+                Some((k, m.const_uint(w[0])?))
+            }
+            _ => None,
+        })
+        .collect();
+    let &(uav, _) = annotations.iter().find(|(_, w)| w & 0x1000 != 0).expect("a UAV annotation");
+    let &(srv, _) = annotations.iter().find(|(k, w)| w & 0x1000 == 0 && *k < uav).expect("an SRV annotation before it");
+    let InstKind::DxOp { args, .. } = &m.functions[fi].insts[uav].kind else { unreachable!() };
+    let at = args.range().start;
+    m.functions[fi].value_pool[at] = Value::Inst(InstId(srv as u32));
+    let msg = expect_rule(&m, "dxop.annotation");
+    assert!(msg.contains("describes a UAV, the handle is bound as an SRV"), "{msg}");
+}
