@@ -296,6 +296,11 @@ fn a_subgroup_size_the_device_cannot_give_skips_with_the_reason() {
     let r = run_spec(&fake, &spec, &tmp.cfg());
     assert_eq!(r.status, Status::Pass, "{}", r.detail);
     assert_eq!(fake.jobs.borrow()[0].required_subgroup_size, Some(8));
+    // A spec expecting the compile to refuse still runs where 8 lanes are not available.
+    fake.caps.compute_subgroup_sizes = Some((32, 32));
+    let refused = parse(&format!("subgroup_size = 8\nexpect = \"unsupported\"\n{DOUBLER_SPEC}"));
+    let r = run_spec(&fake, &refused, &tmp.cfg());
+    assert_ne!(r.status, Status::Skipped, "{}", r.detail);
 }
 
 #[test]
