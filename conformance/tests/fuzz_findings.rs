@@ -750,3 +750,18 @@ fn annotation_of_an_annotation_of_another_class_is_malformed() {
     let msg = expect_rule(&m, "dxop.annotation");
     assert!(msg.contains("describes a UAV, the handle is bound as an SRV"), "{msg}");
 }
+
+/// Campaign 1111 finding: a module with 16-bit types whose shader flags lose the
+/// native-low-precision bit (a mutated type width made the flags constant an i9) is a
+/// min-precision shader, computed at 32 bits; `Dot2AddHalf` still converted its (now 32-bit)
+/// half operands with `OpFConvert` float → float, which spirv-val rejects. Rebuilt on the corpus
+/// shader the mutant came from: the flags 0x800030 become 0x30.
+#[test]
+fn dot2add_half_of_min_precision_halves_compiles() {
+    let test = "dot2add_half_of_min_precision_halves_compiles";
+    let Some(mut m) = corpus(test, "dxil-spirv/dxil-builtin/sm64-packed-arithmetic.ssbo.comp.dxil") else { return };
+    let flags = tuples(&m, 2, |m, ops| int_of(m, ops[0]) == Some(0) && int_of(m, ops[1]) == Some(0x80_0030));
+    assert_eq!(flags.len(), 1, "one shader-flags property");
+    set_md_int(&mut m, flags[0].start + 1, 0x30);
+    expect_valid(&m);
+}

@@ -338,8 +338,12 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             for j in 0..2 {
                 let a = l.value(args[1 + j])?;
                 let b = l.value(args[3 + j])?;
-                let a = l.op(Op::FConvert, f, &[a])?;
-                let b = l.op(Op::FConvert, f, &[b])?;
+                // Min-precision halves computed at 32 bits (`widen16`) are floats already.
+                let (a, b) = if l.widen16 {
+                    (a, b)
+                } else {
+                    (l.op(Op::FConvert, f, &[a])?, l.op(Op::FConvert, f, &[b])?)
+                };
                 let p = l.op(Op::FMul, f, &[a, b])?;
                 s = l.op(Op::FAdd, f, &[s, p])?;
             }
