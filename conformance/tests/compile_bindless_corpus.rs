@@ -144,7 +144,7 @@ impl Tally {
             if feature.contains("root descriptor") {
                 // The shader asks a buffer its size: an application keeps such buffers in tables.
                 let Some(m) = opts.bindings.as_deref() else { return };
-                let rs = m.root_signature.as_ref().map(|rs| without_root_buffers(rs));
+                let rs = m.root_signature.as_ref().map(without_root_buffers);
                 let model = BindingModel { root_signature: rs, ..m.clone() };
                 let opts = CompileOptions { bindings: Some(Arc::new(model)), ..CompileOptions::default() };
                 r = catch_unwind(AssertUnwindSafe(|| compile(dxil, &opts)));

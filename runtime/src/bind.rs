@@ -155,7 +155,7 @@ pub(crate) fn prepare(
             let storage = matches!(res.resource, ResourceDesc::StorageTexelBuffer { .. });
             let bpt = u64::from(format.bytes_per_texel());
             let len = data.len() as u64;
-            if len == 0 || len % bpt != 0 {
+            if len == 0 || !len.is_multiple_of(bpt) {
                 return Err(invalid(
                     res,
                     format!("texel buffer data of {len} bytes is not a positive multiple of {bpt} ({format:?})"),

@@ -37,7 +37,7 @@ pub use resources::{BoundResource, ImageDesc, ResourceDesc, SamplerDesc, Subreso
 
 /// Converts a SPIR-V binary (as bytes, either endianness) to words, checking the magic number.
 pub fn spirv_from_words(bytes: &[u8]) -> Result<Vec<u32>, RuntimeError> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(RuntimeError::InvalidSpirv(format!("{} bytes is not a whole number of words", bytes.len())));
     }
     let le: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();

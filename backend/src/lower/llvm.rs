@@ -256,7 +256,7 @@ fn binary(l: &mut Lowerer<'_>, i: InstId, op: BinOp, lhs: Value, rhs: Value) -> 
 fn signed_rem(l: &mut Lowerer<'_>, ty: crate::ir::TypeId, t: Word, (a, rhs): (Word, Value), b: Word) -> LResult<Word> {
     let bool_ty = match l.m.types.get(ty) {
         Type::Vector { len, .. } => {
-            let n = *len as u32;
+            let n = *len;
             let s = l.bool();
             l.vector(s, n)
         }

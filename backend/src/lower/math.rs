@@ -339,11 +339,8 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
                 let a = l.value(args[1 + j])?;
                 let b = l.value(args[3 + j])?;
                 // Min-precision halves computed at 32 bits (`widen16`) are floats already.
-                let (a, b) = if l.widen16 {
-                    (a, b)
-                } else {
-                    (l.op(Op::FConvert, f, &[a])?, l.op(Op::FConvert, f, &[b])?)
-                };
+                let (a, b) =
+                    if l.widen16 { (a, b) } else { (l.op(Op::FConvert, f, &[a])?, l.op(Op::FConvert, f, &[b])?) };
                 let p = l.op(Op::FMul, f, &[a, b])?;
                 s = l.op(Op::FAdd, f, &[s, p])?;
             }

@@ -61,9 +61,13 @@ fn run_inner(backend: &dyn Backend, spec: &Spec, cfg: &RunConfig, r: &mut SpecRe
     // A spec that runs with a given subgroup size (a [WaveSize] D3D12 would refuse elsewhere)
     // needs a device that can give a dispatch that many lanes.
     // A spec that expects the compile to refuse runs anywhere (nothing is dispatched).
-    if let (Some(n), Some((lo, hi)), false) = (spec.subgroup_size, caps.compute_subgroup_sizes, spec.expect_unsupported) {
+    if let (Some(n), Some((lo, hi)), false) = (spec.subgroup_size, caps.compute_subgroup_sizes, spec.expect_unsupported)
+    {
         if !n.is_power_of_two() || !(lo..=hi).contains(&n) {
-            return Err((Status::Skipped, format!("device lacks subgroup size {n} (compute runs with {lo}..={hi} lanes)")));
+            return Err((
+                Status::Skipped,
+                format!("device lacks subgroup size {n} (compute runs with {lo}..={hi} lanes)"),
+            ));
         }
     }
 
