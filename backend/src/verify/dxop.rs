@@ -682,25 +682,11 @@ fn props_words(m: &Module, c: ConstId) -> Option<Props> {
     }
 }
 
-/// Ops with texel-offset operands (`offset0`…).
+/// Ops with texel-offset operands (`offset0`…): the samples ([`is_sample`]), gathers and
+/// texture loads.
 fn has_offsets(op: DxilOp) -> bool {
     use DxilOp as D;
-    matches!(
-        op,
-        D::Sample
-            | D::SampleBias
-            | D::SampleLevel
-            | D::SampleGrad
-            | D::SampleCmp
-            | D::SampleCmpLevelZero
-            | D::SampleCmpLevel
-            | D::SampleCmpGrad
-            | D::SampleCmpBias
-            | D::TextureGather
-            | D::TextureGatherCmp
-            | D::TextureGatherRaw
-            | D::TextureLoad
-    )
+    is_sample(op) || matches!(op, D::TextureGather | D::TextureGatherCmp | D::TextureGatherRaw | D::TextureLoad)
 }
 
 fn is_undef(m: &Module, v: Value) -> bool {

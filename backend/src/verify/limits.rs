@@ -318,16 +318,7 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()>
     // Control points and vertices a hull, domain or geometry shader reads: what the previous
     // stage wrote (SV_PrimitiveID: the geometry shader's own, unpacked input). Never tessellation
     // factors: those are patch constants.
-    const VERTEX_IN: &[S] = &[
-        S::Arbitrary,
-        S::Position,
-        S::ClipDistance,
-        S::CullDistance,
-        S::RenderTargetArrayIndex,
-        S::ViewPortArrayIndex,
-        S::PrimitiveID,
-        S::ShadingRate,
-    ];
+    const VERTEX_IN: &[S] = GS_OUT;
     const PATCH: &[S] = &[S::Arbitrary, S::TessFactor, S::InsideTessFactor];
     // (elements, the system values they may hold, which signature).
     type Rule<'a> = (&'a [SignatureElement], Option<&'a [S]>, &'a str);
