@@ -765,3 +765,19 @@ fn dot2add_half_of_min_precision_halves_compiles() {
     set_md_int(&mut m, flags[0].start + 1, 0x30);
     expect_valid(&m);
 }
+
+/// Campaign 1111 finding: a groupshared array re-declared as a plain (private) global, so
+/// the shader's `atomicrmw`s reached private memory and became `OpAtomic*` on a `Private`
+/// variable, which Vulkan forbids. DXIL's LLVM atomics take groupshared memory only (UAV
+/// atomics are `dx.op` calls). Rebuilt on the seed: its IR printed with every `addrspace(3)`
+/// dropped, parsed back.
+#[test]
+fn atomic_on_private_memory_is_malformed() {
+    let test = "atomic_on_private_memory_is_malformed";
+    let Some(m) = corpus(test, "dxil-spirv/llvm-builtin/atomic-bin-op.comp.dxil") else { return };
+    let text = dxjit::ir::print::print_module(&m);
+    assert!(text.contains("addrspace(3)") && text.contains("atomicrmw"), "groupshared atomics in the seed");
+    let edited = dxjit::asm::parse_module(&text.replace(" addrspace(3)", "")).expect("the edited text parses");
+    let msg = expect_rule(&edited, "atomic.groupshared");
+    assert!(msg.contains("address space 0"), "{msg}");
+}

@@ -64,6 +64,21 @@ impl<'a> Checker<'a> {
     fn fail(&self, id: InstId, detail: String) -> VerifyError {
         err("type.operand", inst_place(self.f, id), detail)
     }
+    /// `atomic.groupshared`: LLVM's atomics in DXIL reach groupshared memory (address space 3)
+    /// or a work-graph node record (6) only; a UAV's atomics are `dx.op` calls (DXC's
+    /// validator: "Non-groupshared or node record destination to atomic operation"). Vulkan has
+    /// no atomics on private memory.
+    #[inline]
+    fn groupshared_atomic(&self, id: InstId, what: &str, space: u32) -> Result<()> {
+        if space == 3 || space == 6 {
+            return Ok(());
+        }
+        Err(err(
+            "atomic.groupshared",
+            inst_place(self.f, id),
+            format!("{what} on memory of address space {space}, not groupshared (3) or a node record (6)"),
+        ))
+    }
     #[inline]
     fn same(&self, id: InstId, what: &str, a: TypeId, b: TypeId) -> Result<()> {
         if a != b {
@@ -273,9 +288,10 @@ impl<'a> Checker<'a> {
             }
             InstKind::AtomicRmw { ptr, value, .. } => {
                 let pt = self.vt(*ptr);
-                let Some((p, _)) = self.m.types.pointee(pt) else {
+                let Some((p, space)) = self.m.types.pointee(pt) else {
                     return Err(self.fail(id, format!("atomicrmw on {}", self.show(pt))));
                 };
+                self.groupshared_atomic(id, "atomicrmw", space)?;
                 self.same(id, "atomicrmw value and pointee", self.vt(*value), p)?;
                 self.same(id, "atomicrmw result", p, rt)?;
                 if !matches!(self.shape(p), (Class::Int(_), None)) {
@@ -284,9 +300,10 @@ impl<'a> Checker<'a> {
             }
             InstKind::CmpXchg { ptr, cmp, new, .. } => {
                 let pt = self.vt(*ptr);
-                let Some((p, _)) = self.m.types.pointee(pt) else {
+                let Some((p, space)) = self.m.types.pointee(pt) else {
                     return Err(self.fail(id, format!("cmpxchg on {}", self.show(pt))));
                 };
+                self.groupshared_atomic(id, "cmpxchg", space)?;
                 self.same(id, "cmpxchg compare value and pointee", self.vt(*cmp), p)?;
                 self.same(id, "cmpxchg new value and pointee", self.vt(*new), p)?;
                 if !matches!(self.shape(p), (Class::Int(_), None)) {
