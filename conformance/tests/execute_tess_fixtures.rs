@@ -5,7 +5,8 @@
 //! integer/fractional_odd/pow2 partitioning, cw/ccw/point output (with the
 //! culling that proves the winding), 3 → 4 control points, patch-constant
 //! functions reading the output patch, extra patch constants, and
-//! SV_PrimitiveID/SV_DomainLocation in the domain shader. Every pipeline
+//! SV_PrimitiveID/SV_DomainLocation in the domain shader, SV_ClipDistance
+//! from hull control points through the domain shader. Every pipeline
 //! runs with both patch-constant schemes (invocation 0 / all invocations).
 
 use dxjit::link::{InputElement, InputLayout, LinkOptions};
@@ -160,6 +161,16 @@ fn cases() -> Vec<Case> {
             cull: CullMode::None,
             tolerance: 0.0,
             expect: constant_in_tri([1.0, 0.0, 1.0, 1.0]),
+        },
+        Case {
+            name: "hs_clip + ds_clip (SV_ClipDistance = NDC x from the control points: left half clipped)",
+            hs: "hs_clip",
+            ds: "ds_clip",
+            points: tri_points([0.0; 3]),
+            cull: CullMode::None,
+            tolerance: 0.0,
+            // Clip distance at a pixel centre = its NDC x = (x + 0.5) / 8 - 1: >= 0 from x = 8 on.
+            expect: Box::new(|x, y| (in_tri(x, y) && x >= 8).then_some([1.0, 1.0, 0.0, 1.0])),
         },
         Case {
             name: "passthrough + ds_primid (two patches: SV_PrimitiveID, SV_DomainLocation)",

@@ -276,6 +276,7 @@ fn tessellation_pipelines_accepted_with_their_state() {
         ("passthrough", "passthrough", 3, 3, D::Tri, P::Integer, O::TriangleCW, "SpacingEqual"),
         ("pow2", "quad_points", 4, 4, D::Quad, P::Pow2, O::Point, "SpacingEqual"),
         ("passthrough", "ds_primid", 3, 3, D::Tri, P::Integer, O::TriangleCW, "SpacingEqual"),
+        ("hs_clip", "ds_clip", 3, 3, D::Tri, P::Integer, O::TriangleCW, "SpacingEqual"),
     ];
     for (hs, ds, icp, ocp, domain, part, prim, spacing) in cases {
         let plan = tess(hs, ds);
@@ -316,6 +317,24 @@ fn tessellation_patch_constants_do_not_collide_with_control_points() {
         let c = st.by_semantic(SignatureKind::PatchConstant, "CENTER", 0).expect("CENTER");
         assert_eq!(c.placement, loc(1, 0), "{s}");
     }
+}
+
+#[test]
+fn tessellation_clip_distance_flows_from_hull_control_points_to_the_rasterizer() {
+    // hs_clip writes SV_ClipDistance0 per output control point, ds_clip reads it from the output
+    // patch and writes its own: the ClipDistance built-in on all three sides, not a Location.
+    let plan = tess("hs_clip", "ds_clip");
+    let clip = Placement::BuiltIn(BuiltIn::ClipDistance { offset: 0 });
+    let h = plan.stage(Stage::Hull).expect("hs");
+    assert_eq!(h.by_semantic(SignatureKind::Output, "SV_ClipDistance", 0).expect("hs clip").placement, clip);
+    assert_eq!(h.clip_distances_out, 1);
+    let d = plan.stage(Stage::Domain).expect("ds");
+    assert_eq!(d.by_semantic(SignatureKind::Input, "SV_ClipDistance", 0).expect("ds clip in").placement, clip);
+    assert_eq!(d.by_semantic(SignatureKind::Output, "SV_ClipDistance", 0).expect("ds clip out").placement, clip);
+    assert_eq!((d.clip_distances_in, d.clip_distances_out), (1, 1));
+    // The clip distance takes no Location: CPPOS stays at 0, the PS reads COLOR0 where the DS writes it.
+    assert_eq!(d.by_semantic(SignatureKind::Input, "CPPOS", 0).expect("CPPOS").placement, loc(0, 0));
+    assert_eq!(ps_input(&plan, "COLOR", 0), d.by_semantic(SignatureKind::Output, "COLOR", 0).expect("COLOR").placement);
 }
 
 #[test]
