@@ -781,3 +781,33 @@ fn atomic_on_private_memory_is_malformed() {
     let msg = expect_rule(&edited, "atomic.groupshared");
     assert!(msg.contains("address space 0"), "{msg}");
 }
+
+/// Campaign 1111 finding: `EvalSampleIndex` of column 2 of a two-component input became an
+/// `OpCompositeExtract` past the vector's end. Like `loadInput`'s, the column of the `Eval*`
+/// ops must lie within the element. Rebuilt on the seed: the column operand 1 becomes 2.
+#[test]
+fn eval_of_a_column_past_the_element_is_malformed() {
+    let test = "eval_of_a_column_past_the_element_is_malformed";
+    let Some(mut m) = corpus(test, "dxil-spirv/dxil-builtin/eval-sample-index.frag.dxil") else { return };
+    let i8t = m.types.intern(Type::Int(8));
+    let two = new_const(&mut m, i8t, 2);
+    let mut edited = 0;
+    for f in m.functions.iter_mut() {
+        for k in 0..f.insts.len() {
+            if let InstKind::DxOp { op: DxilOp::EvalSampleIndex, args, .. } = &f.insts[k].kind {
+                // Operands after the opcode: input id, row, column, sample index.
+                let at = args.range().start + 2;
+                if f.value_pool[at] != Value::Const(two) && edited == 0 {
+                    f.value_pool[at] = Value::Const(two);
+                    edited += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(edited, 1, "one EvalSampleIndex edited");
+    match compile_edited(&m) {
+        Err(CompileError::Malformed(msg)) => assert!(msg.contains("signature column 2 out of range"), "{msg}"),
+        Err(e) => panic!("expected Malformed, got {e}"),
+        Ok(cs) => panic!("expected Malformed, got SPIR-V (valid: {:?})", spirv_val::validate(&cs.spirv)),
+    }
+}

@@ -1158,7 +1158,12 @@ impl<'m> Lowerer<'m> {
                     }
                     None => v.var,
                 };
-                let comp = if v.width > 1 { Some(col + v.shift) } else { None };
+                // As for loadInput ([`Self::component_ptr`]): a column past the element's is malformed.
+                let c = col + v.shift;
+                if c >= v.width {
+                    return malformed(format!("signature column {col} out of range"));
+                }
+                let comp = if v.width > 1 { Some(c) } else { None };
                 Ok(Some((ptr, vt, comp)))
             }
             Placement::BuiltIn(BuiltIn::FragCoord) => Ok(None),
