@@ -811,3 +811,37 @@ fn eval_of_a_column_past_the_element_is_malformed() {
         Ok(cs) => panic!("expected Malformed, got SPIR-V (valid: {:?})", spirv_val::validate(&cs.spirv)),
     }
 }
+
+/// Campaign 3333 finding: a `TextureStore` given the SRV's handle straight from
+/// `CreateHandleFromBinding` with a `zeroinitializer` binding (class 0: SRV) went unchecked
+/// (the class was read only from a binding written field by field) and became
+/// `OpImageQuerySize` of a sampled image. A zero binding is an SRV's: storing to it is
+/// malformed (`dxop.resource-class`). Rebuilt on the seed: the store takes the SRV's
+/// unannotated handle.
+#[test]
+fn texture_store_to_a_zero_binding_srv_is_malformed() {
+    let test = "texture_store_to_a_zero_binding_srv_is_malformed";
+    let Some(mut m) = corpus(test, "vkd3d-proton/sm_advanced/cs_quad_swap_2d_sm66.dxil") else { return };
+    // The handle made from the all-zero binding (t0), in the one defined function.
+    let fi = main_fn(&m);
+    let f = &m.functions[fi];
+    let zero_binding = (0..f.insts.len()).find(|&k| match &f.insts[k].kind {
+        InstKind::DxOp { op: DxilOp::CreateHandleFromBinding, args, .. } => {
+            matches!(f.value_pool[args.range().start], Value::Const(c) if matches!(m.konst(c).kind, ConstKind::Null))
+        }
+        _ => false,
+    });
+    let h = zero_binding.expect("a CreateHandleFromBinding of zeroinitializer");
+    let f = &mut m.functions[fi];
+    let mut edited = 0;
+    for k in 0..f.insts.len() {
+        if let InstKind::DxOp { op: DxilOp::TextureStore, args, .. } = &f.insts[k].kind {
+            let at = args.range().start;
+            f.value_pool[at] = Value::Inst(InstId(h as u32));
+            edited += 1;
+        }
+    }
+    assert_eq!(edited, 1, "one TextureStore edited");
+    let msg = expect_rule(&m, "dxop.resource-class");
+    assert!(msg.contains("TextureStore needs a UAV handle, operand 0 is an SRV"), "{msg}");
+}

@@ -579,6 +579,8 @@ fn handle_class(m: &Module, f: &Function, calls: &mut Calls, h: Value) -> Option
             let Value::Const(c) = *args.first()? else { return None };
             match &m.konst(c).kind {
                 ConstKind::Aggregate(vs) => m.const_uint(*vs.get(3)?).and_then(|c| u8::try_from(c).ok()),
+                // `zeroinitializer`: every field 0, the class an SRV's.
+                ConstKind::Null => Some(0),
                 _ => None,
             }
         }
