@@ -22,18 +22,6 @@ use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-fn seeds(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            seeds(&p, out);
-        } else if p.extension().is_some_and(|x| x == "dxil") {
-            out.push(p);
-        }
-    }
-}
-
 /// The campaign's counts, shared with the watchdog (which prints them on a hang).
 #[derive(Default)]
 struct Counts {
@@ -77,9 +65,7 @@ fn main() {
         eprintln!("usage: drive SEED_DIR SECONDS OUT_DIR [RNG_SEED]");
         std::process::exit(2);
     }
-    let mut paths = Vec::new();
-    seeds(Path::new(&args[1]), &mut paths);
-    paths.sort();
+    let paths = dxjit_fuzz::seed_paths(Path::new(&args[1]));
     let secs: u64 = args[2].parse().expect("SECONDS");
     let out = PathBuf::from(&args[3]);
     std::fs::create_dir_all(&out).expect("OUT_DIR");

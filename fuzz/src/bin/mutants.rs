@@ -13,27 +13,13 @@
 use dxjit_fuzz::Rng;
 use std::path::{Path, PathBuf};
 
-fn seeds(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            seeds(&p, out);
-        } else if p.extension().is_some_and(|x| x == "dxil") {
-            out.push(p);
-        }
-    }
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 4 {
         eprintln!("usage: mutants SEED_DIR COUNT OUT_DIR [RNG_SEED]");
         std::process::exit(2);
     }
-    let mut paths = Vec::new();
-    seeds(Path::new(&args[1]), &mut paths);
-    paths.sort();
+    let paths = dxjit_fuzz::seed_paths(Path::new(&args[1]));
     let count: usize = args[2].parse().expect("COUNT");
     let out = PathBuf::from(&args[3]);
     std::fs::create_dir_all(&out).expect("OUT_DIR");

@@ -12,18 +12,6 @@
 use dxjit_fuzz::tree::{parse, Item};
 use std::path::{Path, PathBuf};
 
-fn seeds(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            seeds(&p, out);
-        } else if p.extension().is_some_and(|x| x == "dxil") {
-            out.push(p);
-        }
-    }
-}
-
 /// Flattens a tree into (block path, record index in its block, code, ops).
 fn flatten(items: &[Item], path: &str, out: &mut Vec<(String, usize, u32, Vec<u64>)>) {
     let mut k = 0;
@@ -45,9 +33,7 @@ fn main() {
         std::process::exit(2);
     }
     let mutant = std::fs::read(&args[1]).expect("mutant");
-    let mut paths = Vec::new();
-    seeds(Path::new(&args[2]), &mut paths);
-    paths.sort();
+    let paths = dxjit_fuzz::seed_paths(Path::new(&args[2]));
     let tree = |c: &[u8]| dxjit_fuzz::container::bitcode(c).and_then(|(_, bc)| parse(bc));
     let Some(b) = tree(&mutant) else {
         eprintln!("the mutant's bitcode is not parsed");
