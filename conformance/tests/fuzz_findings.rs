@@ -845,3 +845,38 @@ fn texture_store_to_a_zero_binding_srv_is_malformed() {
     let msg = expect_rule(&m, "dxop.resource-class");
     assert!(msg.contains("TextureStore needs a UAV handle, operand 0 is an SRV"), "{msg}");
 }
+
+/// Campaign 5555 finding: `CallShader` given a `float*` (a field of the payload) where its
+/// declaration takes `%struct.Payload*`: the op table accepts any type where an op takes a
+/// user struct, and the call's argument was never compared with the declaration, so the
+/// callable data became an access chain (spirv-val: "Callable Data must be the result of a
+/// OpVariable"). A call's arguments have the types its callee declares (LLVM's rule).
+/// Rebuilt on the seed: the call takes the payload field's pointer.
+#[test]
+fn call_shader_of_another_type_than_declared_is_malformed() {
+    let test = "call_shader_of_another_type_than_declared_is_malformed";
+    let path = "dxil-spirv/stages/callable-chain.rcall.dxil";
+    let Some(mut m) = corpus_with(test, path, &export("main")) else { return };
+    let fi = main_fn(&m);
+    let f = &mut m.functions[fi];
+    let gep = (0..f.insts.len()).find(|&k| matches!(f.insts[k].kind, InstKind::Gep { .. }));
+    let gep = InstId(gep.expect("a getelementptr") as u32);
+    let mut edited = 0;
+    for k in 0..f.insts.len() {
+        if let InstKind::DxOp { op: DxilOp::CallShader, args, .. } = &f.insts[k].kind {
+            // Operands after the opcode: shader index, callable data.
+            let at = args.range().start + 1;
+            f.value_pool[at] = Value::Inst(gep);
+            edited += 1;
+        }
+    }
+    assert_eq!(edited, 1, "one CallShader edited");
+    match compile_edited_with(&m, &export("main")) {
+        Err(CompileError::Malformed(msg)) => {
+            assert!(msg.contains("rule `dxop.operand-type`"), "{msg}");
+            assert!(msg.contains("CallShader operand 1 is float*, its declaration takes %struct.Payload*"), "{msg}");
+        }
+        Err(e) => panic!("expected Malformed, got {e}"),
+        Ok(cs) => panic!("expected Malformed, got SPIR-V (valid: {:?})", spirv_val::validate(&cs.spirv)),
+    }
+}

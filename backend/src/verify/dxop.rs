@@ -321,6 +321,7 @@ pub(crate) fn call(
     }
     if !(decl.params_fit && args_as_declared(m, f, decl, args)) {
         operands(m, f, id, op, overload, decl.constant, args)?;
+        as_declared(m, f, id, op, callee, args)?;
     }
     let (want, special_rules, ret) = (decl.class, decl.special, decl.ret);
     if want != u8::MAX {
@@ -399,6 +400,45 @@ fn args_as_declared(m: &Module, f: &Function, decl: &Declared, args: &[Value]) -
         }
     }
     true
+}
+
+/// Each argument has the type the callee declares for it (LLVM's rule for every call; the op
+/// table alone accepts any type where it takes a user struct, e.g. `CallShader`'s parameter).
+/// Only on the slow path: a call whose arguments match a fitting declaration passed
+/// [`args_as_declared`].
+#[cold]
+fn as_declared(
+    m: &Module,
+    f: &Function,
+    id: InstId,
+    op: DxilOp,
+    callee: crate::ir::FuncId,
+    args: &[Value],
+) -> Result<()> {
+    let params = m.functions.get(callee.index()).and_then(|d| d.param_tys.get(1..)).unwrap_or(&[]);
+    if params.len() != args.len() {
+        return Err(err(
+            "dxop.operand-type",
+            inst_place(f, id),
+            format!("{} called with {} operands, its declaration takes {}", op.name(), args.len(), params.len()),
+        ));
+    }
+    for (k, (a, p)) in args.iter().zip(params).enumerate() {
+        let t = m.value_type(f, *a);
+        if t != *p {
+            return Err(err(
+                "dxop.operand-type",
+                inst_place(f, id),
+                format!(
+                    "{} operand {k} is {}, its declaration takes {}",
+                    op.name(),
+                    m.types.display(t),
+                    m.types.display(*p)
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Each operand's type against the op's parameter under the overload, and
