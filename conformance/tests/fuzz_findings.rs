@@ -880,3 +880,23 @@ fn call_shader_of_another_type_than_declared_is_malformed() {
         Ok(cs) => panic!("expected Malformed, got SPIR-V (valid: {:?})", spirv_val::validate(&cs.spirv)),
     }
 }
+
+/// Campaign 8888 finding: a constant `getelementptr` naming `[40 x i32]` as its source type
+/// over a base that is itself a constant GEP (an `i32*`): constant expressions were not typed
+/// like instructions, and lowering indexed a scalar (`OpAccessChain` past a non-composite).
+/// Rebuilt on the seed: one constant GEP of the array re-based on another.
+#[test]
+fn constant_gep_over_a_base_of_another_type_is_malformed() {
+    use dxjit::ir::ConstExpr;
+    let test = "constant_gep_over_a_base_of_another_type_is_malformed";
+    let Some(mut m) = corpus(test, "dxil-spirv/ags/cs_constexpr_wmma_gep.sm66.ssbo.comp.dxil") else { return };
+    let geps: Vec<usize> = (0..m.consts.len())
+        .filter(|&k| matches!(&m.consts[k].kind, ConstKind::Expr(ConstExpr::Gep { base: Value::Global(_), .. })))
+        .collect();
+    assert!(geps.len() >= 2, "two constant GEPs of a global");
+    if let ConstKind::Expr(ConstExpr::Gep { base, .. }) = &mut m.consts[geps[0]].kind {
+        *base = Value::Const(ConstId(geps[1] as u32));
+    }
+    let msg = expect_rule(&m, "constant.expr");
+    assert!(msg.contains("through a base pointing to"), "{msg}");
+}

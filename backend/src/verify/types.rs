@@ -411,6 +411,10 @@ pub(crate) fn verify_constants(m: &Module) -> Result<()> {
         let n = match &c.kind {
             ConstKind::Aggregate(vs) => vs.len() as u64,
             ConstKind::Data(d) => d.len() as u64,
+            ConstKind::Expr(crate::ir::ConstExpr::Gep { source_ty, base, indices, .. }) => {
+                const_gep(m, i, c.ty, *source_ty, *base, indices)?;
+                continue;
+            }
             _ => continue,
         };
         let (want, elem) = match t {
@@ -449,6 +453,55 @@ pub(crate) fn verify_constants(m: &Module) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A constant `getelementptr` (#`i`, of type `ty`) is typed as the instruction is: its base a
+/// pointer to its source type, integer indices that walk that type (struct indices in range),
+/// and a pointer to the type reached, in the base's address space (a mutated constant GEP
+/// over an `i32*` that named `[40 x i32]` as its source reached lowering and indexed a scalar).
+#[cold]
+fn const_gep(m: &Module, i: usize, ty: TypeId, source_ty: TypeId, base: Value, indices: &[Value]) -> Result<()> {
+    let fail = |what: String| Err(err("constant.expr", format!("constant #{i}"), what));
+    let type_of = |v: Value| match v {
+        Value::Const(k) => m.consts.get(k.index()).map(|k| k.ty),
+        Value::Global(g) => m.globals.get(g.index()).map(|g| g.ptr_ty),
+        _ => None,
+    };
+    let Some(bt) = type_of(base) else { return fail("getelementptr of a base that is not a constant".into()) };
+    let Some((p, space)) = m.types.pointee(bt) else {
+        return fail(format!("getelementptr on {}", m.types.display(bt)));
+    };
+    let same = |a: TypeId, b: TypeId| a == b || m.types.list.get(a.0 as usize) == m.types.list.get(b.0 as usize);
+    if !same(p, source_ty) {
+        return fail(format!(
+            "getelementptr of {} through a base pointing to {}",
+            m.types.display(source_ty),
+            m.types.display(p)
+        ));
+    }
+    let mut cur = p;
+    for (k, v) in indices.iter().enumerate() {
+        if !type_of(*v).is_some_and(|t| matches!(m.types.list.get(t.0 as usize), Some(Type::Int(_)))) {
+            return fail(format!("getelementptr index {k} is not an integer constant"));
+        }
+        if k == 0 {
+            continue;
+        }
+        cur = match m.types.list.get(cur.0 as usize) {
+            Some(Type::Array { elem, .. } | Type::Vector { elem, .. }) => *elem,
+            Some(Type::Struct { elems, .. }) => {
+                match m.const_uint(*v).and_then(|c| usize::try_from(c).ok()).and_then(|c| elems.get(c)) {
+                    Some(e) => *e,
+                    None => return fail(format!("getelementptr struct index {k} out of range")),
+                }
+            }
+            _ => return fail(format!("getelementptr index {k} into {}", m.types.display(cur))),
+        };
+    }
+    match m.types.pointee(ty) {
+        Some((pointee, s)) if s == space && same(pointee, cur) => Ok(()),
+        _ => fail(format!("getelementptr result {}", m.types.display(ty))),
+    }
 }
 
 /// Each field of constant #`i`, a struct of type `ty`, has the field's type
