@@ -1,4 +1,4 @@
-//! Drawn pipeline specs (conformance/specs/graphics, specs/mesh, and specs/tessellation with
+//! Drawn pipeline specs (conformance/specs/graphics, specs/mesh, specs/barycentrics, and specs/tessellation with
 //! feature `tessellation`) through the real backend: the linker, `dxjit::compile_pipeline`, and one draw on
 //! the Vulkan device with the validation layer on (any message fails a spec). Rejection specs run
 //! too. Prints the table and the closing line `N passed, N failed, N skipped`; fails if any spec
@@ -9,9 +9,9 @@ use dxjit_conformance::runner::{self, spec::spec_files, vulkan::VulkanBackend, R
 
 fn suites() -> Vec<&'static str> {
     if cfg!(feature = "tessellation") {
-        vec!["graphics", "mesh", "tessellation"]
+        vec!["graphics", "mesh", "barycentrics", "tessellation"]
     } else {
-        vec!["graphics", "mesh"]
+        vec!["graphics", "mesh", "barycentrics"]
     }
 }
 

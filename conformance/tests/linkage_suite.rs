@@ -1,4 +1,4 @@
-//! Pipeline specs without a device (conformance/specs/{graphics,tessellation,mesh}):
+//! Pipeline specs without a device (conformance/specs/{graphics,tessellation,mesh,barycentrics}):
 //! - every spec file parses and names shaders that exist, each in the right stage slot (corpus
 //!   entries against the manifest when the corpus is present; fixtures always);
 //! - every spec whose outcome is `expect = "rejected"` runs with the real linker and must be
@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 fn pipeline_spec_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for suite in ["graphics", "tessellation", "mesh"] {
+    for suite in ["graphics", "tessellation", "mesh", "barycentrics"] {
         files.extend(spec_files(&runner::specs_root().join(suite)).expect("specs folder"));
     }
     files
@@ -106,4 +106,45 @@ fn linkage_suite() {
         }
     }
     assert!(wrong.is_empty(), "{} spec(s) wrong:\n{}", wrong.len(), wrong.join("\n"));
+}
+
+/// Specs that need VK_KHR_fragment_shader_barycentric (specs/barycentrics) are drawn only on such
+/// devices (graphics_suite skips them by name elsewhere), so their pipelines are compiled here as
+/// the Vulkan backend compiles them where the device has it (`fragment_barycentrics` on): every
+/// stage compiles and passes spirv-val, the pixel shader declares FragmentBarycentricKHR. Without
+/// the option the compile refuses naming the extension. SKIPs without the corpus.
+#[test]
+fn barycentrics_specs_compile_with_the_extension_and_name_it_without() {
+    use dxjit::{compile_pipeline, CompileError, CompileOptions, PipelineError, ShaderKind};
+    let Some(_corpus) = Corpus::for_test("barycentrics_specs_compile") else { return };
+    let cfg = RunConfig::default();
+    let files = spec_files(&runner::specs_root().join("barycentrics")).expect("specs folder");
+    assert!(!files.is_empty(), "no barycentrics specs");
+    for f in files {
+        let spec = Spec::load(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        assert!(spec.requires.iter().any(|r| r == "fragment_shader_barycentric"), "{}: requires", spec.name);
+        let p = spec.pipeline.as_ref().unwrap_or_else(|| panic!("{}: not a pipeline spec", spec.name));
+        let blobs: Vec<Vec<u8>> = p
+            .stages
+            .iter()
+            .map(|s| std::fs::read(cfg.path_of(&s.shader)).unwrap_or_else(|e| panic!("{}: {e}", s.shader)))
+            .collect();
+        let refs: Vec<&[u8]> = blobs.iter().map(Vec::as_slice).collect();
+        let link = runner::draw::link_options(p);
+        let on = CompileOptions { fragment_barycentrics: true, ..CompileOptions::default() };
+        let c = compile_pipeline(&refs, &link, &on).unwrap_or_else(|e| panic!("{}: {e}", spec.name));
+        assert_eq!(c.shaders.len(), p.stages.len(), "{}", spec.name);
+        for s in &c.shaders {
+            dxjit_conformance::spirv_val::validate(&s.spirv)
+                .unwrap_or_else(|e| panic!("{} {:?}: spirv-val: {e}", spec.name, s.stage));
+        }
+        let ps = c.shaders.iter().find(|s| s.stage == ShaderKind::Pixel).expect("pixel shader");
+        assert!(ps.capabilities.iter().any(|c| c == "FragmentBarycentricKHR"), "{}: {:?}", spec.name, ps.capabilities);
+        match compile_pipeline(&refs, &link, &CompileOptions::default()) {
+            Err(PipelineError::Compile { error: CompileError::Unsupported { feature, .. }, .. }) => {
+                assert!(feature.contains("VK_KHR_fragment_shader_barycentric"), "{}: {feature}", spec.name)
+            }
+            other => panic!("{}: expected Unsupported without the option, got {:?}", spec.name, other.map(|_| ())),
+        }
+    }
 }

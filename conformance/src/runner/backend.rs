@@ -25,7 +25,7 @@ pub struct DeviceCaps {
 }
 
 /// The feature names a spec may require.
-pub const FEATURES: [&str; 23] = [
+pub const FEATURES: [&str; 24] = [
     "int64",
     "float64",
     "int16",
@@ -49,6 +49,7 @@ pub const FEATURES: [&str; 23] = [
     "acceleration_structure",
     "ray_tracing_pipeline",
     "ray_query",
+    "fragment_shader_barycentric",
 ];
 
 /// A compiler plus a device.

@@ -18,6 +18,7 @@ struct GfxFake {
     messages: RefCell<Vec<String>>,
     draw_messages: Vec<String>,
     jobs: RefCell<usize>,
+    caps: DeviceCaps,
 }
 
 impl GfxFake {
@@ -28,6 +29,7 @@ impl GfxFake {
             messages: RefCell::new(Vec::new()),
             draw_messages: Vec::new(),
             jobs: RefCell::new(0),
+            caps: DeviceCaps::default(),
         }
     }
 }
@@ -37,7 +39,7 @@ impl Backend for GfxFake {
         "fake".into()
     }
     fn caps(&self) -> DeviceCaps {
-        DeviceCaps::default()
+        self.caps.clone()
     }
     fn compile(&self, _: &[u8], _: Option<&str>) -> Result<Compiled, CompileFailure> {
         Err(CompileFailure::Internal("compute is not faked here".into()))
@@ -216,6 +218,24 @@ fn drawn_spec_statuses() {
     let r = run(&fake, DRAWN);
     assert_eq!(r.status, Status::Fail);
     assert!(r.detail.contains("validation message"), "{}", r.detail);
+}
+
+#[test]
+fn a_drawn_spec_requiring_fragment_barycentrics_is_skipped_by_name_without_them() {
+    let text = DRAWN.replace("[pipeline]", "requires = [\"fragment_shader_barycentric\"]\n[pipeline]");
+    let paint = || -> Painter { Box::new(|_| Ok(DrawOutputs { color: vec![image(square)], ..Default::default() })) };
+    // Without the feature: linked (D3D12 would accept the PSO), then skipped naming it; nothing drawn.
+    let fake = GfxFake::new(Ok(pipeline()), paint());
+    let r = run(&fake, &text);
+    assert_eq!(r.status, Status::Skipped);
+    assert_eq!(r.detail, "linked; device lacks fragment_shader_barycentric");
+    assert_eq!(*fake.jobs.borrow(), 0);
+    // With it: drawn and probed as usual.
+    let mut fake = GfxFake::new(Ok(pipeline()), paint());
+    fake.caps.features.insert("fragment_shader_barycentric".into());
+    let r = run(&fake, &text);
+    assert_eq!(r.status, Status::Pass, "{}", r.detail);
+    assert_eq!(*fake.jobs.borrow(), 1);
 }
 
 #[test]

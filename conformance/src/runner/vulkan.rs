@@ -43,6 +43,17 @@ impl VulkanBackend {
             Some(subgroup_size.map_or_else(|| self.compute_subgroup_sizes(), SubgroupSizeRange::exactly));
         o
     }
+
+    /// Compile options for a graphics pipeline's stages: `SV_Barycentrics` / `GetAttributeAtVertex`
+    /// are lowered where the device has VK_KHR_fragment_shader_barycentric (the runtime enables it
+    /// whenever it exists), and refused as Unsupported elsewhere.
+    #[cfg(feature = "graphics")]
+    fn pipeline_options(&self) -> CompileOptions {
+        CompileOptions {
+            fragment_barycentrics: self.ctx.features().fragment_shader_barycentric,
+            ..CompileOptions::default()
+        }
+    }
 }
 
 /// Maps the runtime's feature report onto the spec vocabulary (backend::FEATURES).
@@ -80,6 +91,7 @@ fn caps_of(f: &DeviceFeatures) -> DeviceCaps {
     add("acceleration_structure", f.acceleration_structure);
     add("ray_tracing_pipeline", f.ray_tracing_pipeline);
     add("ray_query", f.ray_query);
+    add("fragment_shader_barycentric", f.fragment_shader_barycentric);
     // Not a `requires` name: draw specs with stream output run only where this is reported.
     add("stream_output", f.transform_feedback && cfg!(feature = "graphics"));
     caps.subgroup_size = Some(f.subgroup_size);
@@ -139,7 +151,7 @@ impl Backend for VulkanBackend {
         super::vulkan_gfx::compile_pipeline_with(
             stages,
             opts,
-            &CompileOptions { bindings: Some(model), ..CompileOptions::default() },
+            &CompileOptions { bindings: Some(model), ..self.pipeline_options() },
         )
     }
 
@@ -153,7 +165,7 @@ impl Backend for VulkanBackend {
         stages: &[LinkStage<'_>],
         opts: &LinkOptions,
     ) -> Result<CompiledPipeline, PipelineFailure> {
-        super::vulkan_gfx::compile_pipeline(stages, opts)
+        super::vulkan_gfx::compile_pipeline_with(stages, opts, &self.pipeline_options())
     }
 
     #[cfg(not(feature = "graphics"))]
