@@ -900,3 +900,27 @@ fn constant_gep_over_a_base_of_another_type_is_malformed() {
     let msg = expect_rule(&m, "constant.expr");
     assert!(msg.contains("through a base pointing to"), "{msg}");
 }
+
+/// Campaign 10101 finding: a library's miss-shader entry record re-pointed at the any-hit
+/// function. The stage rules check a function's ops against its own record's kind (any hit:
+/// `IgnoreHit` allowed), so the `MissShader` export compiled the any-hit body as a miss shader
+/// (`OpIgnoreIntersectionKHR` outside any hit). A function has one entry record. Rebuilt on the
+/// seed.
+#[test]
+fn two_entry_records_of_one_function_are_malformed() {
+    let test = "two_entry_records_of_one_function_are_malformed";
+    let Some(mut m) = corpus_with(test, "vkd3d-proton/rt/omm.dxil", &export("MissShader")) else { return };
+    let named = |m: &Module, part: &str| {
+        tuples(m, 5, |m, o| o.len() == 5 && o[1].and_then(|id| m.md_string(id)).is_some_and(|s| s.contains(part)))
+    };
+    let (miss, any) = (named(&m, "?MissShader@@"), named(&m, "?AnyHit@@"));
+    assert_eq!((miss.len(), any.len()), (1, 1), "one entry record each");
+    m.md_ops[miss[0].start] = m.md_ops[any[0].start];
+    match compile_edited_with(&m, &export("MissShader")) {
+        Err(CompileError::Malformed(msg)) => {
+            assert!(msg.contains("rule `entry.function`") && msg.contains("names the function of"), "{msg}")
+        }
+        Err(e) => panic!("expected Malformed, got {e}"),
+        Ok(cs) => panic!("expected Malformed, got SPIR-V (valid: {:?})", spirv_val::validate(&cs.spirv)),
+    }
+}

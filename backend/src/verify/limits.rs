@@ -28,9 +28,20 @@ pub const SIGNATURE_ROWS: i64 = 32;
 
 pub(crate) fn verify_module(m: &Module, info: &DxilModuleInfo) -> Result<()> {
     for (i, ep) in info.entry_points.iter().enumerate() {
-        let Some(_) = ep.function else { continue };
+        let Some(function) = ep.function else { continue };
         let kind = ep.properties.shader_kind.unwrap_or(info.shader_model.kind);
         let place = Place { index: i, name: &ep.name };
+        // One entry record per function: the stage rules check a function's ops against its
+        // record's shader kind, so a second record (another kind, another export name) would
+        // lower the same body as a stage never checked (DXC's validator: one entry-property
+        // record per function).
+        if let Some(j) = info.entry_points[..i].iter().position(|e| e.function == Some(function)) {
+            return Err(err(
+                "entry.function",
+                String::from(&place),
+                format!("names the function of dx.entryPoints[{j}] `{}` again", info.entry_points[j].name),
+            ));
+        }
         entry_limits(ep, kind, &place)?;
         signatures(ep, kind, &place)?;
     }
