@@ -924,3 +924,22 @@ fn two_entry_records_of_one_function_are_malformed() {
         Ok(cs) => panic!("expected Malformed, got SPIR-V (valid: {:?})", spirv_val::validate(&cs.spirv)),
     }
 }
+
+/// Campaign 14141 finding: a compute shader whose entry record's properties gained a shader
+/// kind (there: the shader-flags tag turned into the kind tag, naming a miss shader). The
+/// stage rules took the program's kind (compute, `ThreadId` allowed) while lowering took the
+/// record's (a miss shader: `GlobalInvocationId` in `MissKHR`, VUID-…-04236). A shader's entry
+/// record may only name its program's kind. Rebuilt on the seed.
+#[test]
+fn entry_record_of_another_kind_than_its_program_is_malformed() {
+    let test = "entry_record_of_another_kind_than_its_program_is_malformed";
+    let Some(mut m) = corpus(test, "vkd3d-proton/sm_advanced/cs_64bit_atomics_shared.dxil") else { return };
+    // The properties {i32 0 (flags), i64 flags, i32 4 (thread-group size), !{…}}.
+    let props = tuples(&m, 4, |m, o| o.len() == 4 && int_of(m, o[0]) == Some(0) && int_of(m, o[2]) == Some(4));
+    assert_eq!(props.len(), 1, "one property list");
+    // Tag 8 is the shader kind; 11 a miss shader.
+    set_md_int(&mut m, props[0].start, 8);
+    set_md_int(&mut m, props[0].start + 1, 11);
+    let msg = expect_rule(&m, "entry.kind");
+    assert!(msg.contains("is a miss shader in a compute program"), "{msg}");
+}

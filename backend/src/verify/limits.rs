@@ -42,6 +42,16 @@ pub(crate) fn verify_module(m: &Module, info: &DxilModuleInfo) -> Result<()> {
                 format!("names the function of dx.entryPoints[{j}] `{}` again", info.entry_points[j].name),
             ));
         }
+        // A shader (not a library) runs in its program's stage: an entry record naming another
+        // kind would lower the body as a stage whose ops were never checked against it (the
+        // stage rules take a shader's ops from the program's kind).
+        if info.shader_model.kind != ShaderKind::Library && kind != info.shader_model.kind {
+            return Err(err(
+                "entry.kind",
+                String::from(&place),
+                format!("is a {} shader in a {} program", kind.name(), info.shader_model.kind.name()),
+            ));
+        }
         entry_limits(ep, kind, &place)?;
         signatures(ep, kind, &place)?;
     }
