@@ -45,7 +45,10 @@ fn compile_timed(
     let c = Container::parse(container).map_err(|e| CompileError::Malformed(format!("container: {e}")))?;
     let (module, info, mut flows) = read_program_timed(&c, clock)?;
     let local = library_local_root_signature(&c, opts)?;
-    compile_decoded_timed(&module, info, &mut flows, opts, local, clock)
+    let out = compile_decoded_timed(&module, info, &mut flows, opts, local, clock);
+    // The next module read on this thread reuses the tables' storage.
+    module.recycle();
+    out
 }
 
 /// The local root signature the library's `RDAT` associates with the export `opts` names (only

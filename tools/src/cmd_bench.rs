@@ -659,6 +659,11 @@ fn compare(now: &Value, path: &Path) -> Result<(), String> {
     if !rows.is_empty() {
         let geo = (rows.iter().map(|r| (r.2 / r.1).ln()).sum::<f64>() / rows.len() as f64).exp();
         println!("geometric mean of ratios: {geo:.3}");
+        // The medians below (`median_us`) are each run's over the shaders it compiled; this one
+        // compares the same shaders (a build that compiles more shaders shifts its own median).
+        let (mut then, mut now): (Vec<f64>, Vec<f64>) = rows.iter().map(|r| (r.1, r.2)).unzip();
+        let (o, n) = (summarize(&mut then).median, summarize(&mut now).median);
+        println!("median over the shaders in both: {o:.2} → {n:.2} µs (ratio {:.3})", n / o);
     }
     for (k, unit) in [("total_us", "µs"), ("median_us", "µs"), ("p90_us", "µs"), ("shaders_per_second", "/s")] {
         if let (Some(o), Some(n)) = (old[k].as_f64(), now[k].as_f64()) {

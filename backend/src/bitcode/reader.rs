@@ -89,7 +89,11 @@ pub fn read_module_with_facts(bitcode: &[u8]) -> std::result::Result<(Module, Re
     }
     match result {
         Ok(()) => Ok((module, facts)),
-        Err((kind, at)) => Err(at.into_error(kind, &module)),
+        Err((kind, at)) => {
+            let e = at.into_error(kind, &module);
+            module.recycle();
+            Err(e)
+        }
     }
 }
 
@@ -277,6 +281,16 @@ fn chars(ops: &[u64]) -> String {
     }
 }
 
+/// [`chars`] into `dst`, reusing its storage (a recycled function's name).
+fn set_chars(dst: &mut String, ops: &[u64]) {
+    dst.clear();
+    if ops.iter().all(|&c| (c as u8).is_ascii()) {
+        dst.extend(ops.iter().map(|&c| char::from(c as u8)));
+    } else {
+        *dst = chars(ops);
+    }
+}
+
 /// Capacity to reserve for the items of a block `bits` long whose records take
 /// about `bits_per_item` bits each, bounded so a lying length cannot make
 /// the reader allocate much more than the input justifies.
@@ -387,7 +401,7 @@ impl<'a> Reader<'a> {
         Reader {
             cur: Cursor::with_storage(bitcode, std::mem::take(&mut sc.cursor)),
             rec,
-            module: Module::default(),
+            module: Module::from_spare(),
             relative_ids: false,
             values: std::mem::take(&mut sc.values),
             bitcode_types: 0,
@@ -759,25 +773,26 @@ impl<'a> Reader<'a> {
         if let Some((p, _)) = self.module.types.pointee(fty) {
             fty = p;
         }
-        let (ret, params) = match self.module.types.get(fty) {
+        let mut f = Function::from_spare();
+        let ret = match self.module.types.get(fty) {
             Type::Function { vararg: true, .. } => return Err(E::Unsupported("variadic function".into())),
-            Type::Function { ret, params, .. } => (*ret, params.to_vec()),
+            Type::Function { ret, params, .. } => {
+                f.param_tys.extend_from_slice(params);
+                *ret
+            }
             _ => return Err(E::TypeMismatch("function record type is not a function type")),
         };
         let ptr_ty = self.ptr_to(fty, 0);
         let id = FuncId(self.module.functions.len() as u32);
         let is_proto = ops[2] != 0;
-        self.module.functions.push(Function {
-            ty: fty,
-            ptr_ty,
-            ret_ty: ret,
-            param_tys: params,
-            is_declaration: is_proto,
-            callconv: ops[1] as u32,
-            linkage: ops[3] as u32,
-            attrs: u32::try_from(ops[4]).map_err(|_| E::Malformed("attribute list id too large"))?,
-            ..Function::default()
-        });
+        f.ty = fty;
+        f.ptr_ty = ptr_ty;
+        f.ret_ty = ret;
+        f.is_declaration = is_proto;
+        f.callconv = ops[1] as u32;
+        f.linkage = ops[3] as u32;
+        f.attrs = u32::try_from(ops[4]).map_err(|_| E::Malformed("attribute list id too large"))?;
+        self.module.functions.push(f);
         if !is_proto {
             self.bodies.push(id);
         }
@@ -1445,9 +1460,9 @@ impl<'a> Reader<'a> {
                 Entry::Record(a) => {
                     self.read_rec(a)?;
                     let ops = &self.rec.ops;
-                    let (id, name) = match self.rec.code {
-                        1 | 2 => (op(ops, 0)?, chars(&ops[1..])),
-                        3 => (op(ops, 0)?, chars(ops.get(2..).unwrap_or(&[]))),
+                    let (id, name_ops) = match self.rec.code {
+                        1 | 2 => (op(ops, 0)?, &ops[1..]),
+                        3 => (op(ops, 0)?, ops.get(2..).unwrap_or(&[])),
                         _ => continue,
                     };
                     if self.rec.code == 2 {
@@ -1456,18 +1471,18 @@ impl<'a> Reader<'a> {
                         if id >= func.blocks.len() as u64 {
                             return Err(E::BadBlock(id));
                         }
-                        func.names.push((LocalName::Block(BlockId(id as u32)), name));
+                        func.names.push((LocalName::Block(BlockId(id as u32)), chars(name_ops)));
                         continue;
                     }
                     let v = usize::try_from(id).ok().and_then(|i| self.values.get(i)).ok_or_else(|| E::BadValue(id))?.0;
                     match (v, in_function) {
-                        (Value::Global(g), _) => self.module.globals[g.index()].name = name,
-                        (Value::Function(f), _) => self.module.functions[f.index()].name = name,
+                        (Value::Global(g), _) => set_chars(&mut self.module.globals[g.index()].name, name_ops),
+                        (Value::Function(f), _) => set_chars(&mut self.module.functions[f.index()].name, name_ops),
                         (Value::Arg(i), true) | (Value::Inst(InstId(i)), true) => {
                             let f = self.cur_function.ok_or_else(|| E::Malformed("local name outside a function"))?;
                             let ln =
                                 if matches!(v, Value::Arg(_)) { LocalName::Arg(i) } else { LocalName::Inst(InstId(i)) };
-                            self.module.functions[f.index()].names.push((ln, name));
+                            self.module.functions[f.index()].names.push((ln, chars(name_ops)));
                         }
                         _ => {} // names of constants are meaningless
                     }

@@ -896,7 +896,124 @@ pub struct Module {
     pub strings: String,
 }
 
+/// The storage of the last module dropped through [`Module::recycle`] on this thread, for
+/// the next module read ([`Module::from_spare`], [`Function::from_spare`]): a driver compiles
+/// one shader after another on each worker thread, and a module's tables are a few dozen
+/// allocations (their growth included) that the next module can reuse.
+#[derive(Default)]
+struct Spare {
+    module: Module,
+    functions: Vec<Function>,
+}
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::new(Spare::default());
+}
+
+/// Largest module storage kept for reuse (bytes of the tables' capacities, roughly).
+const MAX_SPARE_BYTES: usize = 4 << 20;
+/// Most function shells kept for reuse.
+const MAX_SPARE_FUNCTIONS: usize = 64;
+
+impl Function {
+    /// A function with no content, reusing a recycled one's storage where this thread has one.
+    pub fn from_spare() -> Function {
+        SPARE.with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.functions.pop())).unwrap_or_default()
+    }
+
+    /// Empties every table, keeping their storage.
+    fn clear(&mut self) {
+        self.name.clear();
+        self.param_tys.clear();
+        self.blocks.clear();
+        self.insts.clear();
+        self.value_pool.clear();
+        self.phi_pool.clear();
+        self.case_pool.clear();
+        self.index_pool.clear();
+        self.attachments.clear();
+        self.fn_attachments.clear();
+        self.names.clear();
+        self.ty = TypeId::default();
+        self.ptr_ty = TypeId::default();
+        self.ret_ty = TypeId::default();
+        self.is_declaration = false;
+        self.linkage = 0;
+        self.callconv = 0;
+        self.attrs = 0;
+    }
+
+    fn capacity_bytes(&self) -> usize {
+        self.name.capacity()
+            + self.param_tys.capacity() * 4
+            + self.blocks.capacity() * std::mem::size_of::<Block>()
+            + self.insts.capacity() * std::mem::size_of::<Inst>()
+            + self.value_pool.capacity() * std::mem::size_of::<Value>()
+            + self.phi_pool.capacity() * 16
+            + self.case_pool.capacity() * 8
+            + self.index_pool.capacity() * 4
+            + self.attachments.capacity() * 16
+            + self.fn_attachments.capacity() * 8
+            + self.names.capacity() * 32
+    }
+}
+
 impl Module {
+    /// An empty module, reusing the storage of the last module [`Module::recycle`]d on this
+    /// thread.
+    pub fn from_spare() -> Module {
+        SPARE.with(|s| s.try_borrow_mut().ok().map(|mut s| std::mem::take(&mut s.module))).unwrap_or_default()
+    }
+
+    /// Drops the module's content and keeps its storage (and its functions' storage) for the
+    /// next module read on this thread, unless it is large.
+    pub fn recycle(mut self) {
+        let fn_bytes: usize = self.functions.iter().map(Function::capacity_bytes).sum();
+        let bytes = fn_bytes
+            + self.strings.capacity()
+            + self.globals.capacity() * std::mem::size_of::<Global>()
+            + self.functions.capacity() * std::mem::size_of::<Function>()
+            + self.consts.capacity() * std::mem::size_of::<Const>()
+            + self.metadata.capacity() * std::mem::size_of::<Metadata>()
+            + self.md_ops.capacity() * 4
+            + self.types.list.capacity() * std::mem::size_of::<Type>();
+        if bytes > MAX_SPARE_BYTES {
+            return;
+        }
+        let _ = SPARE.with(|s| {
+            let Ok(mut s) = s.try_borrow_mut() else { return };
+            for mut f in self.functions.drain(..) {
+                if s.functions.len() >= MAX_SPARE_FUNCTIONS {
+                    break;
+                }
+                f.clear();
+                s.functions.push(f);
+            }
+            self.clear();
+            s.module = self;
+        });
+    }
+
+    /// Empties every table, keeping their storage.
+    fn clear(&mut self) {
+        self.triple = Str::default();
+        self.datalayout = Str::default();
+        self.types.clear();
+        self.globals.clear();
+        self.functions.clear();
+        self.consts.clear();
+        self.metadata.clear();
+        self.md_ops.clear();
+        self.named_metadata.clear();
+        self.named_md_ops.clear();
+        self.md_kinds.clear();
+        self.attr_groups.clear();
+        self.attrs.clear();
+        self.attr_lists.clear();
+        self.attr_list_groups.clear();
+        self.strings.clear();
+    }
+
     pub fn konst(&self, id: ConstId) -> &Const {
         &self.consts[id.index()]
     }

@@ -101,6 +101,13 @@ impl PartialEq for Types {
 pub const MAX_DISPLAY_LEN: usize = 4096;
 
 impl Types {
+    /// Empties the table, keeping its storage (for [`super::Module::recycle`]).
+    pub(crate) fn clear(&mut self) {
+        self.list.clear();
+        self.index.clear();
+        self.collisions.clear();
+        self.indexed = 0;
+    }
     pub fn get(&self, id: TypeId) -> &Type {
         &self.list[id.0 as usize]
     }

@@ -787,7 +787,7 @@ impl<'m> Lowerer<'m> {
         row: Value,
         col: u32,
     ) -> LResult<Word> {
-        let mut idx = Vec::with_capacity(3);
+        let mut idx = ChainIdx::default();
         if v.per_vertex.is_some() {
             match vertex.filter(|x| !is_undef(self, *x)) {
                 Some(vx) => idx.push(self.index_u32(vx)?),
@@ -805,7 +805,7 @@ impl<'m> Lowerer<'m> {
 
     /// Pointer to column `col` of `v` after the vertex and row indices in `idx` (the variable
     /// itself when no index is needed).
-    pub(crate) fn component_ptr(&mut self, v: IoVar, sc: StorageClass, col: u32, idx: &mut Vec<Word>) -> LResult<Word> {
+    pub(crate) fn component_ptr(&mut self, v: IoVar, sc: StorageClass, col: u32, idx: &mut ChainIdx) -> LResult<Word> {
         let c = col + v.shift;
         if c >= v.width {
             return malformed(format!("signature column {col} out of range"));
@@ -818,7 +818,7 @@ impl<'m> Lowerer<'m> {
         }
         let st = self.scalar(v.scalar);
         let pt = self.pointer(sc, st);
-        self.access_chain(pt, v.var, idx)
+        self.access_chain(pt, v.var, idx.as_slice())
     }
 
     /// Index into a merged clip/cull array for element (row, col).
@@ -1217,5 +1217,29 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId, op: DxilOp, args: &[Value]) 
             l.set_id(i, r);
             Ok(())
         }
+    }
+}
+
+/// The indices of a varying's access chain (vertex, row, column: at most three), kept on the
+/// stack: varyings are reached once per input load and output store.
+#[derive(Default)]
+pub(crate) struct ChainIdx {
+    words: [Word; 3],
+    len: usize,
+}
+
+impl ChainIdx {
+    pub(crate) fn push(&mut self, w: Word) {
+        // Three indices at most: vertex, row, column (`component_ptr` adds the last).
+        if let Some(slot) = self.words.get_mut(self.len) {
+            *slot = w;
+            self.len += 1;
+        }
+    }
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub(crate) fn as_slice(&self) -> &[Word] {
+        &self.words[..self.len]
     }
 }

@@ -702,7 +702,7 @@ impl<'m> Lowerer<'m> {
 
     /// Pointer to component `col` of row `row` of control point `vertex` of a Location variable.
     fn var_ptr(&mut self, v: Var, sc: StorageClass, vertex: Option<Word>, row: Value, col: u32) -> LResult<Word> {
-        let mut idx = Vec::with_capacity(3);
+        let mut idx = super::io::ChainIdx::default();
         if v.per_vertex.is_some() {
             let Some(vx) = vertex else { return malformed("per-vertex element accessed without a vertex index") };
             idx.push(vx);
