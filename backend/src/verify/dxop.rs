@@ -169,12 +169,18 @@ struct FitMemo {
 }
 
 impl FitMemo {
-    #[inline]
+    /// [`fits`]: a fixed scalar parameter (most of them) inline, the others through the memo.
+    #[inline(always)]
     fn fits(&mut self, m: &Module, t: TypeId, p: ParamType, overload: Overload) -> bool {
         let Some(ty) = m.types.list.get(t.0 as usize) else { return false };
-        if let Some(fit) = scalar_fits(ty, p) {
-            return fit;
+        match scalar_fits(ty, p) {
+            Some(fit) => fit,
+            None => self.fits_other(m, t, ty, p, overload),
         }
+    }
+
+    #[inline(never)]
+    fn fits_other(&mut self, m: &Module, t: TypeId, ty: &Type, p: ParamType, overload: Overload) -> bool {
         if let Some(e) = self.seen.iter().find(|e| e.0 == t && e.1 == p && e.2 == overload) {
             return e.3;
         }
