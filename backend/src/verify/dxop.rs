@@ -20,9 +20,10 @@ struct Declared {
     key: u32,
     /// The op's operand count (after the opcode).
     arity: u32,
-    /// The declaration's parameters after the opcode (the first `arity`), if every one fits
-    /// and they are at most [`MAX_PARAMS`] (else `params_fit` is false).
-    params: [TypeId; MAX_PARAMS],
+    /// The declaration: its parameters after the opcode are the types [`args_as_declared`]
+    /// compares the arguments with when `params_fit`.
+    callee: crate::ir::FuncId,
+    /// Every parameter after the opcode fits the op's (at most [`MAX_PARAMS`] of them).
     params_fit: bool,
     /// The declaration's result type, if it fits.
     ret: Option<TypeId>,
@@ -120,7 +121,7 @@ impl Declared {
         let mut d = Declared {
             key: 0,
             arity: info.params.len() as u32,
-            params: [TypeId(u32::MAX); MAX_PARAMS],
+            callee,
             params_fit: false,
             ret: None,
             constant: rules.constant,
@@ -130,17 +131,23 @@ impl Declared {
             stages: info.stages,
         };
         let Some(f) = m.functions.get(callee.index()) else { return d };
-        if let Some(ps) = f.param_tys.get(1..) {
-            if ps.len() == info.params.len() && ps.len() <= MAX_PARAMS {
-                d.params_fit = true;
-                for (k, (&t, p)) in ps.iter().zip(info.params).enumerate() {
-                    d.params[k] = t;
-                    if !fit.fits(m, t, p.ty, overload) {
-                        d.params_fit = false;
-                        break;
-                    }
+        let types = &m.types.list;
+        let ps = f.param_tys.get(1..).unwrap_or(&[]);
+        if ps.len() == info.params.len() && ps.len() <= MAX_PARAMS {
+            let mut fit_all = true;
+            for (&t, p) in ps.iter().zip(info.params) {
+                fit_all = match types.get(t.0 as usize) {
+                    Some(ty) => match scalar_fits(ty, p.ty) {
+                        Some(b) => b,
+                        None => fit.fits_other(m, t, ty, p.ty, overload),
+                    },
+                    None => false,
+                };
+                if !fit_all {
+                    break;
                 }
             }
+            d.params_fit = fit_all;
         }
         if fit.fits(m, f.ret_ty, info.ret, overload) {
             d.ret = Some(f.ret_ty);
@@ -149,7 +156,7 @@ impl Declared {
         while c != 0 {
             let k = c.trailing_zeros() as usize;
             c &= c - 1;
-            match d.params.get(k).and_then(|t| m.types.list.get(t.0 as usize)) {
+            match ps.get(k).and_then(|t| types.get(t.0 as usize)) {
                 Some(Type::Int(_)) => d.int_constant |= 1 << k,
                 Some(Type::Struct { .. }) => {}
                 // A constant operand declared otherwise: every call takes the slow path.
@@ -389,7 +396,11 @@ fn class_error(f: &Function, id: InstId, op: DxilOp, want: u8, class: Option<u8>
 #[inline(always)]
 fn args_as_declared(m: &Module, f: &Function, decl: &Declared, args: &[Value]) -> bool {
     let (constant, int_constant) = (decl.constant, decl.int_constant);
-    for (k, (a, p)) in args.iter().zip(&decl.params).enumerate() {
+    let params = m.functions.get(decl.callee.index()).and_then(|d| d.param_tys.get(1..)).unwrap_or(&[]);
+    if params.len() < args.len() {
+        return false;
+    }
+    for (k, (a, p)) in args.iter().zip(params).enumerate() {
         let ok = match *a {
             Value::Const(c) => match m.consts.get(c.index()) {
                 // A constant operand declared an integer must be an integer constant ([`is_constant`]).
