@@ -186,7 +186,7 @@ fn expected_records(x: &Expectation, sig: SigKind, elems: &[SignatureElement], s
             out.push(SigRecord {
                 stream: e.stream(),
                 register,
-                name: e.semantic_name.clone(),
+                name: e.semantic_name.to_string(),
                 index,
                 system_value: sv,
                 mask,

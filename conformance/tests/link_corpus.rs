@@ -36,7 +36,7 @@ fn shader(set: &CorpusSet, name: &str) -> Option<StageIo> {
     match name {
         "vs_mismatch" => {
             let mut vs = load(set, "vs_mismatch_min16float")?;
-            let arg1 = vs.outputs.iter_mut().find(|e| e.semantic_name == "ARG" && e.semantic_indices == [1]);
+            let arg1 = vs.outputs.iter_mut().find(|e| e.semantic_name == "ARG" && e.semantic_indices[..] == [1]);
             arg1.expect("ARG1 in vs_mismatch_min16float").component_type = ComponentType::F32;
             vs.native_low_precision = false;
             Some(vs)

@@ -259,7 +259,7 @@ fn signature_text(out: &mut String, title: &str, elems: &[SignatureElement]) {
                 sv = format!("{sv} (stream {s})");
             }
             vec![
-                e.semantic_name.clone(),
+                e.semantic_name.to_string(),
                 indices,
                 mask_string(e.mask()),
                 e.start_row.to_string(),

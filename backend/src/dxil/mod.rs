@@ -31,7 +31,9 @@ pub use resources::{
     Binding, Cbv, ResourceClass, ResourceKind, Resources, Sampler, SamplerFeedbackType, SamplerKind, Srv, Uav,
     ViewProperties,
 };
-pub use signature::{mask_string, ComponentType, InterpolationMode, SemanticKind, SignatureElement};
+pub use signature::{
+    mask_string, ComponentType, InterpolationMode, SemanticIndices, SemanticKind, SemanticName, SignatureElement,
+};
 
 use crate::ir::{FuncId, MdId, Module};
 use crate::ShaderKind;

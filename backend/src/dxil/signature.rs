@@ -62,14 +62,20 @@ pub mod tags {
 }
 
 /// One signature element record.
+/// A semantic name (`TEXCOORD`, `SV_Position`): held inline up to 24 bytes.
+pub type SemanticName = compact_str::CompactString;
+
+/// An element's semantic indices, one per row: held inline up to four.
+pub type SemanticIndices = smallvec::SmallVec<[u32; 4]>;
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SignatureElement {
     pub id: u32,
-    pub semantic_name: String,
+    pub semantic_name: SemanticName,
     pub component_type: ComponentType,
     pub semantic_kind: SemanticKind,
     /// One semantic index per row (may be empty when the record had `null`).
-    pub semantic_indices: Vec<u32>,
+    pub semantic_indices: SemanticIndices,
     pub interpolation: InterpolationMode,
     pub rows: u32,
     pub cols: u8,
@@ -132,12 +138,12 @@ fn decode_element(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<Signatur
     arity(f, 11, what)?;
     let field = |name: &'static str| Field(what, name);
     let indices = match r.opt_node(f[4], &field("semantic_indices"))? {
-        None => Vec::new(),
+        None => SemanticIndices::new(),
         Some(ix) => ix
             .iter()
             .enumerate()
             .map(|(i, o)| r.u32(*o, &Index(&field("semantic_indices"), i)))
-            .collect::<Result<Vec<_>, _>>()?,
+            .collect::<Result<SemanticIndices, _>>()?,
     };
     let cols = r.u8(f[7], &field("cols"))?;
     if cols > 4 {
@@ -165,7 +171,7 @@ fn decode_element(r: &Reader<'_>, op: Op, what: &dyn Display) -> Result<Signatur
     }
     let mut e = SignatureElement {
         id: r.u32(f[0], &field("id"))?,
-        semantic_name: r.string(f[1], &field("semantic_name"))?.to_string(),
+        semantic_name: SemanticName::new(r.string(f[1], &field("semantic_name"))?),
         component_type: read_enum(r, f[2], &field("component_type"), "component type", ComponentType::from_u32)?,
         semantic_kind: read_enum(r, f[3], &field("semantic_kind"), "semantic kind", SemanticKind::from_u32)?,
         semantic_indices: indices,

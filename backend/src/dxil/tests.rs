@@ -234,7 +234,7 @@ fn decodes_pixel_signatures() {
     let tc = &ep.inputs[1];
     assert!(!tc.is_system_value());
     assert_eq!(tc.system_value_name(), "");
-    assert_eq!(tc.semantic_indices, vec![0, 1]);
+    assert_eq!(tc.semantic_indices[..], [0, 1]);
     assert_eq!((tc.rows, tc.cols, tc.start_row, tc.start_col), (2, 2, 1, 2));
     assert_eq!(tc.mask(), 0b1100);
     assert_eq!(mask_string(tc.mask()), "__zw");

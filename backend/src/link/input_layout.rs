@@ -40,7 +40,7 @@ pub struct VertexAttribute {
     /// The VS input element (signature id) and the row of it this attribute feeds.
     pub element_id: u32,
     pub row: u32,
-    pub semantic_name: String,
+    pub semantic_name: crate::dxil::SemanticName,
     pub semantic_index: u32,
     /// The DXGI format, `None` when no layout was given.
     pub format: Option<String>,

@@ -167,7 +167,7 @@ fn validate_ps(ms: &StageIo, ps: &StageIo) -> Vec<Rejection> {
                 rule,
                 stage: Stage::Pixel,
                 signature: SignatureKind::Input,
-                semantic_name: e.semantic_name.clone(),
+                semantic_name: e.semantic_name.to_string(),
                 semantic_index: semantic_index(e, 0),
                 register: register(e, 0),
                 other_stage: Some(Stage::Mesh),

@@ -60,8 +60,8 @@ pub enum Placement {
 pub struct ElementPlacement {
     /// The signature element id (`loadInput`/`storeOutput` operand).
     pub id: u32,
-    pub semantic_name: String,
-    pub semantic_indices: Vec<u32>,
+    pub semantic_name: crate::dxil::SemanticName,
+    pub semantic_indices: crate::dxil::SemanticIndices,
     /// `SV_*` name, empty for user semantics.
     pub system_value: &'static str,
     pub component_type: ComponentType,

@@ -22,7 +22,7 @@ fn el(
 ) -> SignatureElement {
     SignatureElement {
         id,
-        semantic_name: name.to_string(),
+        semantic_name: name.into(),
         component_type: ty,
         semantic_kind: kind,
         semantic_indices: (first..first + rows).collect(),
@@ -826,7 +826,7 @@ fn linked_pixel_shader_targets_keep_their_locations() {
         sv(1, "SV_Target", K::Target, ComponentType::F32, 1, 0, 1, 4),
     ];
     if let Some(e) = p.outputs.get_mut(1) {
-        e.semantic_indices = vec![1];
+        e.semantic_indices = [1].into_iter().collect();
     }
     let stages = [vs(vec![pos(0, 0), user(1, "COLOR", 0, 1, 0, 4)]), p];
     let plan = link_ok(&stages);

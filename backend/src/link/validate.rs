@@ -86,7 +86,7 @@ impl Sink<'_> {
             rule,
             stage,
             signature,
-            semantic_name: e.semantic_name.clone(),
+            semantic_name: e.semantic_name.to_string(),
             semantic_index: semantic_index(e, row),
             register: register(e, row),
             other_stage,
