@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "read_file.h"
 
 static int checks;
 
@@ -35,27 +36,6 @@ static int checks;
         CHECK(r_ == (code));                                \
         CHECK(dxjit_last_error() && dxjit_last_error()[0]); \
     } while (0)
-
-static unsigned char *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *data;
-    long n;
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    data = malloc(n > 0 ? (size_t)n : 1);
-    if (!data || fread(data, 1, (size_t)n, f) != (size_t)n) {
-        fclose(f);
-        free(data);
-        return NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return data;
-}
 
 static dxil_spv_bool refuse_vertex_input(void *u, const dxil_spv_d3d_vertex_input *in, dxil_spv_vulkan_vertex_input *out)
 {

@@ -59,6 +59,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "read_file.h"
 
 #define MAX_PARAMS 64
 #define MAX_RANGES 32
@@ -734,27 +735,6 @@ static void add_options(dxil_spv_converter c)
             exit(2);
         }
     }
-}
-
-static unsigned char *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *data;
-    long n;
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    data = malloc(n > 0 ? (size_t)n : 1);
-    if (!data || fread(data, 1, (size_t)n, f) != (size_t)n) {
-        fclose(f);
-        free(data);
-        return NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return data;
 }
 
 static void compile(int index, const char *path, const char *outdir)

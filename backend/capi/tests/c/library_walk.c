@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "read_file.h"
 
 static char last_error[1024];
 
@@ -54,27 +55,6 @@ static unsigned fnv1a(const void *data, size_t size)
     for (i = 0; i < size; i++)
         h = (h ^ p[i]) * 16777619u;
     return h;
-}
-
-static unsigned char *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *data;
-    long n;
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    data = malloc(n > 0 ? (size_t)n : 1);
-    if (!data || fread(data, 1, (size_t)n, f) != (size_t)n) {
-        fclose(f);
-        free(data);
-        return NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return data;
 }
 
 static void compile_export(dxil_spv_parsed_blob blob, int f, unsigned i, const char *name, const char *outdir)
