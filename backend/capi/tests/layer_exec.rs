@@ -303,6 +303,22 @@ struct LayerBackend {
     last_answers: RefCell<Vec<String>>,
 }
 
+impl LayerBackend {
+    /// The layer program `exe` (working in `dir`) over `device`, with nothing run yet.
+    fn new(device: runner::vulkan::VulkanBackend, exe: PathBuf, dir: PathBuf, validate: bool, native16: bool) -> Self {
+        LayerBackend {
+            device,
+            exe,
+            dir,
+            validate,
+            native16,
+            counts: RefCell::default(),
+            runs: RefCell::new(0),
+            last_answers: RefCell::default(),
+        }
+    }
+}
+
 fn stage_slot(stage: u32) -> Option<StageSlot> {
     Some(match stage {
         1 => StageSlot::Vs,
@@ -598,16 +614,7 @@ fn layer_placements_execute() {
     }
     let dir = scratch("layer-exec");
     let exe = build_c(&[c_source("layer_exec.c")], &dir.join("layer_exec"), false);
-    let backend = LayerBackend {
-        device,
-        exe,
-        dir: dir.clone(),
-        validate,
-        native16: false,
-        counts: RefCell::default(),
-        runs: RefCell::new(0),
-        last_answers: RefCell::default(),
-    };
+    let backend = LayerBackend::new(device, exe, dir.clone(), validate, false);
     let mut files = runner::spec::spec_files(&runner::specs_root().join("bindless")).expect("bindless specs");
     files.push(runner::specs_root().join("graphics/input_layout.toml"));
     let cfg = RunConfig::default();
@@ -707,16 +714,7 @@ fn layer_compute_specs_execute() {
     let validate = Command::new(spirv_val::validator()).arg("--version").output().is_ok_and(|o| o.status.success());
     let dir = scratch("layer-options");
     let exe = build_c(&[c_source("layer_exec.c")], &dir.join("layer_exec"), false);
-    let backend = |device, native16| LayerBackend {
-        device,
-        exe: exe.clone(),
-        dir: dir.clone(),
-        validate,
-        native16,
-        counts: RefCell::default(),
-        runs: RefCell::new(0),
-        last_answers: RefCell::default(),
-    };
+    let backend = |device, native16| LayerBackend::new(device, exe.clone(), dir.clone(), validate, native16);
     let (plain, native) = (backend(a, false), backend(b, true));
     let has16 = native.caps().features.contains("float16") && native.caps().features.contains("int16");
     let cfg = RunConfig::default();
@@ -779,16 +777,7 @@ fn layer_raytracing_specs_execute() {
     let validate = Command::new(spirv_val::validator()).arg("--version").output().is_ok_and(|o| o.status.success());
     let dir = scratch("layer-rt");
     let exe = build_c(&[c_source("layer_exec.c")], &dir.join("layer_exec"), false);
-    let backend = LayerBackend {
-        device,
-        exe,
-        dir: dir.clone(),
-        validate,
-        native16: false,
-        counts: RefCell::default(),
-        runs: RefCell::new(0),
-        last_answers: RefCell::default(),
-    };
+    let backend = LayerBackend::new(device, exe, dir.clone(), validate, false);
     let cfg = RunConfig::default();
     let mut results = Vec::new();
     let mut answers = Vec::new();
