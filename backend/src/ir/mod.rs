@@ -982,10 +982,12 @@ impl Module {
         }
         let _ = SPARE.with(|s| {
             let Ok(mut s) = s.try_borrow_mut() else { return };
-            for mut f in self.functions.drain(..) {
-                if s.functions.len() >= MAX_SPARE_FUNCTIONS {
-                    break;
-                }
+            // Only this module's shells stay (what is kept is at most its size), pushed last
+            // first so that the next module's function k gets this one's function k: compiling
+            // the same shader again then allocates nothing for its functions.
+            s.functions.clear();
+            self.functions.truncate(MAX_SPARE_FUNCTIONS);
+            for mut f in self.functions.drain(..).rev() {
                 f.clear();
                 s.functions.push(f);
             }
