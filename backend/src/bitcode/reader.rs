@@ -283,12 +283,13 @@ fn chars(ops: &[u64]) -> String {
 
 /// [`chars`] into `dst`, reusing its storage (a recycled function's name).
 fn set_chars(dst: &mut String, ops: &[u64]) {
-    dst.clear();
-    if ops.iter().all(|&c| (c as u8).is_ascii()) {
-        dst.extend(ops.iter().map(|&c| char::from(c as u8)));
-    } else {
-        *dst = chars(ops);
-    }
+    let mut bytes = std::mem::take(dst).into_bytes();
+    bytes.clear();
+    bytes.extend(ops.iter().map(|&c| c as u8));
+    *dst = match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    };
 }
 
 /// Capacity to reserve for the items of a block `bits` long whose records take
