@@ -980,7 +980,7 @@ impl Module {
         if bytes > MAX_SPARE_BYTES {
             return;
         }
-        let _ = SPARE.with(|s| {
+        SPARE.with(|s| {
             let Ok(mut s) = s.try_borrow_mut() else { return };
             // Only this module's shells stay (what is kept is at most its size), pushed last
             // first so that the next module's function k gets this one's function k: compiling
