@@ -61,13 +61,13 @@ pub mod tags {
     pub const USAGE_COMP_MASK: u32 = 3;
 }
 
-/// One signature element record.
 /// A semantic name (`TEXCOORD`, `SV_Position`): held inline up to 24 bytes.
 pub type SemanticName = compact_str::CompactString;
 
 /// An element's semantic indices, one per row: held inline up to four.
 pub type SemanticIndices = smallvec::SmallVec<[u32; 4]>;
 
+/// One signature element record.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SignatureElement {
     pub id: u32,
