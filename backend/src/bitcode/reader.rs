@@ -272,16 +272,15 @@ fn pool_bytes(pool: &mut String, bytes: &[u8]) -> Result<Str> {
 const MAX_STRINGS: usize = 1 << 30;
 
 /// A string from a record's character operands (each truncated to a byte,
-/// invalid UTF-8 replaced). The byte vector becomes the string's storage.
+/// invalid UTF-8 replaced).
 fn chars(ops: &[u64]) -> String {
-    let bytes: Vec<u8> = ops.iter().map(|&c| c as u8).collect();
-    match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    }
+    let mut s = String::new();
+    set_chars(&mut s, ops);
+    s
 }
 
-/// [`chars`] into `dst`, reusing its storage (a recycled function's name).
+/// [`chars`] into `dst`, reusing its storage (a recycled function's name): the byte vector
+/// becomes the string's storage.
 fn set_chars(dst: &mut String, ops: &[u64]) {
     let mut bytes = std::mem::take(dst).into_bytes();
     bytes.clear();
