@@ -921,41 +921,63 @@ impl Function {
         SPARE.with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.functions.pop())).unwrap_or_default()
     }
 
-    /// Empties every table, keeping their storage.
+    /// Empties every table, keeping their storage. (The destructuring names every field: one
+    /// added later must be cleared here too, or the next module would see it.)
     fn clear(&mut self) {
-        self.name.clear();
-        self.param_tys.clear();
-        self.blocks.clear();
-        self.insts.clear();
-        self.value_pool.clear();
-        self.phi_pool.clear();
-        self.case_pool.clear();
-        self.index_pool.clear();
-        self.attachments.clear();
-        self.fn_attachments.clear();
-        self.names.clear();
-        self.ty = TypeId::default();
-        self.ptr_ty = TypeId::default();
-        self.ret_ty = TypeId::default();
-        self.is_declaration = false;
-        self.linkage = 0;
-        self.callconv = 0;
-        self.attrs = 0;
+        let Function {
+            name,
+            ty,
+            ptr_ty,
+            ret_ty,
+            param_tys,
+            is_declaration,
+            linkage,
+            callconv,
+            attrs,
+            blocks,
+            insts,
+            value_pool,
+            phi_pool,
+            case_pool,
+            index_pool,
+            attachments,
+            fn_attachments,
+            names,
+        } = self;
+        name.clear();
+        (*ty, *ptr_ty, *ret_ty) = (TypeId::default(), TypeId::default(), TypeId::default());
+        param_tys.clear();
+        *is_declaration = false;
+        (*linkage, *callconv, *attrs) = (0, 0, 0);
+        blocks.clear();
+        insts.clear();
+        value_pool.clear();
+        phi_pool.clear();
+        case_pool.clear();
+        index_pool.clear();
+        attachments.clear();
+        fn_attachments.clear();
+        names.clear();
     }
 
     fn capacity_bytes(&self) -> usize {
         self.name.capacity()
-            + self.param_tys.capacity() * 4
-            + self.blocks.capacity() * std::mem::size_of::<Block>()
-            + self.insts.capacity() * std::mem::size_of::<Inst>()
-            + self.value_pool.capacity() * std::mem::size_of::<Value>()
-            + self.phi_pool.capacity() * 16
-            + self.case_pool.capacity() * 8
-            + self.index_pool.capacity() * 4
-            + self.attachments.capacity() * 16
-            + self.fn_attachments.capacity() * 8
-            + self.names.capacity() * 32
+            + bytes(&self.param_tys)
+            + bytes(&self.blocks)
+            + bytes(&self.insts)
+            + bytes(&self.value_pool)
+            + bytes(&self.phi_pool)
+            + bytes(&self.case_pool)
+            + bytes(&self.index_pool)
+            + bytes(&self.attachments)
+            + bytes(&self.fn_attachments)
+            + bytes(&self.names)
     }
+}
+
+/// The bytes a vector holds (its capacity), for the limit on recycled storage.
+fn bytes<T>(v: &Vec<T>) -> usize {
+    v.capacity() * std::mem::size_of::<T>()
 }
 
 impl Module {
@@ -969,15 +991,15 @@ impl Module {
     /// next module read on this thread, unless it is large.
     pub fn recycle(mut self) {
         let fn_bytes: usize = self.functions.iter().map(Function::capacity_bytes).sum();
-        let bytes = fn_bytes
+        let total = fn_bytes
             + self.strings.capacity()
-            + self.globals.capacity() * std::mem::size_of::<Global>()
-            + self.functions.capacity() * std::mem::size_of::<Function>()
-            + self.consts.capacity() * std::mem::size_of::<Const>()
-            + self.metadata.capacity() * std::mem::size_of::<Metadata>()
-            + self.md_ops.capacity() * 4
-            + self.types.list.capacity() * std::mem::size_of::<Type>();
-        if bytes > MAX_SPARE_BYTES {
+            + bytes(&self.globals)
+            + bytes(&self.functions)
+            + bytes(&self.consts)
+            + bytes(&self.metadata)
+            + bytes(&self.md_ops)
+            + bytes(&self.types.list);
+        if total > MAX_SPARE_BYTES {
             return;
         }
         SPARE.with(|s| {
@@ -996,24 +1018,42 @@ impl Module {
         });
     }
 
-    /// Empties every table, keeping their storage.
+    /// Empties every table, keeping their storage (every field named, as in
+    /// [`Function::clear`]).
     fn clear(&mut self) {
-        self.triple = Str::default();
-        self.datalayout = Str::default();
-        self.types.clear();
-        self.globals.clear();
-        self.functions.clear();
-        self.consts.clear();
-        self.metadata.clear();
-        self.md_ops.clear();
-        self.named_metadata.clear();
-        self.named_md_ops.clear();
-        self.md_kinds.clear();
-        self.attr_groups.clear();
-        self.attrs.clear();
-        self.attr_lists.clear();
-        self.attr_list_groups.clear();
-        self.strings.clear();
+        let Module {
+            triple,
+            datalayout,
+            types,
+            globals,
+            functions,
+            consts,
+            metadata,
+            md_ops,
+            named_metadata,
+            named_md_ops,
+            md_kinds,
+            attr_groups,
+            attrs,
+            attr_lists,
+            attr_list_groups,
+            strings,
+        } = self;
+        (*triple, *datalayout) = (Str::default(), Str::default());
+        types.clear();
+        globals.clear();
+        functions.clear();
+        consts.clear();
+        metadata.clear();
+        md_ops.clear();
+        named_metadata.clear();
+        named_md_ops.clear();
+        md_kinds.clear();
+        attr_groups.clear();
+        attrs.clear();
+        attr_lists.clear();
+        attr_list_groups.clear();
+        strings.clear();
     }
 
     pub fn konst(&self, id: ConstId) -> &Const {
