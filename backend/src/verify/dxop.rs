@@ -132,7 +132,7 @@ impl Declared {
         };
         let Some(f) = m.functions.get(callee.index()) else { return d };
         let types = &m.types.list;
-        let ps = f.param_tys.get(1..).unwrap_or(&[]);
+        let ps = declared_params(m, callee);
         if ps.len() == info.params.len() && ps.len() <= MAX_PARAMS {
             let mut fit_all = true;
             for (&t, p) in ps.iter().zip(info.params) {
@@ -396,7 +396,7 @@ fn class_error(f: &Function, id: InstId, op: DxilOp, want: u8, class: Option<u8>
 #[inline(always)]
 fn args_as_declared(m: &Module, f: &Function, decl: &Declared, args: &[Value]) -> bool {
     let (constant, int_constant) = (decl.constant, decl.int_constant);
-    let params = m.functions.get(decl.callee.index()).and_then(|d| d.param_tys.get(1..)).unwrap_or(&[]);
+    let params = declared_params(m, decl.callee);
     if params.len() < args.len() {
         return false;
     }
@@ -419,6 +419,12 @@ fn args_as_declared(m: &Module, f: &Function, decl: &Declared, args: &[Value]) -
     true
 }
 
+/// The parameter types a `dx.op` declaration gives its operands (after the opcode); none for a
+/// callee the module does not have.
+fn declared_params(m: &Module, callee: crate::ir::FuncId) -> &[TypeId] {
+    m.functions.get(callee.index()).and_then(|d| d.param_tys.get(1..)).unwrap_or(&[])
+}
+
 /// Each argument has the type the callee declares for it (LLVM's rule for every call; the op
 /// table alone accepts any type where it takes a user struct, e.g. `CallShader`'s parameter).
 /// Only on the slow path: a call whose arguments match a fitting declaration passed
@@ -432,7 +438,7 @@ fn as_declared(
     callee: crate::ir::FuncId,
     args: &[Value],
 ) -> Result<()> {
-    let params = m.functions.get(callee.index()).and_then(|d| d.param_tys.get(1..)).unwrap_or(&[]);
+    let params = declared_params(m, callee);
     if params.len() != args.len() {
         return Err(err(
             "dxop.operand-type",
