@@ -88,7 +88,7 @@ impl<'a> Checker<'a> {
     }
     #[cold]
     fn same_slow(&self, id: InstId, what: &str, a: TypeId, b: TypeId) -> Result<()> {
-        if self.get(a) != self.get(b) {
+        if !same_type(self.m, a, b) {
             return Err(self.fail(id, format!("{what}: {} and {} differ", self.show(a), self.show(b))));
         }
         Ok(())
@@ -200,34 +200,23 @@ impl<'a> Checker<'a> {
                     return Err(self.fail(id, format!("getelementptr on {}", self.show(bt))));
                 };
                 self.same(id, "getelementptr source type and base pointee", *source_ty, p)?;
-                let idx = self.f.values(*indices);
-                let mut cur = p;
-                for (k, v) in idx.iter().enumerate() {
-                    if !matches!(self.shape(self.vt(*v)), (Class::Int(_), None)) {
-                        return Err(self.fail(id, format!("getelementptr index {k} is not an integer")));
-                    }
-                    if k == 0 {
-                        continue;
-                    }
-                    cur = match self.get(cur) {
-                        Some(Type::Array { elem, .. } | Type::Vector { elem, .. }) => *elem,
-                        Some(Type::Struct { elems, .. }) => {
-                            let Some(c) = self.m.const_uint(*v) else {
-                                return Err(self.fail(id, format!("getelementptr struct index {k} is not a constant")));
-                            };
-                            match usize::try_from(c).ok().and_then(|c| elems.get(c)) {
-                                Some(e) => *e,
-                                None => {
-                                    return Err(self.fail(id, format!("getelementptr struct index {c} out of range")))
-                                }
+                let int_index = |v: Value| matches!(self.shape(self.vt(v)), (Class::Int(_), None));
+                let cur = gep_walk(self.m, p, self.f.values(*indices), int_index).map_err(|stop| {
+                    self.fail(
+                        id,
+                        match stop {
+                            GepStop::NotInt(k) => format!("getelementptr index {k} is not an integer"),
+                            GepStop::StructIndex(k, None) => {
+                                format!("getelementptr struct index {k} is not a constant")
                             }
-                        }
-                        _ => return Err(self.fail(id, format!("getelementptr index {k} into {}", self.show(cur)))),
-                    };
-                }
+                            GepStop::StructIndex(_, Some(c)) => format!("getelementptr struct index {c} out of range"),
+                            GepStop::Into(k, t) => format!("getelementptr index {k} into {}", self.show(t)),
+                        },
+                    )
+                })?;
                 match self.get(rt) {
                     Some(Type::Pointer { pointee, addr_space })
-                        if *addr_space == space && (*pointee == cur || self.get(*pointee) == self.get(cur)) => {}
+                        if *addr_space == space && same_type(self.m, *pointee, cur) => {}
                     _ => return Err(self.fail(id, format!("getelementptr result {}", self.show(rt)))),
                 }
             }
@@ -439,9 +428,7 @@ pub(crate) fn verify_constants(m: &Module) -> Result<()> {
             for v in vs {
                 if let Value::Const(k) = v {
                     let et = m.consts.get(k.index()).map(|k| k.ty);
-                    if et.is_some_and(|et| {
-                        et != elem && m.types.list.get(et.0 as usize) != m.types.list.get(elem.0 as usize)
-                    }) {
+                    if et.is_some_and(|et| !same_type(m, et, elem)) {
                         return Err(err(
                             "constant.shape",
                             place(),
@@ -471,18 +458,50 @@ fn const_gep(m: &Module, i: usize, ty: TypeId, source_ty: TypeId, base: Value, i
     let Some((p, space)) = m.types.pointee(bt) else {
         return fail(format!("getelementptr on {}", m.types.display(bt)));
     };
-    let same = |a: TypeId, b: TypeId| a == b || m.types.list.get(a.0 as usize) == m.types.list.get(b.0 as usize);
-    if !same(p, source_ty) {
+    if !same_type(m, p, source_ty) {
         return fail(format!(
             "getelementptr of {} through a base pointing to {}",
             m.types.display(source_ty),
             m.types.display(p)
         ));
     }
-    let mut cur = p;
+    let int_index = |v: Value| type_of(v).is_some_and(|t| matches!(m.types.list.get(t.0 as usize), Some(Type::Int(_))));
+    let cur = match gep_walk(m, p, indices, int_index) {
+        Ok(t) => t,
+        Err(GepStop::NotInt(k)) => return fail(format!("getelementptr index {k} is not an integer constant")),
+        Err(GepStop::StructIndex(k, _)) => return fail(format!("getelementptr struct index {k} out of range")),
+        Err(GepStop::Into(k, t)) => return fail(format!("getelementptr index {k} into {}", m.types.display(t))),
+    };
+    match m.types.pointee(ty) {
+        Some((pointee, s)) if s == space && same_type(m, pointee, cur) => Ok(()),
+        _ => fail(format!("getelementptr result {}", m.types.display(ty))),
+    }
+}
+
+/// Where walking a getelementptr's indices through its source type stopped.
+enum GepStop {
+    /// Index k is not an integer (of the kind the caller needs).
+    NotInt(usize),
+    /// Index k into a struct is not a constant (`None`) or is the out-of-range constant.
+    StructIndex(usize, Option<u64>),
+    /// Index k goes into this type, which has no elements.
+    Into(usize, TypeId),
+}
+
+/// The type a getelementptr's indices reach from its source type, for instructions and
+/// constant expressions alike: every index an integer (`int_index`), the first stepping over
+/// the pointer, the others into arrays, vectors and, by a constant in range, structs.
+#[inline]
+fn gep_walk(
+    m: &Module,
+    source: TypeId,
+    indices: &[Value],
+    int_index: impl Fn(Value) -> bool,
+) -> std::result::Result<TypeId, GepStop> {
+    let mut cur = source;
     for (k, v) in indices.iter().enumerate() {
-        if !type_of(*v).is_some_and(|t| matches!(m.types.list.get(t.0 as usize), Some(Type::Int(_)))) {
-            return fail(format!("getelementptr index {k} is not an integer constant"));
+        if !int_index(*v) {
+            return Err(GepStop::NotInt(k));
         }
         if k == 0 {
             continue;
@@ -490,18 +509,22 @@ fn const_gep(m: &Module, i: usize, ty: TypeId, source_ty: TypeId, base: Value, i
         cur = match m.types.list.get(cur.0 as usize) {
             Some(Type::Array { elem, .. } | Type::Vector { elem, .. }) => *elem,
             Some(Type::Struct { elems, .. }) => {
-                match m.const_uint(*v).and_then(|c| usize::try_from(c).ok()).and_then(|c| elems.get(c)) {
+                let Some(c) = m.const_uint(*v) else { return Err(GepStop::StructIndex(k, None)) };
+                match usize::try_from(c).ok().and_then(|c| elems.get(c)) {
                     Some(e) => *e,
-                    None => return fail(format!("getelementptr struct index {k} out of range")),
+                    None => return Err(GepStop::StructIndex(k, Some(c))),
                 }
             }
-            _ => return fail(format!("getelementptr index {k} into {}", m.types.display(cur))),
+            _ => return Err(GepStop::Into(k, cur)),
         };
     }
-    match m.types.pointee(ty) {
-        Some((pointee, s)) if s == space && same(pointee, cur) => Ok(()),
-        _ => fail(format!("getelementptr result {}", m.types.display(ty))),
-    }
+    Ok(cur)
+}
+
+/// Whether two type ids name the same type: the same id, or equal entries (a type table may
+/// hold one type twice).
+fn same_type(m: &Module, a: TypeId, b: TypeId) -> bool {
+    a == b || m.types.list.get(a.0 as usize) == m.types.list.get(b.0 as usize)
 }
 
 /// Each field of constant #`i`, a struct of type `ty`, has the field's type
@@ -515,7 +538,7 @@ fn struct_fields(m: &Module, i: usize, ty: TypeId, vs: &[Value], elems: &[TypeId
             _ => None,
         };
         let Some(got) = got else { continue };
-        if got != *want && m.types.list.get(got.0 as usize) != m.types.list.get(want.0 as usize) {
+        if !same_type(m, got, *want) {
             return Err(err(
                 "constant.shape",
                 format!("constant #{i}"),
@@ -539,7 +562,7 @@ pub(crate) fn verify_globals(m: &Module) -> Result<()> {
         let Some(k) = m.consts.get(c.index()) else {
             return Err(err("global.initializer", format!("global `{}`", g.name), "initializer out of range"));
         };
-        if k.ty != g.value_ty && m.types.list.get(k.ty.0 as usize) != m.types.list.get(g.value_ty.0 as usize) {
+        if !same_type(m, k.ty, g.value_ty) {
             return Err(err(
                 "global.initializer",
                 format!("global `{}`", g.name),
