@@ -936,3 +936,120 @@ fn entry_record_of_another_kind_than_its_program_is_malformed() {
     let msg = expect_rule(&m, "entry.kind");
     assert!(msg.contains("is a miss shader in a compute program"), "{msg}");
 }
+
+/// The edited module written back as a container (`asm::container_of`) and compiled from its
+/// bytes, as a driver would: the bitcode reader's facts (`ReadFacts`) are what the verifier
+/// trusts then, not `verify_module`'s full walk.
+fn compile_written(m: &Module) -> Result<CompiledShader, CompileError> {
+    let bytes = dxjit::asm::container_of(m, &Default::default()).expect("the edited module writes");
+    compile(&bytes, &CompileOptions::default())
+}
+
+/// Both ways in: the edited module verified in full, and written and read back (the reader
+/// notes calls whose arguments are not of their parameters' types, and the verifier checks
+/// those one by one): the same rule either way.
+fn expect_rule_as_read(m: &Module, rule: &str) {
+    expect_rule(m, rule);
+    match compile_written(m) {
+        Err(CompileError::Malformed(msg)) => assert!(msg.contains(&format!("rule `{rule}`")), "wrong rule: {msg}"),
+        Err(e) => panic!("expected Malformed naming `{rule}`, got {e}"),
+        Ok(cs) => panic!("expected `{rule}`, got SPIR-V (valid: {:?})", spirv_val::validate(&cs.spirv)),
+    }
+}
+
+/// The `k`-th `dx.op` call of `op` in `main` and the position of its arguments in the pool.
+fn dx_call(m: &Module, op: DxilOp, k: usize) -> (usize, std::ops::Range<usize>) {
+    let f = &m.functions[main_fn(m)];
+    f.insts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, x)| match &x.kind {
+            InstKind::DxOp { op: o, args, .. } if *o == op => Some((i, args.range())),
+            _ => None,
+        })
+        .nth(k)
+        .expect("the call")
+}
+
+#[test]
+fn call_argument_of_another_type_than_its_parameter_is_malformed() {
+    // `Countbits(i32 %3)` given the `%dx.types.ResRet.i32` its operand was extracted from. The
+    // bitcode names call arguments by value number alone, so the reader only compares types.
+    let mut m = fixture("compute/bitops.cs_6_0.dxil");
+    let fi = main_fn(&m);
+    let (_, args) = dx_call(&m, DxilOp::Countbits, 0);
+    let Value::Inst(x) = m.functions[fi].value_pool[args.start] else { panic!("an instruction operand") };
+    let InstKind::ExtractValue { agg, .. } = m.functions[fi].insts[x.index()].kind else { panic!("an extract") };
+    m.functions[fi].value_pool[args.start] = agg;
+    expect_rule_as_read(&m, "dxop.operand-type");
+    // The reader noted the call.
+    let bytes = dxjit::asm::container_of(&m, &Default::default()).unwrap();
+    let c = Container::parse(&bytes).unwrap();
+    let (_, facts) = dxjit::bitcode::read_module_with_facts(c.dxil_program().unwrap().bitcode).unwrap();
+    assert_eq!(facts.untyped_calls, vec![dxjit::ir::FuncId(fi as u32)]);
+}
+
+#[test]
+fn constant_argument_of_another_type_than_its_parameter_is_malformed() {
+    // `BufferStore`'s first coordinate (i32 0) as a float constant.
+    let mut m = fixture("compute/bitops.cs_6_0.dxil");
+    let fi = main_fn(&m);
+    let float = m.types.intern(Type::Float);
+    m.consts.push(Const { ty: float, kind: ConstKind::Float(0) });
+    let c = ConstId(m.consts.len() as u32 - 1);
+    let (_, args) = dx_call(&m, DxilOp::BufferStore, 0);
+    m.functions[fi].value_pool[args.start + 1] = Value::Const(c);
+    expect_rule_as_read(&m, "dxop.operand-type");
+}
+
+#[test]
+fn instruction_where_the_op_takes_a_constant_is_malformed() {
+    // `StoreOutput`'s signature element id (an i32 constant) as the i32 `and` computed before
+    // it: every argument has its parameter's type (the reader notes nothing), but the op takes
+    // a constant there.
+    let mut m = fixture("graphics/fullscreen.vs_6_0.dxil");
+    let fi = main_fn(&m);
+    let (store, args) = dx_call(&m, DxilOp::StoreOutput, 0);
+    let f = &m.functions[fi];
+    let int = f.insts[..store]
+        .iter()
+        .position(|x| matches!(x.kind, InstKind::Binary { .. }) && m.types.get(x.ty) == &Type::Int(32))
+        .expect("an i32 before the store");
+    m.functions[fi].value_pool[args.start] = Value::Inst(InstId(int as u32));
+    expect_rule_as_read(&m, "dxop.constant-operand");
+    let bytes = dxjit::asm::container_of(&m, &Default::default()).unwrap();
+    let c = Container::parse(&bytes).unwrap();
+    let (_, facts) = dxjit::bitcode::read_module_with_facts(c.dxil_program().unwrap().bitcode).unwrap();
+    assert!(facts.untyped_calls.is_empty() && facts.forward_refs.is_empty(), "{facts:?}");
+}
+
+#[test]
+fn undef_where_the_op_takes_an_integer_constant_is_malformed() {
+    // `BufferStore`'s write mask (`i8 1`) as `i8 undef`: a constant of the declared type, but
+    // not an integer.
+    let mut m = fixture("compute/bitops.cs_6_0.dxil");
+    let fi = main_fn(&m);
+    let i8t = m.types.intern(Type::Int(8));
+    m.consts.push(Const { ty: i8t, kind: ConstKind::Undef });
+    let c = ConstId(m.consts.len() as u32 - 1);
+    let (_, args) = dx_call(&m, DxilOp::BufferStore, 0);
+    m.functions[fi].value_pool[args.start + 7] = Value::Const(c);
+    expect_rule_as_read(&m, "dxop.constant-operand");
+}
+
+#[test]
+fn element_type_that_holds_no_data_is_malformed() {
+    // A vector of a struct and an array of `void` in the type table, used by nothing: the
+    // reader notes element types that hold no data, and the verifier names the type.
+    for vector in [true, false] {
+        let mut m = fixture("compute/bitops.cs_6_0.dxil");
+        let t = if vector {
+            let elem = m.types.intern(Type::Struct { name: None, packed: false, opaque: false, elems: vec![] });
+            Type::Vector { len: 2, elem }
+        } else {
+            Type::Array { len: 2, elem: m.types.intern(Type::Void) }
+        };
+        m.types.intern(t);
+        expect_rule_as_read(&m, "type.element");
+    }
+}

@@ -115,7 +115,7 @@ impl OpRules {
 impl Declared {
     /// The entry for `op`/`overload` called through `callee` (`fit`: [`fits`], remembered
     /// per module).
-    fn of(m: &Module, callee: crate::ir::FuncId, op: DxilOp, overload: Overload, fit: &mut FitMemo) -> Declared {
+    fn of(m: &Module, callee: crate::ir::FuncId, op: DxilOp, overload: Overload) -> Declared {
         let info = op.info();
         let rules = OpRules::of(op);
         let mut d = Declared {
@@ -139,7 +139,7 @@ impl Declared {
                 fit_all = match types.get(t.0 as usize) {
                     Some(ty) => match scalar_fits(ty, p.ty) {
                         Some(b) => b,
-                        None => fit.fits_other(m, t, ty, p.ty, overload),
+                        None => fits_other(m, t, ty, p.ty, overload),
                     },
                     None => false,
                 };
@@ -149,7 +149,7 @@ impl Declared {
             }
             d.params_fit = fit_all;
         }
-        if fit.fits(m, f.ret_ty, info.ret, overload) {
+        if fits(m, f.ret_ty, info.ret, overload) {
             d.ret = Some(f.ret_ty);
         }
         let mut c = if d.params_fit { rules.constant } else { 0 };
@@ -167,36 +167,6 @@ impl Declared {
     }
 }
 
-/// [`fits`] answers of one module for the parameter types that are not a fixed scalar (named
-/// structs, the overload): a module declares many `dx.op` functions over the same few types.
-#[derive(Default)]
-struct FitMemo {
-    /// (type, parameter type, overload, fits).
-    seen: Vec<(TypeId, ParamType, Overload, bool)>,
-}
-
-impl FitMemo {
-    /// [`fits`]: a fixed scalar parameter (most of them) inline, the others through the memo.
-    #[inline(always)]
-    fn fits(&mut self, m: &Module, t: TypeId, p: ParamType, overload: Overload) -> bool {
-        let Some(ty) = m.types.list.get(t.0 as usize) else { return false };
-        match scalar_fits(ty, p) {
-            Some(fit) => fit,
-            None => self.fits_other(m, t, ty, p, overload),
-        }
-    }
-
-    #[inline(never)]
-    fn fits_other(&mut self, m: &Module, t: TypeId, ty: &Type, p: ParamType, overload: Overload) -> bool {
-        if let Some(e) = self.seen.iter().find(|e| e.0 == t && e.1 == p && e.2 == overload) {
-            return e.3;
-        }
-        let fit = fits_other(m, t, ty, p, overload);
-        self.seen.push((t, p, overload, fit));
-        fit
-    }
-}
-
 /// The `dx.op` declarations of one module, by callee, as its calls reach them
 /// (a callee called with several ops gets an entry per op). Its storage is kept
 /// for the next module on the thread.
@@ -204,7 +174,6 @@ pub(crate) struct Calls {
     /// By callee: the op and overload its entry of `declared` is for (0: none yet).
     keys: Vec<u32>,
     declared: Vec<Declared>,
-    fit: FitMemo,
     /// The globals of the module's resource records (a library's resources), for
     /// [`resource_users`]; empty in a shader.
     lib_globals: Vec<GlobalId>,
@@ -225,7 +194,7 @@ type Props = (u64, Option<u64>);
 /// many as it has distinct resource bindings; past it, facts are computed each time).
 const MEMO: usize = 64;
 
-type Scratch = (Vec<u32>, Vec<Declared>, FitMemo, Vec<(ConstId, Option<Props>)>, Vec<(ConstId, ConstId)>);
+type Scratch = (Vec<u32>, Vec<Declared>, Vec<(ConstId, Option<Props>)>, Vec<(ConstId, ConstId)>);
 
 thread_local! {
     static SCRATCH: std::cell::Cell<Option<Scratch>> = const { std::cell::Cell::new(None) };
@@ -233,18 +202,16 @@ thread_local! {
 
 impl Calls {
     pub(crate) fn new(m: &Module, dxil: &DxilModuleInfo) -> Calls {
-        let (mut keys, mut declared, mut fit, mut props, mut annotated) =
-            SCRATCH.with(|s| s.take()).unwrap_or_default();
+        let (mut keys, mut declared, mut props, mut annotated) = SCRATCH.with(|s| s.take()).unwrap_or_default();
         // One entry per function, and one more for a callee the module does not have (the
         // operand-range rule reports it first).
         keys.clear();
         keys.resize(m.functions.len() + 1, 0);
         declared.clear();
-        fit.seen.clear();
         props.clear();
         annotated.clear();
         let lib_globals = dxil.resources.bindings().filter_map(|(_, b)| b.global).collect();
-        Calls { keys, declared, fit, lib_globals, props, annotated }
+        Calls { keys, declared, lib_globals, props, annotated }
     }
 
     /// [`props_words`] of constant `c`, remembered per module.
@@ -280,7 +247,7 @@ impl Calls {
         (op, overload): (DxilOp, Overload),
         key: u32,
     ) -> &Declared {
-        let mut d = Declared::of(m, callee, op, overload, &mut self.fit);
+        let mut d = Declared::of(m, callee, op, overload);
         d.key = key;
         self.declared.push(d);
         self.keys[slot] = self.declared.len() as u32;
@@ -291,13 +258,11 @@ impl Calls {
 impl Drop for Calls {
     fn drop(&mut self) {
         // Keep the storage unless a huge module made it big.
-        if self.keys.capacity() <= 1 << 16 && self.declared.capacity() <= 1 << 12 && self.fit.seen.capacity() <= 1 << 12
-        {
+        if self.keys.capacity() <= 1 << 16 && self.declared.capacity() <= 1 << 12 {
             // (props and annotated hold at most MEMO entries.)
             let keep = (
                 std::mem::take(&mut self.keys),
                 std::mem::take(&mut self.declared),
-                std::mem::take(&mut self.fit),
                 std::mem::take(&mut self.props),
                 std::mem::take(&mut self.annotated),
             );
@@ -318,6 +283,7 @@ pub(crate) fn call(
     dxil: &DxilModuleInfo,
     calls: &mut Calls,
     stage: Option<ShaderKind>,
+    args_typed: bool,
     id: InstId,
     inst: &crate::ir::Inst,
     (op, overload, callee, args): (DxilOp, Overload, crate::ir::FuncId, crate::ir::List),
@@ -332,7 +298,9 @@ pub(crate) fn call(
     if args.len() != decl.arity as usize {
         return Err(arity_error(f, id, op, args.len()));
     }
-    if !(decl.params_fit && args_as_declared(m, f, decl, args)) {
+    let fit = decl.params_fit
+        && if args_typed { constants_as_declared(m, decl, args) } else { args_as_declared(m, f, decl, args) };
+    if !fit {
         operands(m, f, id, op, overload, decl.constant, args)?;
         as_declared(m, f, id, op, callee, args)?;
     }
@@ -413,6 +381,25 @@ fn args_as_declared(m: &Module, f: &Function, decl: &Declared, args: &[Value]) -
             _ => false,
         };
         if !ok {
+            return false;
+        }
+    }
+    true
+}
+
+/// [`args_as_declared`] for arguments known to have their declared types (`args_typed` of
+/// [`call`]): the operands that must be constants are, integer constants where declared
+/// integers.
+#[inline(always)]
+fn constants_as_declared(m: &Module, decl: &Declared, args: &[Value]) -> bool {
+    let mut c = decl.constant;
+    while c != 0 {
+        let k = c.trailing_zeros() as usize;
+        c &= c - 1;
+        let Some(Value::Const(a)) = args.get(k) else { return false };
+        if bit(decl.int_constant, k)
+            && !matches!(m.consts.get(a.index()).map(|c| &c.kind), Some(ConstKind::Int(_) | ConstKind::Null))
+        {
             return false;
         }
     }

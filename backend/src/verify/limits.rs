@@ -9,7 +9,7 @@
 
 use super::{err, Result};
 use crate::dxil::{DxilModuleInfo, EntryPoint, SemanticKind, SignatureElement};
-use crate::ir::{Module, Type, TypeId};
+use crate::ir::{FuncId, InstId, Module, Type, TypeId};
 use crate::ShaderKind;
 
 pub const MAX_THREADS: u64 = 1024;
@@ -26,7 +26,9 @@ pub const MAX_MESH_OUTPUTS: u32 = 256;
 pub const MAX_PAYLOAD_BYTES: u32 = 16 * 1024;
 pub const SIGNATURE_ROWS: i64 = 32;
 
-pub(crate) fn verify_module(m: &Module, info: &DxilModuleInfo) -> Result<()> {
+/// `allocas`: every `alloca` of the module's defined functions, in function and then
+/// instruction order ([`allocas`] finds them; the verifier's walk notes them).
+pub(crate) fn verify_module(m: &Module, info: &DxilModuleInfo, allocas: &[(FuncId, InstId)]) -> Result<()> {
     for (i, ep) in info.entry_points.iter().enumerate() {
         let Some(function) = ep.function else { continue };
         let kind = ep.properties.shader_kind.unwrap_or(info.shader_model.kind);
@@ -57,7 +59,21 @@ pub(crate) fn verify_module(m: &Module, info: &DxilModuleInfo) -> Result<()> {
     }
     resources(info)?;
     resource_globals(m, info)?;
-    memory(m)
+    memory(m, allocas)
+}
+
+/// Every `alloca` of the module's defined functions, in function and instruction order.
+#[cfg(test)]
+pub(crate) fn allocas(m: &Module) -> Vec<(FuncId, InstId)> {
+    let mut v = Vec::new();
+    for (fi, f) in m.functions.iter().enumerate().filter(|(_, f)| !f.is_declaration) {
+        for (i, inst) in f.insts.iter().enumerate() {
+            if matches!(inst.kind, crate::ir::InstKind::Alloca { .. }) {
+                v.push((FuncId(fi as u32), InstId(i as u32)));
+            }
+        }
+    }
+    v
 }
 
 /// Where an entry point breaks a rule: "dx.entryPoints[0] `main`", formatted
@@ -426,7 +442,7 @@ fn signature(elems: &[SignatureElement], which: &str, place: &Place<'_>) -> Resu
 }
 
 /// Groupshared memory and local arrays (allocas, private globals).
-fn memory(m: &Module) -> Result<()> {
+fn memory(m: &Module, allocas: &[(FuncId, InstId)]) -> Result<()> {
     let mut shared = 0u64;
     let mut private = 0u64;
     for g in &m.globals {
@@ -451,19 +467,26 @@ fn memory(m: &Module) -> Result<()> {
             ));
         }
     }
-    for f in m.functions.iter().filter(|f| !f.is_declaration) {
-        let mut local = private;
-        for (i, inst) in f.insts.iter().enumerate() {
-            let crate::ir::InstKind::Alloca { alloc_ty, count, .. } = &inst.kind else { continue };
-            let n = m.const_uint(*count).unwrap_or(1);
-            local = local.saturating_add(size_of(m, *alloc_ty, 0).saturating_mul(n));
-            if local > MAX_LOCAL_BYTES {
-                return Err(err(
-                    "limit.local-arrays",
-                    super::inst_place(f, crate::ir::InstId(i as u32)),
-                    format!("local arrays reach {local} bytes (at most {MAX_LOCAL_BYTES})"),
-                ));
-            }
+    // Each function's allocas add to the static arrays.
+    let (mut local, mut cur) = (private, None);
+    for &(fi, i) in allocas {
+        if cur != Some(fi) {
+            (local, cur) = (private, Some(fi));
+        }
+        let (Some(f), Some(inst)) =
+            (m.functions.get(fi.index()), m.functions.get(fi.index()).and_then(|f| f.insts.get(i.index())))
+        else {
+            continue;
+        };
+        let crate::ir::InstKind::Alloca { alloc_ty, count, .. } = &inst.kind else { continue };
+        let n = m.const_uint(*count).unwrap_or(1);
+        local = local.saturating_add(size_of(m, *alloc_ty, 0).saturating_mul(n));
+        if local > MAX_LOCAL_BYTES {
+            return Err(err(
+                "limit.local-arrays",
+                super::inst_place(f, i),
+                format!("local arrays reach {local} bytes (at most {MAX_LOCAL_BYTES})"),
+            ));
         }
     }
     Ok(())

@@ -36,10 +36,14 @@
 //! function, [`ssa`] walks the instructions once (a function of one block,
 //! most of DXIL, needs no CFG; a function the bitcode reader vouches for —
 //! [`verify_read`] with its [`ReadFacts`] — needs no visit of its operands),
-//! then one walk checks operand types and `dx.op` calls together; a `dx.op`
-//! declaration is checked against the operation table once per module and a
-//! call whose arguments have the declared types needs no per-argument table
-//! lookup. The CFG and dominator tree of a function of several blocks go to
+//! then one walk checks operand types and `dx.op` calls together (and notes
+//! the allocas for the local-array limit); a `dx.op` declaration is checked
+//! against the operation table once per module and a call whose arguments have
+//! the declared types needs no per-argument table lookup — in a function as
+//! read, whose calls the reader found typed ([`FunctionFacts::untyped_calls`]),
+//! only its constant operands are looked at. The element types of the
+//! bitcode's type table, and the type of every constant, are the reader's
+//! facts too ([`ReadFacts::element_types_checked`]). The CFG and dominator tree of a function of several blocks go to
 //! the structurizer ([`Flows`]). The error reported is always the first of
 //! the first rule group that has one, in the order structure, SSA, operand
 //! types, `dx.op` calls, as if each group walked the function in turn.
@@ -106,20 +110,22 @@ pub fn verify_read(m: &Module, info: &DxilModuleInfo, facts: &ReadFacts) -> Resu
 }
 
 fn verify(m: &Module, info: &DxilModuleInfo, facts: Option<&ReadFacts>) -> Result<Flows> {
-    types::verify_constants(m)?;
+    types::verify_constants(m, facts.is_some())?;
     types::verify_globals(m)?;
-    types::verify_dx_types(m)?;
+    types::verify_dx_types(m, facts.map_or(0, |r| r.element_types_checked as usize))?;
     let void = ssa::VoidTypes::of(m);
     let mut calls = dxop::Calls::new(m, info);
     let mut flows = Flows::default();
+    // The walk notes each function's allocas for the local-array limit.
+    let mut allocas = Vec::new();
     for (i, f) in m.functions.iter().enumerate().filter(|(_, f)| !f.is_declaration) {
         let id = crate::ir::FuncId(i as u32);
         let as_read = facts.map(|r| r.function(id));
-        if let Some((cfg, dom)) = verify_function(m, id, f, info, &void, as_read, &mut calls)? {
+        if let Some((cfg, dom)) = verify_function(m, id, f, info, &void, as_read, &mut calls, &mut allocas)? {
             flows.insert(id, cfg, dom);
         }
     }
-    limits::verify_module(m, info)?;
+    limits::verify_module(m, info, &allocas)?;
     Ok(flows)
 }
 
@@ -135,6 +141,7 @@ fn verify(m: &Module, info: &DxilModuleInfo, facts: Option<&ReadFacts>) -> Resul
 /// A new per-instruction rule goes into [`Rules::inst`] (an LLVM instruction's
 /// operand types: [`types::Checker::inst`]; a `dx.op` call's: [`dxop::call`]),
 /// so that it runs in this one walk.
+#[allow(clippy::too_many_arguments)]
 fn verify_function<'m>(
     m: &'m Module,
     fid: crate::ir::FuncId,
@@ -143,13 +150,19 @@ fn verify_function<'m>(
     void: &ssa::VoidTypes,
     as_read: Option<FunctionFacts>,
     calls: &mut dxop::Calls,
+    allocas: &mut Vec<(crate::ir::FuncId, InstId)>,
 ) -> Result<Option<(crate::analysis::Cfg, crate::analysis::DomTree)>> {
     // As read without forward references, an extracted value has the type the reader gave
     // it: the aggregate's element at the (checked) indices.
     let extract_typed = as_read.is_some_and(|r| !r.forward_refs);
+    // As read without forward references and without [`FunctionFacts::untyped_calls`], every
+    // call's arguments have the callee's parameter types.
+    let args_typed = as_read.is_some_and(|r| !r.forward_refs && !r.untyped_calls);
     let types = types::Checker::new(m, f);
     let stage = dxop::stage_of(fid, info);
-    let mut rules = Rules { m, f, info, types, calls, stage, extract_typed, dxop: None, extract: None };
+    let first_alloca = allocas.len();
+    let mut rules =
+        Rules { m, f, fid, info, types, calls, allocas, stage, extract_typed, args_typed, dxop: None, extract: None };
     match ssa::verify_function(m, f, void, as_read)? {
         ssa::Verdict::Done(flow) => {
             for id in (0..f.insts.len() as u32).map(InstId) {
@@ -176,6 +189,9 @@ fn verify_function<'m>(
             if let Some(e) = types_error {
                 return Err(e);
             }
+            // Blocks in layout order hold instructions in order, but a module not as read may
+            // list them otherwise: the limit names the first alloca past it in instruction order.
+            rules.allocas[first_alloca..].sort_unstable();
             rules.verdict().map(|()| Some((d.a.cfg, d.a.dom)))
         }
     }
@@ -187,14 +203,20 @@ fn verify_function<'m>(
 struct Rules<'m, 'c> {
     m: &'m Module,
     f: &'m Function,
+    fid: crate::ir::FuncId,
     info: &'c DxilModuleInfo,
     types: types::Checker<'m>,
     calls: &'c mut dxop::Calls,
+    /// The allocas seen so far (for [`limits::verify_module`]).
+    allocas: &'c mut Vec<(crate::ir::FuncId, InstId)>,
     /// The stage the function's ops run in ([`dxop::stage_of`]).
     stage: Option<crate::ShaderKind>,
     /// `extractvalue`'s operand-type rule holds by construction (the function is as read,
     /// without forward references: [`crate::bitcode::ReadFacts`]).
     extract_typed: bool,
+    /// Every call's arguments have the callee's parameter types by construction (the function
+    /// is as read, without forward references or [`FunctionFacts::untyped_calls`]).
+    args_typed: bool,
     dxop: Option<VerifyError>,
     extract: Option<VerifyError>,
 }
@@ -208,7 +230,8 @@ impl Rules<'_, '_> {
             InstKind::DxOp { op, overload, callee, args } => {
                 if self.dxop.is_none() {
                     let call = (*op, *overload, *callee, *args);
-                    if let Err(e) = dxop::call(m, f, self.info, self.calls, self.stage, id, inst, call) {
+                    let (calls, stage) = (&mut *self.calls, self.stage);
+                    if let Err(e) = dxop::call(m, f, self.info, calls, stage, self.args_typed, id, inst, call) {
                         self.dxop = Some(e);
                     }
                 }
@@ -222,6 +245,10 @@ impl Rules<'_, '_> {
                         self.extract = Some(e);
                     }
                 }
+            }
+            InstKind::Alloca { .. } => {
+                self.types.inst(id)?;
+                self.allocas.push((self.fid, id));
             }
             _ => self.types.inst(id)?,
         }

@@ -169,7 +169,7 @@ fn a_large_local_array_is_rejected() {
     // Its users now see a pointer: the type check fails first unless nothing uses it,
     // so check the limit rule directly.
     let info = crate::dxil::decode(&m).unwrap();
-    assert_eq!(limits::verify_module(&m, &info).map_err(|e| e.rule), Err("limit.local-arrays"));
+    assert_eq!(limits::verify_module(&m, &info, &limits::allocas(&m)).map_err(|e| e.rule), Err("limit.local-arrays"));
 }
 
 /// Replaces the numthreads node's first value by `x`.

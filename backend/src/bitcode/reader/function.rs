@@ -47,6 +47,9 @@ impl<'a> Reader<'a> {
         if here.late_phis {
             self.facts.late_phis.push(fid);
         }
+        if here.untyped_calls {
+            self.facts.untyped_calls.push(fid);
+        }
         self.cur_function = None;
         Ok(())
     }
@@ -557,8 +560,15 @@ impl<'a> Reader<'a> {
                     Some(t) => t,
                     None => self.module.types.pointee(cty).ok_or_else(|| E::TypeMismatch("call of non-pointer"))?.0,
                 };
+                // Whether the call's arguments have the callee's parameter types
+                // ([`FunctionFacts::untyped_calls`]): it calls a function of the type it names,
+                // and each argument named before it has its parameter's type.
+                let mut typed = match callee {
+                    Value::Function(g) => self.module.functions.get(g.index()).is_some_and(|g| g.ty == fty),
+                    _ => false,
+                };
                 let types = &self.module.types;
-                let (ret, nparams) = match types.get(fty) {
+                let (ret, params) = match types.get(fty) {
                     Type::Function { vararg: true, .. } => return Err(E::Unsupported("variadic call".into())),
                     Type::Function { ret, params, .. } => {
                         for &p in params {
@@ -568,14 +578,32 @@ impl<'a> Reader<'a> {
                                 _ => {}
                             }
                         }
-                        (*ret, params.len())
+                        (*ret, &params[..])
                     }
                     _ => return Err(E::TypeMismatch("call type is not a function type")),
                 };
+                let nparams = params.len();
                 let start = b.func.value_pool.len();
-                for _ in 0..nparams {
+                // Arguments named before the call, each compared with its parameter's type.
+                let n = nparams.min(ops.len().saturating_sub(i));
+                let (raw, params) = (&ops[i..i + n], &params[..n]);
+                let (next, relative) = (self.values.len() as u32, self.relative_ids);
+                let mut k = 0;
+                while k < n {
+                    let id = if relative { next.wrapping_sub(raw[k] as u32) } else { raw[k] as u32 };
+                    let Some(&(v, t)) = self.values.get(id as usize) else { break };
+                    typed &= t == params[k];
+                    b.func.value_pool.push(v);
+                    k += 1;
+                }
+                i += k;
+                // From the first forward reference on (or past the record's end), one at a time.
+                for _ in k..nparams {
                     let v = self.value(ops, &mut i)?;
                     b.func.value_pool.push(v);
+                }
+                if !typed {
+                    self.facts_here.untyped_calls = true;
                 }
                 if i != ops.len() {
                     return Err(E::Malformed("call with extra operands"));
