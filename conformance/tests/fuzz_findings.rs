@@ -1040,7 +1040,7 @@ fn undef_where_the_op_takes_an_integer_constant_is_malformed() {
 #[test]
 fn element_type_that_holds_no_data_is_malformed() {
     // A vector of a struct and an array of `void` in the type table, used by nothing: the
-    // reader notes element types that hold no data, and the verifier names the type.
+    // verifier names the type, whether the module is verified as edited or read back.
     for vector in [true, false] {
         let mut m = fixture("compute/bitops.cs_6_0.dxil");
         let t = if vector {

@@ -54,10 +54,6 @@ pub struct ReadFacts {
     /// Functions with a call whose arguments named before it do not all have the types of
     /// the callee's parameters, or that names another function type than its callee's.
     pub untyped_calls: Vec<crate::ir::FuncId>,
-    /// The number of leading types (those of the bitcode's type table) whose struct fields,
-    /// array and vector elements and pointees the reader found of kinds that hold data (the
-    /// verifier's `type.element`); 0 when one of them is not.
-    pub element_types_checked: u32,
 }
 
 impl ReadFacts {
@@ -820,23 +816,6 @@ impl<'a> Reader<'a> {
         // Only identified (named) structs may be referenced before they are
         // defined (as in LLVM): that keeps every other type acyclic.
         let mut forward_refs: crate::fxhash::FxHashSet<u64> = Default::default();
-        // Whether every element type named so far holds data (`ReadFacts::element_types_checked`):
-        // one defined before is checked by its kind; one named before its definition must turn
-        // out a named struct, which holds data but is no vector element.
-        let mut elements_hold_data = true;
-        // `pointee`: a function may be pointed to; `vector`: only scalars and pointers.
-        fn holds(types: &crate::ir::Types, e: u64, pointee: bool, vector: bool) -> bool {
-            let Ok(e) = u32::try_from(e) else { return false };
-            if e as usize >= types.len() {
-                return !vector;
-            }
-            match types.get(TypeId(e)) {
-                Type::Int(_) | Type::Half | Type::Float | Type::Double | Type::Pointer { .. } => true,
-                Type::Array { .. } | Type::Vector { .. } | Type::Struct { .. } => !vector,
-                Type::Function { .. } => pointee,
-                Type::Void | Type::Label | Type::Metadata => false,
-            }
-        }
         fn note_ref(refs_max: &mut Option<u64>, fwd: &mut crate::fxhash::FxHashSet<u64>, defined: usize, id: u64) {
             *refs_max = Some(refs_max.map_or(id, |m| m.max(id)));
             if id >= defined as u64 {
@@ -879,7 +858,6 @@ impl<'a> Reader<'a> {
                         8 => {
                             let p = op(ops, 0)?;
                             note_ref(&mut refs_max, &mut forward_refs, self.module.types.len(), p);
-                            elements_hold_data &= holds(&self.module.types, p, true, false);
                             let a = ops.get(1).copied().unwrap_or(0);
                             Type::Pointer {
                                 pointee: TypeId(p as u32),
@@ -903,7 +881,6 @@ impl<'a> Reader<'a> {
                             let n = op(ops, 0)?;
                             let e = op(ops, 1)?;
                             note_ref(&mut refs_max, &mut forward_refs, self.module.types.len(), e);
-                            elements_hold_data &= holds(&self.module.types, e, false, self.rec.code == 12);
                             if self.rec.code == 11 {
                                 Type::Array { len: n, elem: TypeId(e as u32) }
                             } else {
@@ -920,7 +897,6 @@ impl<'a> Reader<'a> {
                             let elems: Vec<TypeId> = ops[1..].iter().map(|&p| TypeId(p as u32)).collect();
                             for &p in &ops[1..] {
                                 note_ref(&mut refs_max, &mut forward_refs, self.module.types.len(), p);
-                                elements_hold_data &= holds(&self.module.types, p, false, false);
                             }
                             let name = if self.rec.code == 20 { pending_name.take() } else { None };
                             if self.rec.code == 20 && name.is_none() {
@@ -956,7 +932,6 @@ impl<'a> Reader<'a> {
             }
         }
         self.bitcode_types = self.module.types.len() as u32;
-        self.facts.element_types_checked = if elements_hold_data { self.bitcode_types } else { 0 };
         if let Some(m) = refs_max {
             if m >= u64::from(self.bitcode_types) {
                 return Err(E::BadType(m));

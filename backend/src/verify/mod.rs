@@ -41,9 +41,8 @@
 //! against the operation table once per module and a call whose arguments have
 //! the declared types needs no per-argument table lookup — in a function as
 //! read, whose calls the reader found typed ([`FunctionFacts::untyped_calls`]),
-//! only its constant operands are looked at. The element types of the
-//! bitcode's type table, and the type of every constant, are the reader's
-//! facts too ([`ReadFacts::element_types_checked`]). The CFG and dominator tree of a function of several blocks go to
+//! only its constant operands are looked at; that every constant has a type
+//! of the module is the reader's fact too. The CFG and dominator tree of a function of several blocks go to
 //! the structurizer ([`Flows`]). The error reported is always the first of
 //! the first rule group that has one, in the order structure, SSA, operand
 //! types, `dx.op` calls, as if each group walked the function in turn.
@@ -112,7 +111,7 @@ pub fn verify_read(m: &Module, info: &DxilModuleInfo, facts: &ReadFacts) -> Resu
 fn verify(m: &Module, info: &DxilModuleInfo, facts: Option<&ReadFacts>) -> Result<Flows> {
     types::verify_constants(m, facts.is_some())?;
     types::verify_globals(m)?;
-    types::verify_dx_types(m, facts.map_or(0, |r| r.element_types_checked as usize))?;
+    types::verify_dx_types(m)?;
     let void = ssa::VoidTypes::of(m);
     let mut calls = dxop::Calls::new(m, info);
     let mut flows = Flows::default();

@@ -587,13 +587,9 @@ pub(crate) fn verify_globals(m: &Module) -> Result<()> {
 /// signatures mean (`dx.types.ResRet.f32` is four floats and an i32 status,
 /// `dx.types.CBufRet.i32` four i32s, ...): lowering reads their fields by
 /// that layout. Structs of other names are not checked.
-/// `checked`: the number of leading types whose element types are known to hold data (the
-/// bitcode reader's `ReadFacts::element_types_checked`).
-pub(crate) fn verify_dx_types(m: &Module, checked: usize) -> Result<()> {
+pub(crate) fn verify_dx_types(m: &Module) -> Result<()> {
     for (k, t) in m.types.list.iter().enumerate() {
-        if k >= checked {
-            element_type(m, k, t)?;
-        }
+        element_type(m, k, t)?;
         let Type::Struct { name: Some(name), elems, .. } = t else { continue };
         let Some(rest) = name.strip_prefix("dx.types.") else { continue };
         let Some((want, n, tail)) = dx_layout(rest) else { continue };
