@@ -98,20 +98,21 @@ type Result<T> = std::result::Result<T, DxilError>;
 /// Decodes the DXIL metadata of a module.
 pub fn decode(m: &Module) -> Result<DxilModuleInfo> {
     let r = Reader::new(m);
-    let shader_model = decode_shader_model(&r)?;
-    let dxil_version = version(&r, "dx.version")?.ok_or(DxilError::MissingNamed { name: "dx.version" })?;
-    let validator_version = version(&r, "dx.valver")?;
-    let resources_id = single(&r, "dx.resources")?;
+    let named = Named::of(m);
+    let shader_model = decode_shader_model(&r, named.shader_model)?;
+    let dxil_version =
+        version(&r, named.version, "dx.version")?.ok_or(DxilError::MissingNamed { name: "dx.version" })?;
+    let validator_version = version(&r, named.valver, "dx.valver")?;
+    let resources_id = single(named.resources, "dx.resources")?;
     let resources = match resources_id {
         Some(id) => resources::decode_resources(&r, Some(id), &"dx.resources")?,
         None => Resources::default(),
     };
-    let eps = m.named_md("dx.entryPoints").ok_or(DxilError::MissingNamed { name: "dx.entryPoints" })?;
-    if eps.ops.is_empty() {
+    let eps = named.entry_points.ok_or(DxilError::MissingNamed { name: "dx.entryPoints" })?;
+    if eps.is_empty() {
         return Err(DxilError::NamedArity { name: "dx.entryPoints", expected: "at least 1", found: 0 });
     }
     let entry_points = eps
-        .ops
         .iter()
         .enumerate()
         .map(|(i, id)| decode_entry(&r, *id, &format_args!("dx.entryPoints[{i}]"), (resources_id, &resources)))
@@ -119,28 +120,55 @@ pub fn decode(m: &Module) -> Result<DxilModuleInfo> {
     Ok(DxilModuleInfo { shader_model, dxil_version, validator_version, entry_points, resources })
 }
 
-/// The single operand of a named node, `None` when the node is absent.
-fn single(r: &Reader<'_>, name: &'static str) -> Result<Option<MdId>> {
-    let Some(n) = r.m.named_md(name) else {
-        return Ok(None);
-    };
-    match n.ops {
-        [id] => Ok(Some(*id)),
-        ops => Err(DxilError::NamedArity { name, expected: "1", found: ops.len() }),
+/// The operands of the named nodes [`decode`] reads (the first node of each name), found in
+/// one pass over the module's named metadata rather than a search per name.
+#[derive(Default)]
+struct Named<'m> {
+    shader_model: Option<&'m [MdId]>,
+    version: Option<&'m [MdId]>,
+    valver: Option<&'m [MdId]>,
+    resources: Option<&'m [MdId]>,
+    entry_points: Option<&'m [MdId]>,
+}
+
+impl<'m> Named<'m> {
+    fn of(m: &'m Module) -> Named<'m> {
+        let mut n = Named::default();
+        for md in m.named_mds() {
+            let slot = match md.name {
+                "dx.shaderModel" => &mut n.shader_model,
+                "dx.version" => &mut n.version,
+                "dx.valver" => &mut n.valver,
+                "dx.resources" => &mut n.resources,
+                "dx.entryPoints" => &mut n.entry_points,
+                _ => continue,
+            };
+            slot.get_or_insert(md.ops);
+        }
+        n
     }
 }
 
-fn version(r: &Reader<'_>, name: &'static str) -> Result<Option<(u32, u32)>> {
-    let Some(id) = single(r, name)? else {
+/// The single operand of named node `name` (`ops`), `None` when the node is absent.
+fn single(ops: Option<&[MdId]>, name: &'static str) -> Result<Option<MdId>> {
+    match ops {
+        None => Ok(None),
+        Some([id]) => Ok(Some(*id)),
+        Some(ops) => Err(DxilError::NamedArity { name, expected: "1", found: ops.len() }),
+    }
+}
+
+fn version(r: &Reader<'_>, ops: Option<&[MdId]>, name: &'static str) -> Result<Option<(u32, u32)>> {
+    let Some(id) = single(ops, name)? else {
         return Ok(None);
     };
     let f = r.node_n(Some(id), 2, &name)?;
     Ok(Some((r.u32(f[0], &format_args!("{name}.major"))?, r.u32(f[1], &format_args!("{name}.minor"))?)))
 }
 
-fn decode_shader_model(r: &Reader<'_>) -> Result<ShaderModel> {
+fn decode_shader_model(r: &Reader<'_>, ops: Option<&[MdId]>) -> Result<ShaderModel> {
     const W: &str = "dx.shaderModel";
-    let id = single(r, W)?.ok_or(DxilError::MissingNamed { name: W })?;
+    let id = single(ops, W)?.ok_or(DxilError::MissingNamed { name: W })?;
     let f = r.node_n(Some(id), 3, &W)?;
     let prefix = r.string(f[0], &format_args!("{W}.kind"))?;
     let kind = ShaderKind::from_profile_prefix(prefix)
