@@ -957,6 +957,25 @@ fn expect_rule_as_read(m: &Module, rule: &str) {
     }
 }
 
+/// What the bitcode reader establishes about the edited module written back.
+fn facts_as_written(m: &Module) -> dxjit::bitcode::ReadFacts {
+    let bytes = dxjit::asm::container_of(m, &Default::default()).expect("the edited module writes");
+    let c = Container::parse(&bytes).expect("container");
+    dxjit::bitcode::read_module_with_facts(c.dxil_program().expect("DXIL part").bitcode).expect("bitcode").1
+}
+
+/// The `bitops` fixture with operand `k` of its first `BufferStore` replaced by a new constant.
+fn bitops_store_with_constant(k: usize, ty: Type, kind: ConstKind) -> Module {
+    let mut m = fixture("compute/bitops.cs_6_0.dxil");
+    let fi = main_fn(&m);
+    let ty = m.types.intern(ty);
+    m.consts.push(Const { ty, kind });
+    let c = ConstId(m.consts.len() as u32 - 1);
+    let (_, args) = dx_call(&m, DxilOp::BufferStore, 0);
+    m.functions[fi].value_pool[args.start + k] = Value::Const(c);
+    m
+}
+
 /// The `k`-th `dx.op` call of `op` in `main` and the position of its arguments in the pool.
 fn dx_call(m: &Module, op: DxilOp, k: usize) -> (usize, std::ops::Range<usize>) {
     let f = &m.functions[main_fn(m)];
@@ -983,22 +1002,13 @@ fn call_argument_of_another_type_than_its_parameter_is_malformed() {
     m.functions[fi].value_pool[args.start] = agg;
     expect_rule_as_read(&m, "dxop.operand-type");
     // The reader noted the call.
-    let bytes = dxjit::asm::container_of(&m, &Default::default()).unwrap();
-    let c = Container::parse(&bytes).unwrap();
-    let (_, facts) = dxjit::bitcode::read_module_with_facts(c.dxil_program().unwrap().bitcode).unwrap();
-    assert_eq!(facts.untyped_calls, vec![dxjit::ir::FuncId(fi as u32)]);
+    assert_eq!(facts_as_written(&m).untyped_calls, vec![dxjit::ir::FuncId(fi as u32)]);
 }
 
 #[test]
 fn constant_argument_of_another_type_than_its_parameter_is_malformed() {
     // `BufferStore`'s first coordinate (i32 0) as a float constant.
-    let mut m = fixture("compute/bitops.cs_6_0.dxil");
-    let fi = main_fn(&m);
-    let float = m.types.intern(Type::Float);
-    m.consts.push(Const { ty: float, kind: ConstKind::Float(0) });
-    let c = ConstId(m.consts.len() as u32 - 1);
-    let (_, args) = dx_call(&m, DxilOp::BufferStore, 0);
-    m.functions[fi].value_pool[args.start + 1] = Value::Const(c);
+    let m = bitops_store_with_constant(1, Type::Float, ConstKind::Float(0));
     expect_rule_as_read(&m, "dxop.operand-type");
 }
 
@@ -1017,9 +1027,7 @@ fn instruction_where_the_op_takes_a_constant_is_malformed() {
         .expect("an i32 before the store");
     m.functions[fi].value_pool[args.start] = Value::Inst(InstId(int as u32));
     expect_rule_as_read(&m, "dxop.constant-operand");
-    let bytes = dxjit::asm::container_of(&m, &Default::default()).unwrap();
-    let c = Container::parse(&bytes).unwrap();
-    let (_, facts) = dxjit::bitcode::read_module_with_facts(c.dxil_program().unwrap().bitcode).unwrap();
+    let facts = facts_as_written(&m);
     assert!(facts.untyped_calls.is_empty() && facts.forward_refs.is_empty(), "{facts:?}");
 }
 
@@ -1027,13 +1035,7 @@ fn instruction_where_the_op_takes_a_constant_is_malformed() {
 fn undef_where_the_op_takes_an_integer_constant_is_malformed() {
     // `BufferStore`'s write mask (`i8 1`) as `i8 undef`: a constant of the declared type, but
     // not an integer.
-    let mut m = fixture("compute/bitops.cs_6_0.dxil");
-    let fi = main_fn(&m);
-    let i8t = m.types.intern(Type::Int(8));
-    m.consts.push(Const { ty: i8t, kind: ConstKind::Undef });
-    let c = ConstId(m.consts.len() as u32 - 1);
-    let (_, args) = dx_call(&m, DxilOp::BufferStore, 0);
-    m.functions[fi].value_pool[args.start + 7] = Value::Const(c);
+    let m = bitops_store_with_constant(7, Type::Int(8), ConstKind::Undef);
     expect_rule_as_read(&m, "dxop.constant-operand");
 }
 
