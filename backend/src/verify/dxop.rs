@@ -113,8 +113,7 @@ impl OpRules {
 }
 
 impl Declared {
-    /// The entry for `op`/`overload` called through `callee` (`fit`: [`fits`], remembered
-    /// per module).
+    /// The entry for `op`/`overload` called through `callee`.
     fn of(m: &Module, callee: crate::ir::FuncId, op: DxilOp, overload: Overload) -> Declared {
         let info = op.info();
         let rules = OpRules::of(op);

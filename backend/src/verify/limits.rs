@@ -473,12 +473,10 @@ fn memory(m: &Module, allocas: &[(FuncId, InstId)]) -> Result<()> {
         if cur != Some(fi) {
             (local, cur) = (private, Some(fi));
         }
-        let (Some(f), Some(inst)) =
-            (m.functions.get(fi.index()), m.functions.get(fi.index()).and_then(|f| f.insts.get(i.index())))
-        else {
+        let Some(f) = m.functions.get(fi.index()) else { continue };
+        let Some(crate::ir::InstKind::Alloca { alloc_ty, count, .. }) = f.insts.get(i.index()).map(|x| &x.kind) else {
             continue;
         };
-        let crate::ir::InstKind::Alloca { alloc_ty, count, .. } = &inst.kind else { continue };
         let n = m.const_uint(*count).unwrap_or(1);
         local = local.saturating_add(size_of(m, *alloc_ty, 0).saturating_mul(n));
         if local > MAX_LOCAL_BYTES {

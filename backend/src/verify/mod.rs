@@ -159,7 +159,8 @@ fn verify_function<'m>(
     let args_typed = as_read.is_some_and(|r| !r.forward_refs && !r.untyped_calls);
     let types = types::Checker::new(m, f);
     let stage = dxop::stage_of(fid, info);
-    let first_alloca = allocas.len();
+    // (Blocks are contiguous runs of the instructions in order — the reader builds them so,
+    // `ssa` checks it otherwise — so either walk notes the allocas in instruction order.)
     let mut rules =
         Rules { m, f, fid, info, types, calls, allocas, stage, extract_typed, args_typed, dxop: None, extract: None };
     match ssa::verify_function(m, f, void, as_read)? {
@@ -188,9 +189,6 @@ fn verify_function<'m>(
             if let Some(e) = types_error {
                 return Err(e);
             }
-            // Blocks in layout order hold instructions in order, but a module not as read may
-            // list them otherwise: the limit names the first alloca past it in instruction order.
-            rules.allocas[first_alloca..].sort_unstable();
             rules.verdict().map(|()| Some((d.a.cfg, d.a.dom)))
         }
     }

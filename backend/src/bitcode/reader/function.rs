@@ -585,8 +585,10 @@ impl<'a> Reader<'a> {
                 let nparams = params.len();
                 let start = b.func.value_pool.len();
                 // Arguments named before the call, each compared with its parameter's type.
-                let n = nparams.min(ops.len().saturating_sub(i));
-                let (raw, params) = (&ops[i..i + n], &params[..n]);
+                let raw = ops.get(i..).unwrap_or_default();
+                let n = nparams.min(raw.len());
+                let (raw, params) = (&raw[..n], &params[..n]);
+                // `value_id` and the lookup of `value`, with the id base read once.
                 let (next, relative) = (self.values.len() as u32, self.relative_ids);
                 let mut k = 0;
                 while k < n {
