@@ -870,7 +870,8 @@ impl<'a> Reader<'a> {
                             let vararg = op(ops, 0)? != 0;
                             let ret = op(ops, skip)?;
                             note_ref(&mut refs_max, &mut forward_refs, self.module.types.len(), ret);
-                            let params: Vec<TypeId> = ops[skip + 1..].iter().map(|&p| TypeId(p as u32)).collect();
+                            let mut params = self.module.types.spare_list();
+                            params.extend(ops[skip + 1..].iter().map(|&p| TypeId(p as u32)));
                             for &p in &ops[skip + 1..] {
                                 note_ref(&mut refs_max, &mut forward_refs, self.module.types.len(), p);
                             }
@@ -894,7 +895,8 @@ impl<'a> Reader<'a> {
                         16 => Type::Metadata,
                         18 | 20 => {
                             let packed = op(ops, 0)? != 0;
-                            let elems: Vec<TypeId> = ops[1..].iter().map(|&p| TypeId(p as u32)).collect();
+                            let mut elems = self.module.types.spare_list();
+                            elems.extend(ops[1..].iter().map(|&p| TypeId(p as u32)));
                             for &p in &ops[1..] {
                                 note_ref(&mut refs_max, &mut forward_refs, self.module.types.len(), p);
                             }
@@ -912,7 +914,9 @@ impl<'a> Reader<'a> {
                             }
                         }
                         19 => {
-                            pending_name = Some(chars(ops));
+                            let mut name = self.module.types.spare_name();
+                            set_chars(&mut name, ops);
+                            pending_name = Some(name);
                             continue;
                         }
                         13..=15 => return Err(E::Unsupported("x86_fp80/fp128/ppc_fp128 type".into())),

@@ -80,7 +80,32 @@ pub struct Types {
     /// module pushes every bitcode type but interns only a few derived ones.
     #[serde(skip)]
     indexed: usize,
+    /// The element lists and names of the types [`Types::clear`] took out, for the next
+    /// table's types ([`Types::spare_list`], [`Types::spare_name`]).
+    #[serde(skip)]
+    spares: Spares,
 }
+
+/// Storage of cleared types, bounded ([`SPARE_MAX`], [`SPARE_CAPACITY`]); a clone of the table
+/// starts without.
+#[derive(Debug, Default)]
+struct Spares {
+    lists: Vec<Vec<TypeId>>,
+    names: Vec<String>,
+}
+
+impl Clone for Spares {
+    fn clone(&self) -> Self {
+        Spares::default()
+    }
+}
+
+/// Most element lists (and names) [`Spares`] keeps.
+const SPARE_MAX: usize = 256;
+/// Largest capacity of a list or name [`Spares`] keeps.
+const SPARE_CAPACITY: usize = 256;
+/// Capacity a new element list gets, so it serves most later types too.
+const LIST_CAPACITY: usize = 8;
 
 /// Tables up to this many types are searched linearly instead of by hash.
 const LINEAR_FIND: usize = 32;
@@ -103,13 +128,43 @@ pub const MAX_DISPLAY_LEN: usize = 4096;
 impl Types {
     /// Empties the table, keeping its storage (for [`super::Module::recycle`]).
     pub(crate) fn clear(&mut self) {
-        self.list.clear();
+        // The last type's storage is kept first, so that the next table's first struct or
+        // function type takes this table's first one's.
+        let spares = &mut self.spares;
+        for t in self.list.drain(..).rev() {
+            let (list, name) = match t {
+                Type::Struct { name, elems, .. } => (elems, name),
+                Type::Function { params, .. } => (params, None),
+                _ => continue,
+            };
+            if spares.lists.len() < SPARE_MAX && (1..=SPARE_CAPACITY).contains(&list.capacity()) {
+                let mut list = list;
+                list.clear();
+                spares.lists.push(list);
+            }
+            if let Some(mut name) = name.filter(|n| (1..=SPARE_CAPACITY).contains(&n.capacity())) {
+                if spares.names.len() < SPARE_MAX {
+                    name.clear();
+                    spares.names.push(name);
+                }
+            }
+        }
         self.index.clear();
         self.collisions.clear();
         self.indexed = 0;
     }
     pub fn get(&self, id: TypeId) -> &Type {
         &self.list[id.0 as usize]
+    }
+    /// An empty list for a struct's elements or a function's parameters, with the storage of
+    /// a cleared type's when there is one (no allocation).
+    pub(crate) fn spare_list(&mut self) -> Vec<TypeId> {
+        self.spares.lists.pop().unwrap_or_else(|| Vec::with_capacity(LIST_CAPACITY))
+    }
+    /// An empty string for a struct's name, with the storage of a cleared type's name when
+    /// there is one.
+    pub(crate) fn spare_name(&mut self) -> String {
+        self.spares.names.pop().unwrap_or_default()
     }
     pub fn len(&self) -> usize {
         self.list.len()
@@ -294,5 +349,32 @@ impl Types {
                 s.push(')');
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cleared_table_lends_its_lists_and_names_empty() {
+        let mut t = Types::default();
+        let i32_ = t.push(Type::Int(32));
+        t.push(Type::Function { ret: i32_, params: vec![i32_, i32_], vararg: false });
+        let name = Some("dx.types.Handle".to_string());
+        t.push(Type::Struct { name, packed: false, opaque: false, elems: vec![i32_] });
+        let copy = t.clone();
+        t.clear();
+        assert!(t.is_empty());
+        // Two lists (the first such type's first: the function's, then the struct's) and one
+        // name, each emptied.
+        let (a, b, c) = (t.spare_list(), t.spare_list(), t.spare_name());
+        assert!(a.is_empty() && a.capacity() >= 2 && b.is_empty() && b.capacity() >= 1);
+        assert!(c.is_empty() && c.capacity() >= "dx.types.Handle".len());
+        // Past the kept ones, a new list; a clone of a table keeps no spares.
+        assert_eq!(t.spare_list().capacity(), LIST_CAPACITY);
+        let mut copy = copy;
+        copy.list.clear();
+        assert!(copy.spares.lists.is_empty() && copy.spare_name().capacity() == 0);
     }
 }
