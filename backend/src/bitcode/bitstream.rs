@@ -819,9 +819,28 @@ fn read_unabbreviated(bits: &mut Bits<'_>, rec: &mut Record) -> Result<()> {
     // Fill in place: no capacity check per operand.
     let start = rec.ops.len();
     rec.ops.resize(start + n as usize, 0);
+    // The position lives in a local while the operands are written (`bits.pos` is a `u64`
+    // like the slots, so the compiler would reload and store it around every write); a
+    // single-chunk value, most operands, is taken here, any other by `read_vbr6`.
+    let data = bits.data;
+    let mut pos = bits.pos;
     for slot in rec.ops.iter_mut().skip(start) {
+        let byte = (pos >> 3) as usize;
+        if let Some(w) = data.get(byte..byte + 8) {
+            let mut buf = [0u8; 8];
+            buf.copy_from_slice(w);
+            let window = u64::from_le_bytes(buf) >> (pos & 7);
+            if window & 0x20 == 0 {
+                *slot = window & 0x1f;
+                pos += 6;
+                continue;
+            }
+        }
+        bits.pos = pos;
         *slot = bits.read_vbr6()?;
+        pos = bits.pos;
     }
+    bits.pos = pos;
     Ok(())
 }
 
@@ -1045,5 +1064,42 @@ mod tests {
         let bytes = [0xffu8; 32];
         let mut b = Bits::new(&bytes);
         assert_eq!(b.read_vbr(8), Err(ErrorKind::Malformed("VBR value exceeds 64 bits")));
+    }
+
+    /// Appends `v` as vbr6 chunks to the bit string `out` (LSB-first bits).
+    fn vbr6(out: &mut Vec<bool>, mut v: u64) {
+        loop {
+            let more = v >= 32;
+            let chunk = (v & 31) | if more { 32 } else { 0 };
+            out.extend((0..6).map(|k| chunk >> k & 1 != 0));
+            v >>= 5;
+            if !more {
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn unabbreviated_operands_of_one_and_several_chunks_up_to_the_end() {
+        // code 7, 9 operands mixing one-chunk and multi-chunk values, the last ones within
+        // the final 8 bytes (where no 64-bit window is left).
+        let values = [0u64, 31, 32, 5, 1023, 1 << 40, 17, 3, 30];
+        let mut bits = Vec::new();
+        vbr6(&mut bits, 7);
+        vbr6(&mut bits, values.len() as u64);
+        values.iter().for_each(|&v| vbr6(&mut bits, v));
+        let mut bytes = vec![0u8; bits.len().div_ceil(8)];
+        for (i, b) in bits.iter().enumerate() {
+            bytes[i / 8] |= u8::from(*b) << (i % 8);
+        }
+        let mut b = Bits::new(&bytes);
+        let mut rec = Record::default();
+        read_unabbreviated(&mut b, &mut rec).unwrap();
+        assert_eq!(rec.code, 7);
+        assert_eq!(rec.ops, values);
+        assert_eq!(b.pos(), bits.len() as u64);
+        // One operand fewer in the data than the count says: out of data, not a wrong value.
+        let cut = &bytes[..bytes.len() - 2];
+        assert_eq!(read_unabbreviated(&mut Bits::new(cut), &mut Record::default()), Err(ErrorKind::UnexpectedEof));
     }
 }
