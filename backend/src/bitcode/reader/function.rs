@@ -588,16 +588,8 @@ impl<'a> Reader<'a> {
                 let raw = ops.get(i..).unwrap_or_default();
                 let n = nparams.min(raw.len());
                 let (raw, params) = (&raw[..n], &params[..n]);
-                // `value_id` and the lookup of `value`, with the id base read once.
-                let (next, relative) = (self.values.len() as u32, self.relative_ids);
-                let mut k = 0;
-                while k < n {
-                    let id = if relative { next.wrapping_sub(raw[k] as u32) } else { raw[k] as u32 };
-                    let Some(&(v, t)) = self.values.get(id as usize) else { break };
-                    typed &= t == params[k];
-                    b.func.value_pool.push(v);
-                    k += 1;
-                }
+                let (k, args_typed) = known_args(&self.values, raw, params, self.relative_ids, &mut b.func.value_pool);
+                typed &= args_typed;
                 i += k;
                 // From the first forward reference on (or past the record's end), one at a time.
                 for _ in k..nparams {
@@ -764,4 +756,29 @@ fn for_each_operand_mut(k: &mut InstKind, f: &mut impl FnMut(&mut Value)) {
         | InstKind::Phi { .. }
         | InstKind::DxOp { .. } => {}
     }
+}
+
+/// A call's leading arguments named before it (`raw`, value numbers as the record has them,
+/// with `relative` ids against `values.len()`): each value, in order, onto `out` up to the
+/// first that is not read yet. Returns how many, and whether each has its parameter's type
+/// (`params`). `value_id` and the lookup of `value`, in a loop of its own so its state stays
+/// in registers (inside `instruction` it did not).
+#[inline(never)]
+fn known_args(
+    values: &[(Value, TypeId)],
+    raw: &[u64],
+    params: &[TypeId],
+    relative: bool,
+    out: &mut Vec<Value>,
+) -> (usize, bool) {
+    let next = values.len() as u32;
+    let mut typed = true;
+    out.reserve(raw.len());
+    for (k, (&r, &p)) in raw.iter().zip(params).enumerate() {
+        let id = if relative { next.wrapping_sub(r as u32) } else { r as u32 };
+        let Some(&(v, t)) = values.get(id as usize) else { return (k, typed) };
+        typed &= t == p;
+        out.push(v);
+    }
+    (raw.len().min(params.len()), typed)
 }
