@@ -277,6 +277,52 @@ fn pool_bytes(pool: &mut String, bytes: &[u8]) -> Result<Str> {
     Ok(Str { start: start as u32, len: (pool.len() - start) as u32 })
 }
 
+/// How a record's metadata ids map to the module's ([`Reader::md_ref`]): in a function
+/// block, ids past the module's metadata are the function's, numbered from `local_base`.
+#[derive(Clone, Copy)]
+struct MdMap {
+    local: bool,
+    module_count: u32,
+    local_base: u32,
+}
+
+impl MdMap {
+    #[inline(always)]
+    fn map(self, id: u64) -> Result<u32> {
+        let id = u32::try_from(id).map_err(|_| E::BadMetadata(id))?;
+        let mapped = if self.local && id >= self.module_count {
+            self.local_base.checked_add(id - self.module_count).ok_or_else(|| E::BadMetadata(u64::from(id)))?
+        } else {
+            id
+        };
+        if mapped as usize > MAX_VALUES {
+            return Err(E::BadMetadata(u64::from(id)));
+        }
+        Ok(mapped)
+    }
+}
+
+/// A metadata node's operands (`0`: none, else the id plus one), mapped ([`MdMap`]) onto
+/// `out`, the largest raising `max` ([`Reader::md_ref`] of each, with the largest taken once).
+#[inline(always)]
+fn node_ops(ops: &[u64], map: MdMap, out: &mut Vec<Option<MdId>>, max: &mut Option<u32>) -> Result<()> {
+    out.reserve(ops.len());
+    let mut hi = None::<u32>;
+    for &o in ops {
+        if o == 0 {
+            out.push(None);
+            continue;
+        }
+        let m = map.map(o - 1)?;
+        hi = Some(hi.map_or(m, |h| h.max(m)));
+        out.push(Some(MdId(m)));
+    }
+    if let Some(h) = hi {
+        *max = Some(max.map_or(h, |x| x.max(h)));
+    }
+    Ok(())
+}
+
 /// Cap on the module's string pool (spans are 32-bit).
 const MAX_STRINGS: usize = 1 << 30;
 
@@ -1261,17 +1307,13 @@ impl<'a> Reader<'a> {
     // ------------------------------------------------------------ metadata
 
     fn md_ref(&mut self, id: u64) -> Result<MdId> {
-        let id = u32::try_from(id).map_err(|_| E::BadMetadata(id))?;
-        let mapped = if self.cur_function.is_some() && id >= self.module_md_count {
-            self.local_md_base.checked_add(id - self.module_md_count).ok_or_else(|| E::BadMetadata(u64::from(id)))?
-        } else {
-            id
-        };
-        if mapped as usize > MAX_VALUES {
-            return Err(E::BadMetadata(u64::from(id)));
-        }
+        let mapped = self.md_map().map(id)?;
         self.max_md_ref = Some(self.max_md_ref.map_or(mapped, |m| m.max(mapped)));
         Ok(MdId(mapped))
+    }
+
+    fn md_map(&self) -> MdMap {
+        MdMap { local: self.cur_function.is_some(), module_count: self.module_md_count, local_base: self.local_md_base }
     }
 
     fn push_md(&mut self, m: Metadata) -> Result<()> {
@@ -1397,11 +1439,7 @@ impl<'a> Reader<'a> {
             }
             3 | 5 => {
                 let l = Self::list(self.module.md_ops.len(), ops.len())?;
-                self.module.md_ops.reserve(ops.len());
-                for &o in ops {
-                    let r = if o == 0 { None } else { Some(self.md_ref(o - 1)?) };
-                    self.module.md_ops.push(r);
-                }
+                node_ops(ops, self.md_map(), &mut self.module.md_ops, &mut self.max_md_ref)?;
                 self.push_md(Metadata::Node { distinct: code == 5, ops: l })?;
             }
             4 => *pending_name = Some(pool_chars(&mut self.module.strings, &mut self.strbuf, ops)?),
@@ -1528,3 +1566,38 @@ impl<'a> Reader<'a> {
 
 mod dxop;
 mod function;
+
+#[cfg(test)]
+mod md_tests {
+    use super::*;
+
+    #[test]
+    fn node_operands_map_and_raise_the_largest_reference() {
+        let module = MdMap { local: false, module_count: 0, local_base: 0 };
+        let (mut out, mut max) = (Vec::new(), None);
+        node_ops(&[0, 3, 8, 1], module, &mut out, &mut max).unwrap();
+        assert_eq!(out, [None, Some(MdId(2)), Some(MdId(7)), Some(MdId(0))]);
+        assert_eq!(max, Some(7));
+        // Nulls alone leave the largest as it was; a smaller reference does not lower it.
+        node_ops(&[0, 0], module, &mut out, &mut max).unwrap();
+        node_ops(&[2], module, &mut out, &mut max).unwrap();
+        assert_eq!((out.len(), max), (7, Some(7)));
+        // In a function, ids past the module's metadata are the function's.
+        let local = MdMap { local: true, module_count: 10, local_base: 40 };
+        node_ops(&[10, 12], local, &mut out, &mut max).unwrap();
+        assert_eq!(&out[7..], [Some(MdId(9)), Some(MdId(41))]);
+        assert_eq!(max, Some(41));
+    }
+
+    #[test]
+    fn node_operands_past_the_limits_are_bad_references() {
+        let module = MdMap { local: false, module_count: 0, local_base: 0 };
+        let (mut out, mut max) = (Vec::new(), None);
+        let wide = u64::from(u32::MAX) + 2;
+        assert!(matches!(node_ops(&[1, wide], module, &mut out, &mut max), Err(E::BadMetadata(id)) if id == wide - 1));
+        let huge = MAX_VALUES as u64 + 2;
+        assert!(matches!(node_ops(&[huge + 1], module, &mut out, &mut max), Err(E::BadMetadata(id)) if id == huge));
+        let local = MdMap { local: true, module_count: 1, local_base: u32::MAX };
+        assert!(matches!(node_ops(&[3], local, &mut out, &mut max), Err(E::BadMetadata(2))));
+    }
+}
