@@ -97,6 +97,9 @@ impl<'a> Bits<'a> {
         let mut left = n;
         if (1..=32).contains(&width) {
             let mask = (1u64 << width) - 1;
+            // Whole values in every window: it holds at least 57 bits (one division per array,
+            // not per window).
+            let per_window = (57 / width) as usize;
             while left > 0 {
                 let byte = (self.pos >> 3) as usize;
                 let Some(w) = self.data.get(byte..byte + 8) else { break };
@@ -104,8 +107,8 @@ impl<'a> Bits<'a> {
                 buf.copy_from_slice(w);
                 let shift = (self.pos & 7) as u32;
                 let window = u64::from_le_bytes(buf) >> shift;
-                // Whole values in the window (at least one: 57 bits ≥ 32).
-                let k = (((64 - shift) / width) as usize).min(left);
+                // At least one: 57 bits ≥ 32.
+                let k = per_window.min(left);
                 out.extend((0..k).map(|j| f((window >> (j as u32 * width)) & mask)));
                 self.pos += u64::from(width) * k as u64;
                 left -= k;
@@ -1003,15 +1006,12 @@ fn read_array(bits: &mut Bits<'_>, elt: Op, n: u64, rec: &mut Record) -> Result<
     Ok(())
 }
 
+/// The char6 alphabet: `a`–`z`, `A`–`Z`, `0`–`9`, `.`, `_`.
+const CHAR6: &[u8; 64] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._";
+
 #[inline(always)]
 fn char6(v: u8) -> u8 {
-    match v {
-        0..=25 => b'a' + v,
-        26..=51 => b'A' + (v - 26),
-        52..=61 => b'0' + (v - 52),
-        62 => b'.',
-        _ => b'_',
-    }
+    CHAR6[usize::from(v & 63)]
 }
 
 #[inline(always)]
@@ -1101,5 +1101,27 @@ mod tests {
         // One operand fewer in the data than the count says: out of data, not a wrong value.
         let cut = &bytes[..bytes.len() - 2];
         assert_eq!(read_unabbreviated(&mut Bits::new(cut), &mut Record::default()), Err(ErrorKind::UnexpectedEof));
+    }
+
+    #[test]
+    fn char6_and_fixed_arrays_from_every_start_bit() {
+        let alphabet: Vec<u8> = (0..64u8).map(char6).collect();
+        assert_eq!(alphabet, b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._".to_vec());
+        // Values of each width from every start bit, more than one window's worth, checked
+        // against single reads.
+        let bytes: Vec<u8> = (0..256u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        for width in [1u32, 6, 7, 8, 13, 32] {
+            for start in 0..8u64 {
+                let n = 40;
+                let (mut a, mut b) = (Bits::new(&bytes), Bits::new(&bytes));
+                a.skip_bits(start).unwrap();
+                b.skip_bits(start).unwrap();
+                let mut got = Vec::new();
+                a.read_fixed_append(width, n, &mut got, |v| v).unwrap();
+                let want: Vec<u64> = (0..n).map(|_| b.read(width).unwrap()).collect();
+                assert_eq!(got, want, "width {width} from bit {start}");
+                assert_eq!(a.pos(), b.pos());
+            }
+        }
     }
 }
