@@ -828,26 +828,27 @@ impl<'a> Reader<'a> {
         if let Some((p, _)) = self.module.types.pointee(fty) {
             fty = p;
         }
-        let mut f = Function::from_spare();
         let ret = match self.module.types.get(fty) {
             Type::Function { vararg: true, .. } => return Err(E::Unsupported("variadic function".into())),
-            Type::Function { ret, params, .. } => {
-                f.param_tys.extend_from_slice(params);
-                *ret
-            }
+            Type::Function { ret, .. } => *ret,
             _ => return Err(E::TypeMismatch("function record type is not a function type")),
         };
         let ptr_ty = self.ptr_to(fty, 0);
+        let attrs = u32::try_from(ops[4]).map_err(|_| E::Malformed("attribute list id too large"))?;
         let id = FuncId(self.module.functions.len() as u32);
         let is_proto = ops[2] != 0;
+        let m = &mut self.module;
+        let f = Function::push_spare(&mut m.functions);
+        if let Type::Function { params, .. } = m.types.get(fty) {
+            f.param_tys.extend_from_slice(params);
+        }
         f.ty = fty;
         f.ptr_ty = ptr_ty;
         f.ret_ty = ret;
         f.is_declaration = is_proto;
         f.callconv = ops[1] as u32;
         f.linkage = ops[3] as u32;
-        f.attrs = u32::try_from(ops[4]).map_err(|_| E::Malformed("attribute list id too large"))?;
-        self.module.functions.push(f);
+        f.attrs = attrs;
         if !is_proto {
             self.bodies.push(id);
         }

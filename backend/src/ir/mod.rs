@@ -897,7 +897,7 @@ pub struct Module {
 }
 
 /// The storage of the last module dropped through [`Module::recycle`] on this thread, for
-/// the next module read ([`Module::from_spare`], [`Function::from_spare`]): a driver compiles
+/// the next module read ([`Module::from_spare`], [`Function::push_spare`]): a driver compiles
 /// one shader after another on each worker thread, and a module's tables are a few dozen
 /// allocations (their growth included) that the next module can reuse.
 #[derive(Default)]
@@ -916,9 +916,16 @@ const MAX_SPARE_BYTES: usize = 4 << 20;
 const MAX_SPARE_FUNCTIONS: usize = 64;
 
 impl Function {
-    /// A function with no content, reusing a recycled one's storage where this thread has one.
-    pub fn from_spare() -> Function {
-        SPARE.with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.functions.pop())).unwrap_or_default()
+    /// A function with no content, reusing a recycled one's storage where this thread has one,
+    /// pushed onto `list` and returned to be filled in there (a function is large: it is moved
+    /// once, from the spares into the list, rather than through the caller too).
+    pub fn push_spare(list: &mut Vec<Function>) -> &mut Function {
+        SPARE.with(|s| match s.try_borrow_mut().ok().and_then(|mut s| s.functions.pop()) {
+            Some(f) => list.push(f),
+            None => list.push(Function::default()),
+        });
+        let last = list.len() - 1;
+        &mut list[last]
     }
 
     /// Empties every table, keeping their storage. (The destructuring names every field: one
