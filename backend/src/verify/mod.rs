@@ -111,8 +111,7 @@ pub fn verify_read(m: &Module, info: &DxilModuleInfo, facts: &ReadFacts) -> Resu
 fn verify(m: &Module, info: &DxilModuleInfo, facts: Option<&ReadFacts>) -> Result<Flows> {
     types::verify_constants(m, facts.is_some())?;
     types::verify_globals(m)?;
-    types::verify_dx_types(m)?;
-    let void = ssa::VoidTypes::of(m);
+    let void = ssa::VoidTypes::from_scan(m, types::verify_dx_types(m)?);
     let mut calls = dxop::Calls::new(m, info);
     let mut flows = Flows::default();
     // The walk notes each function's allocas for the local-array limit.
@@ -120,9 +119,7 @@ fn verify(m: &Module, info: &DxilModuleInfo, facts: Option<&ReadFacts>) -> Resul
     for (i, f) in m.functions.iter().enumerate().filter(|(_, f)| !f.is_declaration) {
         let id = crate::ir::FuncId(i as u32);
         let as_read = facts.map(|r| r.function(id));
-        if let Some((cfg, dom)) = verify_function(m, id, f, info, &void, as_read, &mut calls, &mut allocas)? {
-            flows.insert(id, cfg, dom);
-        }
+        verify_function(m, id, f, info, &void, as_read, &mut calls, &mut allocas, &mut flows)?;
     }
     limits::verify_module(m, info, &allocas)?;
     Ok(flows)
@@ -150,7 +147,8 @@ fn verify_function<'m>(
     as_read: Option<FunctionFacts>,
     calls: &mut dxop::Calls,
     allocas: &mut Vec<(crate::ir::FuncId, InstId)>,
-) -> Result<Option<(crate::analysis::Cfg, crate::analysis::DomTree)>> {
+    flows: &mut Flows,
+) -> Result<()> {
     // As read without forward references, an extracted value has the type the reader gave
     // it: the aggregate's element at the (checked) indices.
     let extract_typed = as_read.is_some_and(|r| !r.forward_refs);
@@ -168,7 +166,12 @@ fn verify_function<'m>(
             for id in (0..f.insts.len() as u32).map(InstId) {
                 rules.inst(id)?;
             }
-            rules.verdict().map(|()| flow)
+            rules.verdict()?;
+            if let Some(flow) = flow {
+                let (cfg, dom) = *flow;
+                flows.insert(fid, cfg, dom);
+            }
+            Ok(())
         }
         ssa::Verdict::Deferred(d) => {
             // Use rules first: the first broken one is the verdict; an operand-type error is
@@ -189,7 +192,10 @@ fn verify_function<'m>(
             if let Some(e) = types_error {
                 return Err(e);
             }
-            rules.verdict().map(|()| Some((d.a.cfg, d.a.dom)))
+            rules.verdict()?;
+            let d = *d;
+            flows.insert(fid, d.a.cfg, d.a.dom);
+            Ok(())
         }
     }
 }

@@ -17,11 +17,13 @@ use crate::ir::{Block, BlockId, Function, InstId, InstKind, Module, Type, Value}
 pub(crate) enum Verdict {
     /// Structure and SSA form hold; a function of several blocks gives its CFG and dominator
     /// tree (for the structurizer: [`crate::analysis::Flows`]).
-    Done(Option<(Cfg, DomTree)>),
+    /// (Boxed, as [`Verdict::Deferred`]'s analyses: most functions are one block, and a
+    /// small verdict is not copied around.)
+    Done(Option<Box<(Cfg, DomTree)>>),
     /// The structure holds; the use rules of the reachable blocks are left to the caller's
     /// walk over the instructions, [`Deferred::uses`] on each (the first broken one is the
     /// verdict, before any rule of a later group).
-    Deferred(Deferred),
+    Deferred(Box<Deferred>),
 }
 
 /// The use rules of a function of several blocks as read, for the caller's walk.
@@ -86,7 +88,7 @@ pub(crate) fn verify_function(
             for b in &f.blocks {
                 terminator_targets(m, f, b)?;
             }
-            return Ok(Verdict::Deferred(Deferred { a, ordered: !facts.forward_refs }));
+            return Ok(Verdict::Deferred(Box::new(Deferred { a, ordered: !facts.forward_refs })));
         }
     }
     let (as_read, no_forward_refs) = match facts {
@@ -140,7 +142,7 @@ pub(crate) fn verify_function(
     }
     match first_use {
         Some(e) => Err(e),
-        None => Ok(Verdict::Done(Some((a.cfg, a.dom)))),
+        None => Ok(Verdict::Done(Some(Box::new((a.cfg, a.dom))))),
     }
 }
 
@@ -399,13 +401,11 @@ pub(super) struct VoidTypes {
 }
 
 impl VoidTypes {
-    pub(super) fn of(m: &Module) -> VoidTypes {
+    /// From the walk over the types that found the `void`s ([`super::types::verify_dx_types`]).
+    pub(super) fn from_scan(m: &Module, scan: super::types::VoidScan) -> VoidTypes {
         let list = &m.types.list;
-        let mut voids = list.iter().enumerate().filter(|(_, t)| matches!(t, Type::Void)).map(|(i, _)| i);
-        let one = voids.next().map(|i| crate::ir::TypeId(i as u32));
-        let unique = voids.next().is_none();
-        let several = if unique { Vec::new() } else { list.iter().map(|t| matches!(t, Type::Void)).collect() };
-        VoidTypes { one, several, len: list.len() as u32, unique }
+        let several = if scan.unique { Vec::new() } else { list.iter().map(|t| matches!(t, Type::Void)).collect() };
+        VoidTypes { one: scan.first, several, len: list.len() as u32, unique: scan.unique }
     }
     /// [`is_void`] by table: `void`, or a type that does not exist.
     #[inline(always)]

@@ -587,10 +587,24 @@ pub(crate) fn verify_globals(m: &Module) -> Result<()> {
 /// signatures mean (`dx.types.ResRet.f32` is four floats and an i32 status,
 /// `dx.types.CBufRet.i32` four i32s, ...): lowering reads their fields by
 /// that layout. Structs of other names are not checked.
-pub(crate) fn verify_dx_types(m: &Module) -> Result<()> {
+///
+/// The same walk over the types finds the `void` types ([`VoidScan`]).
+pub(crate) fn verify_dx_types(m: &Module) -> Result<VoidScan> {
+    let mut voids = VoidScan { first: None, unique: true };
     for (k, t) in m.types.list.iter().enumerate() {
         element_type(m, k, t)?;
-        let Type::Struct { name: Some(name), elems, .. } = t else { continue };
+        let (name, elems) = match t {
+            Type::Struct { name: Some(name), elems, .. } => (name, elems),
+            Type::Void => {
+                if voids.first.is_some() {
+                    voids.unique = false;
+                } else {
+                    voids.first = Some(TypeId(k as u32));
+                }
+                continue;
+            }
+            _ => continue,
+        };
         let Some(rest) = name.strip_prefix("dx.types.") else { continue };
         let Some((want, n, tail)) = dx_layout(rest) else { continue };
         let scalar = |e: &TypeId| m.types.list.get(e.0 as usize).is_some_and(|t| want.is(t));
@@ -610,7 +624,16 @@ pub(crate) fn verify_dx_types(m: &Module) -> Result<()> {
             ));
         }
     }
-    Ok(())
+    Ok(voids)
+}
+
+/// The `void` types of a module, as [`verify_dx_types`] found them.
+#[derive(Clone, Copy)]
+pub(crate) struct VoidScan {
+    /// The first.
+    pub(crate) first: Option<TypeId>,
+    /// There is no second.
+    pub(crate) unique: bool,
 }
 
 /// The scalar field type of a DXIL named struct ([`dx_layout`]).
