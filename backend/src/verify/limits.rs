@@ -242,7 +242,7 @@ fn signatures(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()
         ps_scalar_outputs(ep, place)?;
         // SV_Target n is render target n: one element each, n < 8.
         let mut seen = 0u32;
-        for e in ep.outputs.iter().filter(|e| e.system_value_name() == "SV_Target") {
+        for e in ep.outputs.iter().filter(|e| e.semantic_kind == SemanticKind::Target) {
             // A record without indices (`null`) reads as index 0.
             let indices: &[u32] = if e.semantic_indices.is_empty() { &[0] } else { &e.semantic_indices };
             for &ix in indices {
@@ -299,6 +299,17 @@ fn ps_scalar_outputs(ep: &EntryPoint, place: &Place<'_>) -> Result<()> {
     Ok(())
 }
 
+/// Bit `k`: semantic kind `k` (every kind is below 64).
+const fn kinds(ks: &[SemanticKind]) -> u64 {
+    let mut bits = 0;
+    let mut i = 0;
+    while i < ks.len() {
+        bits |= 1 << ks[i] as u32;
+        i += 1;
+    }
+    bits
+}
+
 /// System values each signature may hold (D3D12's signature points, for the
 /// stages whose elements lowering maps to built-ins).
 fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()> {
@@ -306,15 +317,15 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()>
     // SV_PrimitiveID is written by geometry shaders only, SV_ShadingRate by vertex and geometry
     // shaders (D3D12's signature points; Vulkan has PrimitiveId and PrimitiveShadingRateKHR
     // outputs in the same stages only).
-    const TESS_OUT: &[S] = &[
+    const TESS_OUT: u64 = kinds(&[
         S::Arbitrary,
         S::Position,
         S::ClipDistance,
         S::CullDistance,
         S::RenderTargetArrayIndex,
         S::ViewPortArrayIndex,
-    ];
-    const VS_OUT: &[S] = &[
+    ]);
+    const VS_OUT: u64 = kinds(&[
         S::Arbitrary,
         S::Position,
         S::ClipDistance,
@@ -322,8 +333,8 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()>
         S::RenderTargetArrayIndex,
         S::ViewPortArrayIndex,
         S::ShadingRate,
-    ];
-    const GS_OUT: &[S] = &[
+    ]);
+    const GS_OUT: u64 = kinds(&[
         S::Arbitrary,
         S::Position,
         S::ClipDistance,
@@ -332,8 +343,8 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()>
         S::ViewPortArrayIndex,
         S::PrimitiveID,
         S::ShadingRate,
-    ];
-    const PS_IN: &[S] = &[
+    ]);
+    const PS_IN: u64 = kinds(&[
         S::Arbitrary,
         S::Position,
         S::ClipDistance,
@@ -349,16 +360,18 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()>
         S::ShadingRate,
         S::ViewID,
         S::CullPrimitive,
-    ];
-    const PS_OUT: &[S] = &[S::Target, S::Depth, S::DepthLessEqual, S::DepthGreaterEqual, S::Coverage, S::StencilRef];
-    const VS_IN: &[S] = &[S::Arbitrary, S::VertexID, S::InstanceID, S::StartVertexLocation, S::StartInstanceLocation];
+    ]);
+    const PS_OUT: u64 =
+        kinds(&[S::Target, S::Depth, S::DepthLessEqual, S::DepthGreaterEqual, S::Coverage, S::StencilRef]);
+    const VS_IN: u64 =
+        kinds(&[S::Arbitrary, S::VertexID, S::InstanceID, S::StartVertexLocation, S::StartInstanceLocation]);
     // Control points and vertices a hull, domain or geometry shader reads: what the previous
     // stage wrote (SV_PrimitiveID: the geometry shader's own, unpacked input). Never tessellation
     // factors: those are patch constants.
-    const VERTEX_IN: &[S] = GS_OUT;
-    const PATCH: &[S] = &[S::Arbitrary, S::TessFactor, S::InsideTessFactor];
+    const VERTEX_IN: u64 = GS_OUT;
+    const PATCH: u64 = kinds(&[S::Arbitrary, S::TessFactor, S::InsideTessFactor]);
     // (elements, the system values they may hold, which signature).
-    type Rule<'a> = (&'a [SignatureElement], Option<&'a [S]>, &'a str);
+    type Rule<'a> = (&'a [SignatureElement], Option<u64>, &'a str);
     let rules: [Rule<'_>; 3] = match kind {
         ShaderKind::Vertex => {
             [(&ep.inputs, Some(VS_IN), "input"), (&ep.outputs, Some(VS_OUT), "output"), (&[], None, "")]
@@ -380,7 +393,7 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()>
     };
     for (elems, allowed, which) in rules {
         let Some(allowed) = allowed else { continue };
-        if let Some(e) = elems.iter().find(|e| !allowed.contains(&e.semantic_kind)) {
+        if let Some(e) = elems.iter().find(|e| allowed >> (e.semantic_kind as u32 & 63) & 1 == 0) {
             return Err(err(
                 "signature.system-value",
                 format!("{place}, {which} element {} `{}`", e.id, e.semantic_name),
@@ -398,6 +411,9 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()>
 /// Element ids are their positions; rows and columns within 32 × 4; no two
 /// elements of one stream on the same component.
 fn signature(elems: &[SignatureElement], which: &str, place: &Place<'_>) -> Result<()> {
+    if elems.is_empty() {
+        return Ok(());
+    }
     let mut used = [[0u8; SIGNATURE_ROWS as usize]; 4];
     for (k, e) in elems.iter().enumerate() {
         let at = || format!("{place}, {which} element {k} `{}`", e.semantic_name);
