@@ -590,11 +590,11 @@ pub(crate) fn verify_globals(m: &Module) -> Result<()> {
 ///
 /// The same walk over the types finds the `void` types ([`VoidScan`]).
 pub(crate) fn verify_dx_types(m: &Module) -> Result<VoidScan> {
+    let list = &m.types.list;
     let mut voids = VoidScan { first: None, unique: true };
-    for (k, t) in m.types.list.iter().enumerate() {
-        element_type(m, k, t)?;
+    // One match a type: the element rule ([`element_type`]), the `void`s, the named structs.
+    for (k, t) in list.iter().enumerate() {
         let (name, elems) = match t {
-            Type::Struct { name: Some(name), elems, .. } => (name, elems),
             Type::Void => {
                 if voids.first.is_some() {
                     voids.unique = false;
@@ -603,14 +603,32 @@ pub(crate) fn verify_dx_types(m: &Module) -> Result<VoidScan> {
                 }
                 continue;
             }
+            Type::Struct { name, elems, .. } => {
+                if let Some(e) = elems.iter().copied().find(|e| !holds_data(list.get(e.0 as usize))) {
+                    return Err(element_error(m, k, e));
+                }
+                match name {
+                    Some(name) => (name, elems),
+                    None => continue,
+                }
+            }
+            Type::Array { elem, .. } if !holds_data(list.get(elem.0 as usize)) => {
+                return Err(element_error(m, k, *elem))
+            }
+            Type::Pointer { pointee, .. } if !pointee_ok(list.get(pointee.0 as usize)) => {
+                return Err(element_error(m, k, *pointee))
+            }
+            Type::Vector { elem, .. } if !vector_elem_ok(list.get(elem.0 as usize)) => {
+                return Err(element_error(m, k, *elem))
+            }
             _ => continue,
         };
         let Some(rest) = name.strip_prefix("dx.types.") else { continue };
         let Some((want, n, tail)) = dx_layout(rest) else { continue };
-        let scalar = |e: &TypeId| m.types.list.get(e.0 as usize).is_some_and(|t| want.is(t));
+        let scalar = |e: &TypeId| list.get(e.0 as usize).is_some_and(|t| want.is(t));
         let ok = elems.len() == n + usize::from(tail)
             && elems[..n].iter().all(scalar)
-            && (!tail || elems.last().is_some_and(|e| matches!(m.types.list.get(e.0 as usize), Some(Type::Int(32)))));
+            && (!tail || elems.last().is_some_and(|e| matches!(list.get(e.0 as usize), Some(Type::Int(32)))));
         if !ok {
             return Err(err(
                 "type.dx-struct",
@@ -721,28 +739,31 @@ fn dx_layout(rest: &str) -> Option<(Scalar, usize, bool)> {
 /// Struct fields, array and vector elements are first-class types that hold
 /// data: no `void`, label, metadata or function (LLVM's
 /// `isValidElementType`; vectors hold integers, floats or pointers, and
-/// pointers point at anything but `void`, labels and metadata). `t` is type `k`.
-fn element_type(m: &Module, k: usize, t: &Type) -> Result<()> {
-    let get = |t: TypeId| m.types.list.get(t.0 as usize);
-    let holds_data =
-        |t: TypeId| !matches!(get(t), None | Some(Type::Void | Type::Label | Type::Metadata | Type::Function { .. }));
-    let bad = match t {
-        Type::Struct { elems, .. } => elems.iter().copied().find(|e| !holds_data(*e)),
-        Type::Array { elem, .. } => Some(*elem).filter(|e| !holds_data(*e)),
-        Type::Pointer { pointee, .. } => {
-            Some(*pointee).filter(|e| matches!(get(*e), None | Some(Type::Void | Type::Label | Type::Metadata)))
-        }
-        Type::Vector { elem, .. } => Some(*elem).filter(|e| {
-            !matches!(get(*e), Some(Type::Int(_) | Type::Half | Type::Float | Type::Double | Type::Pointer { .. }))
-        }),
-        _ => None,
-    };
-    match bad {
-        Some(e) => Err(err(
-            "type.element",
-            format!("type #{k} {}", m.types.display(TypeId(k as u32))),
-            format!("holds a {}", m.types.display(e)),
-        )),
-        None => Ok(()),
-    }
+/// pointers point at anything but `void`, labels and metadata). `t` is an
+/// element's type (`None`: not a type of the module).
+#[inline(always)]
+fn holds_data(t: Option<&Type>) -> bool {
+    !matches!(t, None | Some(Type::Void | Type::Label | Type::Metadata | Type::Function { .. }))
+}
+
+/// [`holds_data`] for a pointer's pointee: functions too.
+#[inline(always)]
+fn pointee_ok(t: Option<&Type>) -> bool {
+    !matches!(t, None | Some(Type::Void | Type::Label | Type::Metadata))
+}
+
+/// [`holds_data`] for a vector's element: integers, floats and pointers only.
+#[inline(always)]
+fn vector_elem_ok(t: Option<&Type>) -> bool {
+    matches!(t, Some(Type::Int(_) | Type::Half | Type::Float | Type::Double | Type::Pointer { .. }))
+}
+
+/// Type `k` holds element type `e`, which breaks [`holds_data`].
+#[cold]
+fn element_error(m: &Module, k: usize, e: TypeId) -> VerifyError {
+    err(
+        "type.element",
+        format!("type #{k} {}", m.types.display(TypeId(k as u32))),
+        format!("holds a {}", m.types.display(e)),
+    )
 }
