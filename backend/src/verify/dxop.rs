@@ -173,9 +173,6 @@ pub(crate) struct Calls {
     /// By callee: the op and overload its entry of `declared` is for (0: none yet).
     keys: Vec<u32>,
     declared: Vec<Declared>,
-    /// The globals of the module's resource records (a library's resources), for
-    /// [`resource_users`]; empty in a shader.
-    lib_globals: Vec<GlobalId>,
     /// The handle facts of [`Calls::props`].
     props: Vec<(ConstId, Option<Props>)>,
     /// (`%dx.types.ResBind`, `%dx.types.ResourceProperties`) constants of annotations of
@@ -200,7 +197,7 @@ thread_local! {
 }
 
 impl Calls {
-    pub(crate) fn new(m: &Module, dxil: &DxilModuleInfo) -> Calls {
+    pub(crate) fn new(m: &Module) -> Calls {
         let (mut keys, mut declared, mut props, mut annotated) = SCRATCH.with(|s| s.take()).unwrap_or_default();
         // One entry per function, and one more for a callee the module does not have (the
         // operand-range rule reports it first).
@@ -209,8 +206,7 @@ impl Calls {
         declared.clear();
         props.clear();
         annotated.clear();
-        let lib_globals = dxil.resources.bindings().filter_map(|(_, b)| b.global).collect();
-        Calls { keys, declared, lib_globals, props, annotated }
+        Calls { keys, declared, props, annotated }
     }
 
     /// [`props_words`] of constant `c`, remembered per module.
@@ -1245,8 +1241,9 @@ fn lib_resource(m: &Module, f: &Function, dxil: &DxilModuleInfo, h: Value) -> Op
 /// `CreateHandleForLib` and of nothing else (DXC's `InstrResourceUser`):
 /// lowering turns the load into a handle, never into a value. Checked after
 /// the walk, only in a module whose resource records have globals (a library).
-pub(crate) fn resource_users(m: &Module, f: &Function, calls: &Calls) -> Result<()> {
-    let globals = &calls.lib_globals;
+pub(crate) fn resource_users(m: &Module, f: &Function, dxil: &DxilModuleInfo) -> Result<()> {
+    // The globals of the module's resource records (a library's resources).
+    let globals: Vec<GlobalId> = dxil.resources.bindings().filter_map(|(_, b)| b.global).collect();
     if globals.is_empty() {
         return Ok(());
     }

@@ -112,7 +112,7 @@ fn verify(m: &Module, info: &DxilModuleInfo, facts: Option<&ReadFacts>) -> Resul
     types::verify_constants(m, facts.is_some())?;
     types::verify_globals(m)?;
     let void = ssa::VoidTypes::from_scan(m, types::verify_dx_types(m)?);
-    let mut calls = dxop::Calls::new(m, info);
+    let mut calls = dxop::Calls::new(m);
     let mut flows = Flows::default();
     // The walk notes each function's allocas for the local-array limit.
     let mut allocas = Vec::new();
@@ -159,8 +159,21 @@ fn verify_function<'m>(
     let stage = dxop::stage_of(fid, info);
     // (Blocks are contiguous runs of the instructions in order — the reader builds them so,
     // `ssa` checks it otherwise — so either walk notes the allocas in instruction order.)
-    let mut rules =
-        Rules { m, f, fid, info, types, calls, allocas, stage, extract_typed, args_typed, dxop: None, extract: None };
+    let mut rules = Rules {
+        m,
+        f,
+        fid,
+        info,
+        types,
+        calls,
+        allocas,
+        stage,
+        extract_typed,
+        args_typed,
+        loads: false,
+        dxop: None,
+        extract: None,
+    };
     match ssa::verify_function(m, f, void, as_read)? {
         ssa::Verdict::Done(flow) => {
             for id in (0..f.insts.len() as u32).map(InstId) {
@@ -220,6 +233,8 @@ struct Rules<'m, 'c> {
     /// Every call's arguments have the callee's parameter types by construction (the function
     /// is as read, without forward references or [`FunctionFacts::untyped_calls`]).
     args_typed: bool,
+    /// The function has a `load` (for [`dxop::resource_users`]).
+    loads: bool,
     dxop: Option<VerifyError>,
     extract: Option<VerifyError>,
 }
@@ -253,6 +268,10 @@ impl Rules<'_, '_> {
                 self.types.inst(id)?;
                 self.allocas.push((self.fid, id));
             }
+            InstKind::Load { .. } => {
+                self.types.inst(id)?;
+                self.loads = true;
+            }
             _ => self.types.inst(id)?,
         }
         Ok(())
@@ -260,11 +279,12 @@ impl Rules<'_, '_> {
 
     /// After the walk without an operand-type error: the first `dx.op` error, else the first
     /// extracted-component error, else a library resource used as a value
-    /// ([`dxop::resource_users`]).
+    /// ([`dxop::resource_users`]: only a loaded one can be).
     fn verdict(self) -> Result<()> {
         match self.dxop.or(self.extract) {
             Some(e) => Err(e),
-            None => dxop::resource_users(self.m, self.f, self.calls),
+            None if self.loads => dxop::resource_users(self.m, self.f, self.info),
+            None => Ok(()),
         }
     }
 }
