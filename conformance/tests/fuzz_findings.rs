@@ -631,6 +631,8 @@ fn struct_constant_field_of_another_type_is_malformed() {
     fields[3] = Value::Function(dxjit::ir::FuncId(func as u32));
     let msg = expect_rule(&m, "constant.shape");
     assert!(msg.contains("field 3 of a %dx.types.ResBind constant"), "{msg}");
+    // Written and read back: the reader's range of aggregate constants holds it.
+    expect_rule_as_read(&m, "constant.shape");
 }
 
 /// Campaign 707 finding: a `CBufferLoad`'s handle re-pointed at a UAV; its

@@ -54,6 +54,10 @@ pub struct ReadFacts {
     /// Functions with a call whose arguments named before it do not all have the types of
     /// the callee's parameters, or that names another function type than its callee's.
     pub untyped_calls: Vec<crate::ir::FuncId>,
+    /// The first and the last index of the constants that are aggregates, data arrays or
+    /// GEP expressions (`None`: there are none); every other constant was read with a kind of
+    /// its type.
+    pub shaped_consts: Option<(u32, u32)>,
 }
 
 impl ReadFacts {
@@ -235,6 +239,9 @@ struct Reader<'a> {
     facts: ReadFacts,
     /// The function being read: [`FunctionFacts`].
     facts_here: FunctionFacts,
+    /// The constant just read is an aggregate, a data array or a GEP expression (set by
+    /// `constant`, which reads through `&self`; taken by `read_constants`).
+    shaped_const: std::cell::Cell<bool>,
     /// Bytes of the string being decoded.
     strbuf: Vec<u8>,
     kinds_memo: Vec<KindsMemo>,
@@ -474,6 +481,7 @@ impl<'a> Reader<'a> {
             fwd: std::mem::take(&mut sc.fwd),
             facts: ReadFacts::default(),
             facts_here: FunctionFacts::default(),
+            shaped_const: std::cell::Cell::new(false),
             strbuf: std::mem::take(&mut sc.strbuf),
             kinds_memo: std::mem::take(&mut sc.kinds_memo),
             kinds_memo_next: sc.kinds_memo_next,
@@ -1124,6 +1132,9 @@ impl<'a> Reader<'a> {
                     self.rec.ops = ops;
                     let kind = kind?;
                     let id = ConstId(self.module.consts.len() as u32);
+                    if self.shaped_const.get() {
+                        self.note_shaped(id);
+                    }
                     self.module.consts.push(Const { ty: cur_ty, kind });
                     self.push_value(Value::Const(id), cur_ty)?;
                 }
@@ -1183,6 +1194,7 @@ impl<'a> Reader<'a> {
                 for &o in ops {
                     v.push(self.const_operand(o, bv, bc, mf)?);
                 }
+                self.shaped_const.set(true);
                 ConstKind::Aggregate(v)
             }
             8 | 9 => {
@@ -1190,6 +1202,7 @@ impl<'a> Reader<'a> {
                 if code == 9 {
                     v.push(0);
                 }
+                self.shaped_const.set(true);
                 ConstKind::Data(v)
             }
             22 => {
@@ -1203,6 +1216,7 @@ impl<'a> Reader<'a> {
                     .get(elem)
                     .scalar_bits()
                     .ok_or_else(|| E::TypeMismatch("data constant element"))?;
+                self.shaped_const.set(true);
                 ConstKind::Data(ops.iter().map(|&x| mask_bits(x, bits)).collect())
             }
             10 => {
@@ -1251,6 +1265,7 @@ impl<'a> Reader<'a> {
                     }
                 };
                 let base = vals.remove(0);
+                self.shaped_const.set(true);
                 ConstKind::Expr(ConstExpr::Gep { inbounds: code == 20, source_ty, base, indices: vals })
             }
             13 => ConstKind::Expr(ConstExpr::Select {
@@ -1295,6 +1310,15 @@ impl<'a> Reader<'a> {
             21 => return Err(E::Unsupported("blockaddress constant".into())),
             c => return Err(E::Unsupported(format!("constant record code {c}"))),
         })
+    }
+
+    /// Constant `id` is an aggregate, a data array or a GEP expression
+    /// ([`ReadFacts::shaped_consts`]).
+    #[cold]
+    fn note_shaped(&mut self, id: ConstId) {
+        self.shaped_const.set(false);
+        let (lo, _) = self.facts.shaped_consts.unwrap_or((id.0, id.0));
+        self.facts.shaped_consts = Some((lo.min(id.0), id.0));
     }
 
     /// The scalar element type of a vector type, or the type itself.

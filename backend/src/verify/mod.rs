@@ -109,7 +109,7 @@ pub fn verify_read(m: &Module, info: &DxilModuleInfo, facts: &ReadFacts) -> Resu
 }
 
 fn verify(m: &Module, info: &DxilModuleInfo, facts: Option<&ReadFacts>) -> Result<Flows> {
-    types::verify_constants(m, facts.is_some())?;
+    types::verify_constants(m, facts.map(|r| r.shaped_consts))?;
     types::verify_globals(m)?;
     let void = ssa::VoidTypes::from_scan(m, types::verify_dx_types(m)?);
     let mut calls = dxop::Calls::new(m);

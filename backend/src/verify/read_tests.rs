@@ -66,3 +66,44 @@ fn the_readers_facts_give_the_full_verdict_on_hostile_inputs() {
     // the reader lists their functions, so the verifier checks those operand by operand.
     assert!(with_forward_refs > 0);
 }
+
+/// [`crate::bitcode::ReadFacts::shaped_consts`] spans every aggregate, data array and GEP
+/// expression among the constants (the only ones the verifier's constant rules look at in a
+/// module as read), and is `None` only where there are none: over the fixtures, the hostile
+/// inputs and, when present, the corpus.
+#[test]
+fn shaped_constants_lie_in_the_range_the_reader_gives() {
+    use crate::ir::{ConstExpr, ConstKind};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    dxil_files(&root.join("../fixtures"), &mut files);
+    dxil_files(&root.join("../../shared/hostile"), &mut files);
+    let corpus = std::env::var_os("DXJIT_CORPUS").map_or_else(|| root.join("../../shared/corpus"), Into::into);
+    dxil_files(&corpus, &mut files);
+    let (mut modules, mut with_shaped) = (0, 0);
+    for p in &files {
+        let bytes = std::fs::read(p).unwrap();
+        let Ok(c) = crate::container::Container::parse(&bytes) else { continue };
+        let Ok(part) = c.dxil_program() else { continue };
+        let Ok((m, facts)) = crate::bitcode::read_module_with_facts(part.bitcode) else { continue };
+        let shaped: Vec<u32> = (0..m.consts.len() as u32)
+            .filter(|&k| {
+                matches!(
+                    m.consts[k as usize].kind,
+                    ConstKind::Aggregate(_) | ConstKind::Data(_) | ConstKind::Expr(ConstExpr::Gep { .. })
+                )
+            })
+            .collect();
+        match (facts.shaped_consts, shaped.first(), shaped.last()) {
+            (None, None, None) => {}
+            (Some((lo, hi)), Some(&first), Some(&last)) => {
+                assert!(lo <= first && last <= hi, "{}: {first}..={last} outside {lo}..={hi}", p.display());
+                with_shaped += 1;
+            }
+            (r, ..) => panic!("{}: range {r:?}, shaped constants {shaped:?}", p.display()),
+        }
+        modules += 1;
+    }
+    eprintln!("{modules} modules read, {with_shaped} with aggregate, data or GEP constants");
+    assert!(modules > 50 && with_shaped > 0, "{modules} modules, {with_shaped} with shaped constants");
+}

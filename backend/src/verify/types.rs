@@ -391,10 +391,21 @@ impl<'a> Checker<'a> {
 
 /// Aggregate constants have one element per member of their type, each of
 /// the member's type (where the element is a typed value). Every constant's type
-/// is one of the module's; `as_read`: the module is as the bitcode reader made it,
-/// which holds by construction.
-pub(crate) fn verify_constants(m: &Module, as_read: bool) -> Result<()> {
-    for (i, c) in m.consts.iter().enumerate() {
+/// is one of the module's.
+///
+/// `as_read`: for a module as the bitcode reader made it, the range of the constants that
+/// may be aggregates, data arrays or GEP expressions
+/// ([`crate::bitcode::ReadFacts::shaped_consts`]; `None`: there are none): every other
+/// constant has a type of the module by construction.
+pub(crate) fn verify_constants(m: &Module, as_read: Option<Option<(u32, u32)>>) -> Result<()> {
+    let n = m.consts.len();
+    let (range, as_read) = match as_read {
+        None => (0..n, false),
+        Some(None) => return Ok(()),
+        Some(Some((lo, hi))) => ((lo as usize).min(n)..(hi as usize).saturating_add(1).min(n), true),
+    };
+    let consts = m.consts.get(range.clone()).unwrap_or(&[]);
+    for (i, c) in consts.iter().enumerate().map(|(k, c)| (range.start + k, c)) {
         match &c.kind {
             ConstKind::Aggregate(_) | ConstKind::Data(_) | ConstKind::Expr(crate::ir::ConstExpr::Gep { .. }) => {
                 verify_constant(m, i, c)?
