@@ -299,15 +299,11 @@ fn ps_scalar_outputs(ep: &EntryPoint, place: &Place<'_>) -> Result<()> {
     Ok(())
 }
 
-/// Bit `k`: semantic kind `k` (every kind is below 64).
-const fn kinds(ks: &[SemanticKind]) -> u64 {
-    let mut bits = 0;
-    let mut i = 0;
-    while i < ks.len() {
-        bits |= 1 << ks[i] as u32;
-        i += 1;
-    }
-    bits
+/// The set of semantic kinds, bit `k` for kind `k` (every kind is below 64).
+macro_rules! sv_bits {
+    ($($k:expr),* $(,)?) => {
+        0u64 $(| 1 << ($k as u32))*
+    };
 }
 
 /// System values each signature may hold (D3D12's signature points, for the
@@ -317,15 +313,15 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()>
     // SV_PrimitiveID is written by geometry shaders only, SV_ShadingRate by vertex and geometry
     // shaders (D3D12's signature points; Vulkan has PrimitiveId and PrimitiveShadingRateKHR
     // outputs in the same stages only).
-    const TESS_OUT: u64 = kinds(&[
+    const TESS_OUT: u64 = sv_bits![
         S::Arbitrary,
         S::Position,
         S::ClipDistance,
         S::CullDistance,
         S::RenderTargetArrayIndex,
         S::ViewPortArrayIndex,
-    ]);
-    const VS_OUT: u64 = kinds(&[
+    ];
+    const VS_OUT: u64 = sv_bits![
         S::Arbitrary,
         S::Position,
         S::ClipDistance,
@@ -333,8 +329,8 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()>
         S::RenderTargetArrayIndex,
         S::ViewPortArrayIndex,
         S::ShadingRate,
-    ]);
-    const GS_OUT: u64 = kinds(&[
+    ];
+    const GS_OUT: u64 = sv_bits![
         S::Arbitrary,
         S::Position,
         S::ClipDistance,
@@ -343,8 +339,8 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()>
         S::ViewPortArrayIndex,
         S::PrimitiveID,
         S::ShadingRate,
-    ]);
-    const PS_IN: u64 = kinds(&[
+    ];
+    const PS_IN: u64 = sv_bits![
         S::Arbitrary,
         S::Position,
         S::ClipDistance,
@@ -360,16 +356,16 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()>
         S::ShadingRate,
         S::ViewID,
         S::CullPrimitive,
-    ]);
+    ];
     const PS_OUT: u64 =
-        kinds(&[S::Target, S::Depth, S::DepthLessEqual, S::DepthGreaterEqual, S::Coverage, S::StencilRef]);
+        sv_bits![S::Target, S::Depth, S::DepthLessEqual, S::DepthGreaterEqual, S::Coverage, S::StencilRef];
     const VS_IN: u64 =
-        kinds(&[S::Arbitrary, S::VertexID, S::InstanceID, S::StartVertexLocation, S::StartInstanceLocation]);
+        sv_bits![S::Arbitrary, S::VertexID, S::InstanceID, S::StartVertexLocation, S::StartInstanceLocation];
     // Control points and vertices a hull, domain or geometry shader reads: what the previous
     // stage wrote (SV_PrimitiveID: the geometry shader's own, unpacked input). Never tessellation
     // factors: those are patch constants.
     const VERTEX_IN: u64 = GS_OUT;
-    const PATCH: u64 = kinds(&[S::Arbitrary, S::TessFactor, S::InsideTessFactor]);
+    const PATCH: u64 = sv_bits![S::Arbitrary, S::TessFactor, S::InsideTessFactor];
     // (elements, the system values they may hold, which signature).
     type Rule<'a> = (&'a [SignatureElement], Option<u64>, &'a str);
     let rules: [Rule<'_>; 3] = match kind {
