@@ -10,6 +10,10 @@ pub mod bitstream;
 mod bitwriter;
 pub mod error;
 mod reader;
+/// A bitstream as a tree of blocks and records, read and written back unabbreviated: for the
+/// fuzzers' record-level mutators and the tests that rebuild their findings.
+#[doc(hidden)]
+pub mod tree;
 pub mod writer;
 
 pub use error::{BitcodeError, ErrorKind};

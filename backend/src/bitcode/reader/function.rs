@@ -265,14 +265,6 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn type_of(&self, func: &Function, v: Value) -> TypeId {
-        match v {
-            Value::Inst(i) if i.0 >= FWD_BASE => TypeId(u32::MAX),
-            Value::Inst(i) => func.insts[i.index()].ty,
-            _ => self.module.value_type(func, v),
-        }
-    }
-
     pub(super) fn list(pool_len: usize, n: usize) -> Result<List> {
         let start = u32::try_from(pool_len).map_err(|_| E::Limit("operand pool too large"))?;
         Ok(List { start, len: n as u32 })
@@ -500,7 +492,7 @@ impl<'a> Reader<'a> {
                 (InstKind::Store { ptr, value, align, volatile }, void)
             }
             46 | 37 => {
-                let (ptr, _) = self.pair(ops, &mut i)?;
+                let (ptr, pty) = self.pair(ops, &mut i)?;
                 let (cmp, cty) = if code == 46 {
                     self.pair(ops, &mut i)?
                 } else {
@@ -517,7 +509,8 @@ impl<'a> Reader<'a> {
                 };
                 let weak = ops.get(i + 4).copied().unwrap_or(0) != 0;
                 let elem = if cty.0 == u32::MAX {
-                    let pty = self.type_of(&b.func, ptr);
+                    // The pointer's type as the record gives it (a forward reference's type is
+                    // in the record; its value is not read yet).
                     self.module.types.pointee(pty).ok_or_else(|| E::TypeMismatch("cmpxchg on non-pointer"))?.0
                 } else {
                     cty
