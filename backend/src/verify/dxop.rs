@@ -1240,7 +1240,8 @@ fn lib_resource(m: &Module, f: &Function, dxil: &DxilModuleInfo, h: Value) -> Op
 /// A library resource loaded from its global is an operand of
 /// `CreateHandleForLib` and of nothing else (DXC's `InstrResourceUser`):
 /// lowering turns the load into a handle, never into a value. Checked after
-/// the walk, only in a module whose resource records have globals (a library).
+/// the walk, for a function with a load, in a module whose resource records have
+/// globals (a library).
 pub(crate) fn resource_users(m: &Module, f: &Function, dxil: &DxilModuleInfo) -> Result<()> {
     // The globals of the module's resource records (a library's resources).
     let globals: Vec<GlobalId> = dxil.resources.bindings().filter_map(|(_, b)| b.global).collect();

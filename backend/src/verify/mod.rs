@@ -42,7 +42,9 @@
 //! the declared types needs no per-argument table lookup — in a function as
 //! read, whose calls the reader found typed ([`FunctionFacts::untyped_calls`]),
 //! only its constant operands are looked at; that every constant has a type
-//! of the module is the reader's fact too. The CFG and dominator tree of a function of several blocks go to
+//! of the module is the reader's fact too, and so is where the aggregate, data
+//! and GEP constants lie ([`ReadFacts::shaped_consts`]): the constant rules look
+//! only there. The CFG and dominator tree of a function of several blocks go to
 //! the structurizer ([`Flows`]). The error reported is always the first of
 //! the first rule group that has one, in the order structure, SSA, operand
 //! types, `dx.op` calls, as if each group walked the function in turn.
