@@ -13,7 +13,7 @@ use dxjit::container::Container;
 use dxjit::dxil_op::DxilOp;
 use dxjit::ir::{BlockId, Const, ConstId, ConstKind, InstId, InstKind, MdId, Metadata, Module, Type, Value};
 use dxjit::{compile, CompileError, CompileOptions, CompiledShader};
-use dxjit_conformance::corpus::{corpus_root, fixtures_root};
+use dxjit_conformance::corpus::{corpus_root, dxil_files, fixtures_root};
 use dxjit_conformance::spirv_val;
 
 fn read(bytes: &[u8]) -> Module {
@@ -1056,4 +1056,48 @@ fn element_type_that_holds_no_data_is_malformed() {
         m.types.intern(t);
         expect_rule_as_read(&m, "type.element");
     }
+}
+
+/// Campaign 33333 finding: a function record's code turned into the old `cmpxchg` (37),
+/// whose pointer operand named a value not read yet; the reader took the pointee of that
+/// value's placeholder type (`u32::MAX`) and panicked indexing the type table (the record
+/// gives the forward reference's type: that one is meant). The seed is a corpus shader;
+/// rebuilt on the first fixtures with the mutators' bitstream tree instead: each
+/// function-block record of seven or more operands becomes a code-37 record whose pointer is
+/// the value being defined (relative id 0), typed by each of the first type ids in turn;
+/// every one must read to a module or an error.
+#[test]
+fn old_cmpxchg_of_a_forward_pointer_reads_or_fails() {
+    use dxjit::bitcode::tree::{parse, records_mut, write, Item};
+    let mut files = Vec::new();
+    dxil_files(&fixtures_root(), &mut files);
+    let (mut mutants, mut read) = (0, 0);
+    for p in files.iter().take(12) {
+        let bytes = std::fs::read(p).unwrap();
+        let Ok(c) = Container::parse(&bytes) else { continue };
+        let Ok(part) = c.dxil_program() else { continue };
+        let Some(tree) = parse(part.bitcode) else { continue };
+        let mut probe = tree.clone();
+        let mut recs = Vec::new();
+        records_mut(&mut probe, u32::MAX, &mut recs);
+        for k in 0..recs.len() {
+            let Some((12, Item::Record { ops, .. })) = recs.get(k) else { continue };
+            if ops.len() < 7 {
+                continue;
+            }
+            for ty in 0..8 {
+                let mut t = tree.clone();
+                let mut recs = Vec::new();
+                records_mut(&mut t, u32::MAX, &mut recs);
+                let Some((_, Item::Record { code, ops })) = recs.get_mut(k) else { continue };
+                *code = 37;
+                ops[0] = 0;
+                ops[1] = ty;
+                mutants += 1;
+                read += usize::from(dxjit::bitcode::read_module(&write(&t)).is_ok());
+            }
+        }
+    }
+    println!("{mutants} records made old cmpxchgs of a forward pointer, {read} read to a module");
+    assert!(mutants > 100, "{mutants} mutants from {} fixtures", files.len());
 }

@@ -885,32 +885,21 @@ fn fits_other(m: &Module, t: TypeId, ty: &Type, p: ParamType, overload: Overload
     }
 }
 
-/// Bit `k` stands for `ResourceKind` k in the kind sets below.
-const fn kinds(ks: &[crate::dxil::ResourceKind]) -> u32 {
-    let mut bits = 0;
-    let mut i = 0;
-    while i < ks.len() {
-        bits |= 1 << ks[i] as u32;
-        i += 1;
-    }
-    bits
-}
-
 /// The resource kinds an op works on (DXC's `InstrResourceKindFor*` rules):
 /// sampling 1D/2D/3D/cube textures and their arrays (comparisons: no 3D),
 /// gathers 2D and cube, loads every non-cube texture kind, stores the
-/// single-sampled ones, buffer loads and stores buffers.
+/// single-sampled ones, buffer loads and stores buffers. Bit `k` stands for `ResourceKind` k.
 fn allowed_kinds(op: DxilOp) -> Option<u32> {
     use crate::dxil::ResourceKind as K;
     use DxilOp as D;
     const SAMPLE_C: u32 =
-        kinds(&[K::Texture1D, K::Texture1DArray, K::Texture2D, K::Texture2DArray, K::TextureCube, K::TextureCubeArray]);
-    const SAMPLE: u32 = SAMPLE_C | kinds(&[K::Texture3D]);
-    const GATHER: u32 = kinds(&[K::Texture2D, K::Texture2DArray, K::TextureCube, K::TextureCubeArray]);
-    const MS: u32 = kinds(&[K::Texture2DMS, K::Texture2DMSArray]);
-    const STORE: u32 = kinds(&[K::Texture1D, K::Texture1DArray, K::Texture2D, K::Texture2DArray, K::Texture3D]);
-    const BUFFER: u32 = kinds(&[K::TypedBuffer, K::RawBuffer, K::StructuredBuffer]);
-    const RAW: u32 = kinds(&[K::RawBuffer, K::StructuredBuffer]);
+        bit_set![K::Texture1D, K::Texture1DArray, K::Texture2D, K::Texture2DArray, K::TextureCube, K::TextureCubeArray];
+    const SAMPLE: u32 = SAMPLE_C | bit_set![K::Texture3D];
+    const GATHER: u32 = bit_set![K::Texture2D, K::Texture2DArray, K::TextureCube, K::TextureCubeArray];
+    const MS: u32 = bit_set![K::Texture2DMS, K::Texture2DMSArray];
+    const STORE: u32 = bit_set![K::Texture1D, K::Texture1DArray, K::Texture2D, K::Texture2DArray, K::Texture3D];
+    const BUFFER: u32 = bit_set![K::TypedBuffer, K::RawBuffer, K::StructuredBuffer];
+    const RAW: u32 = bit_set![K::RawBuffer, K::StructuredBuffer];
     Some(match op {
         D::Sample | D::SampleBias | D::SampleLevel | D::SampleGrad | D::CalculateLOD => SAMPLE,
         D::SampleCmp | D::SampleCmpLevelZero | D::SampleCmpLevel | D::SampleCmpGrad | D::SampleCmpBias => SAMPLE_C,

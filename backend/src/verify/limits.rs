@@ -299,13 +299,6 @@ fn ps_scalar_outputs(ep: &EntryPoint, place: &Place<'_>) -> Result<()> {
     Ok(())
 }
 
-/// The set of semantic kinds, bit `k` for kind `k` (every kind is below 64).
-macro_rules! sv_bits {
-    ($($k:expr),* $(,)?) => {
-        0u64 $(| 1 << ($k as u32))*
-    };
-}
-
 /// System values each signature may hold (D3D12's signature points, for the
 /// stages whose elements lowering maps to built-ins).
 fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()> {
@@ -313,7 +306,7 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()>
     // SV_PrimitiveID is written by geometry shaders only, SV_ShadingRate by vertex and geometry
     // shaders (D3D12's signature points; Vulkan has PrimitiveId and PrimitiveShadingRateKHR
     // outputs in the same stages only).
-    const TESS_OUT: u64 = sv_bits![
+    const TESS_OUT: u64 = bit_set![
         S::Arbitrary,
         S::Position,
         S::ClipDistance,
@@ -321,7 +314,7 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()>
         S::RenderTargetArrayIndex,
         S::ViewPortArrayIndex,
     ];
-    const VS_OUT: u64 = sv_bits![
+    const VS_OUT: u64 = bit_set![
         S::Arbitrary,
         S::Position,
         S::ClipDistance,
@@ -330,7 +323,7 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()>
         S::ViewPortArrayIndex,
         S::ShadingRate,
     ];
-    const GS_OUT: u64 = sv_bits![
+    const GS_OUT: u64 = bit_set![
         S::Arbitrary,
         S::Position,
         S::ClipDistance,
@@ -340,7 +333,7 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()>
         S::PrimitiveID,
         S::ShadingRate,
     ];
-    const PS_IN: u64 = sv_bits![
+    const PS_IN: u64 = bit_set![
         S::Arbitrary,
         S::Position,
         S::ClipDistance,
@@ -358,14 +351,14 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()>
         S::CullPrimitive,
     ];
     const PS_OUT: u64 =
-        sv_bits![S::Target, S::Depth, S::DepthLessEqual, S::DepthGreaterEqual, S::Coverage, S::StencilRef];
+        bit_set![S::Target, S::Depth, S::DepthLessEqual, S::DepthGreaterEqual, S::Coverage, S::StencilRef];
     const VS_IN: u64 =
-        sv_bits![S::Arbitrary, S::VertexID, S::InstanceID, S::StartVertexLocation, S::StartInstanceLocation];
+        bit_set![S::Arbitrary, S::VertexID, S::InstanceID, S::StartVertexLocation, S::StartInstanceLocation];
     // Control points and vertices a hull, domain or geometry shader reads: what the previous
     // stage wrote (SV_PrimitiveID: the geometry shader's own, unpacked input). Never tessellation
     // factors: those are patch constants.
     const VERTEX_IN: u64 = GS_OUT;
-    const PATCH: u64 = sv_bits![S::Arbitrary, S::TessFactor, S::InsideTessFactor];
+    const PATCH: u64 = bit_set![S::Arbitrary, S::TessFactor, S::InsideTessFactor];
     // (elements, the system values they may hold, which signature).
     type Rule<'a> = (&'a [SignatureElement], Option<u64>, &'a str);
     let rules: [Rule<'_>; 3] = match kind {

@@ -53,6 +53,14 @@
 //! [`verify_decoded`] check any module and trust nothing; [`verify_read`] is
 //! for a module exactly as the reader built it (the driver).
 
+/// The set of enum values `k`, as bit `k` of an integer of the type the context gives
+/// (`ResourceKind`s, `SemanticKind`s: every value below the width).
+macro_rules! bit_set {
+    ($($k:expr),* $(,)?) => {
+        0 $(| 1 << ($k as u32))*
+    };
+}
+
 mod dxop;
 mod limits;
 mod ssa;

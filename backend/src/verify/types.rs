@@ -603,7 +603,7 @@ pub(crate) fn verify_globals(m: &Module) -> Result<()> {
 pub(crate) fn verify_dx_types(m: &Module) -> Result<VoidScan> {
     let list = &m.types.list;
     let mut voids = VoidScan { first: None, unique: true };
-    // One match a type: the element rule ([`element_type`]), the `void`s, the named structs.
+    // One match a type: the element rule ([`holds_data`]), the `void`s, the named structs.
     for (k, t) in list.iter().enumerate() {
         let (name, elems) = match t {
             Type::Void => {
