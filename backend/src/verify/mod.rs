@@ -311,6 +311,8 @@ pub(crate) fn block_place(f: &Function, b: BlockId) -> String {
     format!("function `{}`, block {}", f.name, b.0)
 }
 
+#[cold]
+#[inline(never)]
 pub(crate) fn err(rule: &'static str, place: String, detail: impl Into<String>) -> VerifyError {
     VerifyError { rule, place, detail: detail.into() }
 }
