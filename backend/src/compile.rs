@@ -255,6 +255,7 @@ fn read_program_timed(
     clock.lap(Phase::Bitcode);
     let verify_err = |e: crate::verify::VerifyError| CompileError::Malformed(format!("verify: {e}"));
     let info = crate::dxil::decode(&m).map_err(|e| verify_err(crate::verify::metadata_error(&e)))?;
+    clock.lap(Phase::Metadata);
     // Only the compile-time benchmark builds without the verifier, to measure what it costs.
     #[cfg(not(feature = "bench-no-verify"))]
     let flows = crate::verify::verify_read(&m, &info, &facts).map_err(verify_err)?;
@@ -263,6 +264,7 @@ fn read_program_timed(
         let _ = facts;
         Flows::default()
     };
+    clock.lap(Phase::Verify);
     Ok((m, info, flows))
 }
 

@@ -11,6 +11,8 @@ pub enum Phase {
     Bitcode,
     /// DXIL metadata the compile needs (entry point, resources, properties).
     Metadata,
+    /// The verifier ([`crate::verify`]): the module's rules and D3D12's limits, before lowering.
+    Verify,
     /// Control-flow analysis and structurization.
     Structurize,
     /// Lowering of the structured IR to SPIR-V instructions.
@@ -22,24 +24,33 @@ pub enum Phase {
 }
 
 impl Phase {
-    pub const COUNT: usize = 7;
+    pub const COUNT: usize = 8;
     pub const ALL: [Phase; Phase::COUNT] = [
         Phase::Container,
         Phase::Bitcode,
         Phase::Metadata,
+        Phase::Verify,
         Phase::Structurize,
         Phase::Lowering,
         Phase::Assembly,
         Phase::Link,
     ];
     /// The phases of one shader's compile (all but [`Phase::Link`]).
-    pub const SHADER: [Phase; 6] =
-        [Phase::Container, Phase::Bitcode, Phase::Metadata, Phase::Structurize, Phase::Lowering, Phase::Assembly];
+    pub const SHADER: [Phase; 7] = [
+        Phase::Container,
+        Phase::Bitcode,
+        Phase::Metadata,
+        Phase::Verify,
+        Phase::Structurize,
+        Phase::Lowering,
+        Phase::Assembly,
+    ];
     pub fn name(self) -> &'static str {
         match self {
             Phase::Container => "container",
             Phase::Bitcode => "bitcode",
             Phase::Metadata => "metadata",
+            Phase::Verify => "verify",
             Phase::Structurize => "structurize",
             Phase::Lowering => "lowering",
             Phase::Assembly => "assembly",

@@ -221,6 +221,9 @@ struct Result1 {
     stage: String,
     whole: Summary,
     phases: [Summary; Phase::COUNT], // indexed by Phase; Link stays empty for one shader
+    /// Median over the timed-phase compiles of the verifier's share of each (its phase over
+    /// all phases of the same compile).
+    verify_share: f64,
     spirv_bytes: usize,
     peak_bytes: u64,
     allocs: u64,
@@ -239,6 +242,7 @@ fn bench_shader(s: &Shader, opts: &CompileOptions, iterations: usize) -> Result1
                 stage: String::new(),
                 whole: Summary::default(),
                 phases: [Summary::default(); Phase::COUNT],
+                verify_share: 0.0,
                 spirv_bytes: 0,
                 peak_bytes: 0,
                 allocs: 0,
@@ -268,6 +272,7 @@ fn bench_shader(s: &Shader, opts: &CompileOptions, iterations: usize) -> Result1
         last_peak = peak;
     }
     let mut phases: Vec<Vec<f64>> = (0..Phase::COUNT).map(|_| Vec::with_capacity(iterations)).collect();
+    let mut shares = Vec::with_capacity(iterations);
     for _ in 0..iterations {
         let mut t = PhaseTimes::default();
         let r = dxjit::compile_with_stats(&s.bytes, opts, &mut t);
@@ -275,6 +280,8 @@ fn bench_shader(s: &Shader, opts: &CompileOptions, iterations: usize) -> Result1
         for p in Phase::SHADER {
             phases[p as usize].push(us(t.get(p)));
         }
+        let total = t.total().as_secs_f64();
+        shares.push(if total > 0.0 { t.get(Phase::Verify).as_secs_f64() / total } else { 0.0 });
     }
     let mut ph = [Summary::default(); Phase::COUNT];
     for (k, v) in phases.iter_mut().enumerate() {
@@ -286,6 +293,7 @@ fn bench_shader(s: &Shader, opts: &CompileOptions, iterations: usize) -> Result1
         stage,
         whole: summarize(&mut whole),
         phases: ph,
+        verify_share: summarize(&mut shares).median,
         spirv_bytes,
         peak_bytes,
         allocs,
@@ -779,6 +787,10 @@ fn run(a: Args) -> Result<(), String> {
         phase_json.insert(p.name().to_string(), j);
         phase_rows.push((p.name(), s, tot));
     }
+    // The verifier's share of a compile, timed inside the compile it is part of (same binary,
+    // same run): each shader's median share, then their median and p90.
+    let mut shares: Vec<f64> = ok_results.iter().map(|(_, r)| r.verify_share).collect();
+    let share = summarize(&mut shares);
     let leaks = ok_results.iter().filter(|(_, r)| r.leaked != 0).count();
     let growth = ok_results.iter().filter(|(_, r)| r.peak_growth > 0).count();
     let max_peak = ok_results.iter().map(|(_, r)| r.peak_bytes).max().unwrap_or(0);
@@ -822,6 +834,13 @@ fn run(a: Args) -> Result<(), String> {
         println!("{name:>12} {:>9.2} {:>9.2} {:>9.2} {tot:>11.1}", s.median, s.p90, s.max);
     }
     println!("{:>12} {:>9.2} {:>9.2} {:>9.2} {total_us:>11.1}", "whole", corpus.median, corpus.p90, corpus.max);
+    if dxjit::verify::RUNS_ON_COMPILE {
+        println!(
+            "verifier share of a compile: median {:.1} %, p90 {:.1} % (each shader's median of verify / all phases)",
+            share.median * 100.0,
+            share.p90 * 100.0
+        );
+    }
     println!(
         "\n{} shaders: {} compiled and timed, {failed} not compiled (unsupported or malformed; excluded from timings){}",
         shaders.len(),
@@ -878,6 +897,7 @@ fn run(a: Args) -> Result<(), String> {
                 let ph: serde_json::Map<String, Value> =
                     Phase::SHADER.iter().map(|p| (p.name().to_string(), summary_json(r.phases[*p as usize]))).collect();
                 j["phases"] = Value::Object(ph);
+                j["verify_share"] = json!((r.verify_share * 1e4).round() / 1e4);
                 j["peak_alloc_bytes"] = json!(r.peak_bytes);
                 j["allocations"] = json!(r.allocs);
                 j["leaked_bytes"] = json!(r.leaked);
@@ -893,6 +913,7 @@ fn run(a: Args) -> Result<(), String> {
         "p90_us": round2(corpus.p90),
         "max_us": round2(corpus.max),
         "phases": Value::Object(phase_json),
+        "verify_share": json!({"median": (share.median * 1e4).round() / 1e4, "p90": (share.p90 * 1e4).round() / 1e4}),
         "shaders_per_second": per_s(one).round(),
         "shaders_per_second_threads": per_s(many).round(),
         "thread_scaling": if many.is_zero() { 0.0 } else { round2(one.as_secs_f64() / many.as_secs_f64()) },

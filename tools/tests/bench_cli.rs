@@ -46,10 +46,19 @@ fn bench_writes_the_documented_json_times_pipelines_and_compares() {
             (s["median_us"].as_f64().unwrap(), s["p90_us"].as_f64().unwrap(), s["max_us"].as_f64().unwrap());
         assert!(med > 0.0 && med <= p90 && p90 <= max, "{s}");
         assert!(s["spirv_bytes"].as_u64().unwrap() >= 20, "{s}");
-        for phase in ["container", "bitcode", "metadata", "structurize", "lowering", "assembly"] {
+        for phase in ["container", "bitcode", "metadata", "verify", "structurize", "lowering", "assembly"] {
             assert!(s["phases"][phase]["median_us"].as_f64().is_some(), "{phase}: {s}");
         }
+        // The verifier is timed inside each compile: a share of it, not all of it.
+        let share = s["verify_share"].as_f64().expect("verify_share");
+        assert!((0.0..1.0).contains(&share), "{s}");
+        if v["verifier"] == true {
+            assert!(s["phases"]["verify"]["median_us"].as_f64().unwrap() > 0.0 && share > 0.0, "{s}");
+        }
     }
+    let share = &v["verify_share"];
+    let (med, p90) = (share["median"].as_f64().expect("median"), share["p90"].as_f64().expect("p90"));
+    assert!(0.0 <= med && med <= p90 && p90 < 1.0, "{share}");
     assert!(v["total_us"].as_f64().unwrap() > 0.0);
     assert!(v["shaders_per_second"].as_f64().unwrap() > 0.0);
     // Pipelines: every graphics spec is timed, linker and whole PSO compile.
