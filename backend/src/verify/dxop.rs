@@ -9,6 +9,8 @@ use crate::dxil_op::{DxilOp, Overload, ParamType, StageMask};
 use crate::ir::{ConstId, ConstKind, FuncId, Function, GlobalId, InstId, InstKind, Module, Type, TypeId, Value};
 use crate::ShaderKind;
 
+use super::types::KNOWN;
+
 /// A `dx.op` function's declaration, checked once per module against its op
 /// and overload: a call whose argument (result) types are the declared ones
 /// fits without [`fits`] again, and what the rule functions
@@ -114,7 +116,7 @@ impl OpRules {
 
 impl Declared {
     /// The entry for `op`/`overload` called through `callee`.
-    fn of(m: &Module, callee: crate::ir::FuncId, op: DxilOp, overload: Overload) -> Declared {
+    fn of(m: &Module, known: &[u32; KNOWN], callee: crate::ir::FuncId, op: DxilOp, overload: Overload) -> Declared {
         let info = op.info();
         let rules = OpRules::of(op);
         let mut d = Declared {
@@ -132,9 +134,21 @@ impl Declared {
         let Some(f) = m.functions.get(callee.index()) else { return d };
         let types = &m.types.list;
         let ps = declared_params(m, callee);
+        // A parameter declared with the module's type of a fixed kind ([`known_slot`]) fits at once.
+        let ov = overload_slot(overload);
+        let known_fit = |t: TypeId, p: ParamType| {
+            let slot = match known_slot(p) {
+                OVERLOAD => ov,
+                s => s,
+            };
+            known.get(slot as usize) == Some(&t.0)
+        };
         if ps.len() == info.params.len() && ps.len() <= MAX_PARAMS {
             let mut fit_all = true;
             for (&t, p) in ps.iter().zip(info.params) {
+                if known_fit(t, p.ty) {
+                    continue;
+                }
                 fit_all = match types.get(t.0 as usize) {
                     Some(ty) => match scalar_fits(ty, p.ty) {
                         Some(b) => b,
@@ -148,7 +162,7 @@ impl Declared {
             }
             d.params_fit = fit_all;
         }
-        if fits(m, f.ret_ty, info.ret, overload) {
+        if known_fit(f.ret_ty, info.ret) || fits(m, f.ret_ty, info.ret, overload) {
             d.ret = Some(f.ret_ty);
         }
         let mut c = if d.params_fit { rules.constant } else { 0 };
@@ -166,6 +180,47 @@ impl Declared {
     }
 }
 
+/// [`known_slot`] of the overload type itself.
+const OVERLOAD: u8 = u8::MAX - 1;
+
+/// The [`VoidScan::known`](super::types::VoidScan::known) slot of a parameter type of one
+/// fixed kind, [`OVERLOAD`] for the overload type, `u8::MAX` for the others.
+#[inline(always)]
+fn known_slot(p: ParamType) -> u8 {
+    use super::types::{KNOWN_F16 as F, KNOWN_HANDLE, KNOWN_I1 as I};
+    (match p {
+        ParamType::I1 => I,
+        ParamType::I8 => I + 1,
+        ParamType::I16 => I + 2,
+        ParamType::I32 => I + 3,
+        ParamType::I64 => I + 4,
+        ParamType::F16 => F,
+        ParamType::F32 => F + 1,
+        ParamType::F64 => F + 2,
+        ParamType::Handle => KNOWN_HANDLE,
+        ParamType::Overload => return OVERLOAD,
+        _ => return u8::MAX,
+    }) as u8
+}
+
+/// The [`VoidScan::known`](super::types::VoidScan::known) slot of an overload's scalar type
+/// (`u8::MAX`: no scalar).
+#[inline(always)]
+fn overload_slot(o: Overload) -> u8 {
+    use super::types::{KNOWN_F16 as F, KNOWN_I1 as I};
+    (match o {
+        Overload::I1 => I,
+        Overload::I8 => I + 1,
+        Overload::I16 => I + 2,
+        Overload::I32 => I + 3,
+        Overload::I64 => I + 4,
+        Overload::Half => F,
+        Overload::Float => F + 1,
+        Overload::Double => F + 2,
+        Overload::Void | Overload::Udt | Overload::Obj => return u8::MAX,
+    }) as u8
+}
+
 /// The `dx.op` declarations of one module, by callee, as its calls reach them
 /// (a callee called with several ops gets an entry per op). Its storage is kept
 /// for the next module on the thread.
@@ -179,6 +234,8 @@ pub(crate) struct Calls {
     /// `CreateHandleFromBinding` handles that passed [`int_fields`] and [`annotation`]: DXC
     /// annotates a handle at each use, with the same two constants.
     annotated: Vec<(ConstId, ConstId)>,
+    /// The module's [`VoidScan::known`](super::types::VoidScan::known) types.
+    known: [u32; KNOWN],
 }
 
 /// The first two words of an `AnnotateHandle`'s `%dx.types.ResourceProperties`
@@ -197,7 +254,7 @@ thread_local! {
 }
 
 impl Calls {
-    pub(crate) fn new(m: &Module) -> Calls {
+    pub(crate) fn new(m: &Module, known: [u32; KNOWN]) -> Calls {
         let (mut keys, mut declared, mut props, mut annotated) = SCRATCH.with(|s| s.take()).unwrap_or_default();
         // One entry per function, and one more for a callee the module does not have (the
         // operand-range rule reports it first).
@@ -206,7 +263,7 @@ impl Calls {
         declared.clear();
         props.clear();
         annotated.clear();
-        Calls { keys, declared, props, annotated }
+        Calls { keys, declared, props, annotated, known }
     }
 
     /// [`props_words`] of constant `c`, remembered per module.
@@ -242,7 +299,7 @@ impl Calls {
         (op, overload): (DxilOp, Overload),
         key: u32,
     ) -> &Declared {
-        let mut d = Declared::of(m, callee, op, overload);
+        let mut d = Declared::of(m, &self.known, callee, op, overload);
         d.key = key;
         self.declared.push(d);
         self.keys[slot] = self.declared.len() as u32;

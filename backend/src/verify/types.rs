@@ -602,9 +602,25 @@ pub(crate) fn verify_globals(m: &Module) -> Result<()> {
 /// The same walk over the types finds the `void` types ([`VoidScan`]).
 pub(crate) fn verify_dx_types(m: &Module) -> Result<VoidScan> {
     let list = &m.types.list;
-    let mut voids = VoidScan { first: None, unique: true };
-    // One match a type: the element rule ([`holds_data`]), the `void`s, the named structs.
+    let mut voids = VoidScan { first: None, unique: true, known: [u32::MAX; KNOWN] };
+    // One match a type: the element rule ([`holds_data`]), the `void`s, the [`VoidScan::known`]
+    // types, the named structs.
     for (k, t) in list.iter().enumerate() {
+        let slot = match t {
+            Type::Int(1) => KNOWN_I1,
+            Type::Int(8) => KNOWN_I1 + 1,
+            Type::Int(16) => KNOWN_I1 + 2,
+            Type::Int(32) => KNOWN_I1 + 3,
+            Type::Int(64) => KNOWN_I1 + 4,
+            Type::Half => KNOWN_F16,
+            Type::Float => KNOWN_F16 + 1,
+            Type::Double => KNOWN_F16 + 2,
+            _ => KNOWN,
+        };
+        if slot < KNOWN {
+            voids.known[slot] = k as u32;
+            continue;
+        }
         let (name, elems) = match t {
             Type::Void => {
                 if voids.first.is_some() {
@@ -635,6 +651,10 @@ pub(crate) fn verify_dx_types(m: &Module) -> Result<VoidScan> {
             _ => continue,
         };
         let Some(rest) = name.strip_prefix("dx.types.") else { continue };
+        if rest == "Handle" {
+            voids.known[KNOWN_HANDLE] = k as u32;
+            continue;
+        }
         let Some((want, n, tail)) = dx_layout(rest) else { continue };
         let scalar = |e: &TypeId| list.get(e.0 as usize).is_some_and(|t| want.is(t));
         let ok = elems.len() == n + usize::from(tail)
@@ -663,7 +683,21 @@ pub(crate) struct VoidScan {
     pub(crate) first: Option<TypeId>,
     /// There is no second.
     pub(crate) unique: bool,
+    /// A type id of each of `i1`, `i8`, `i16`, `i32`, `i64` (from [`KNOWN_I1`]), `half`,
+    /// `float`, `double` (from [`KNOWN_F16`]) and `%dx.types.Handle` ([`KNOWN_HANDLE`]):
+    /// `u32::MAX` where the module has none. A type with that id is of that kind; another
+    /// type may be too (a type table with duplicates), so the table answers only "yes".
+    pub(crate) known: [u32; KNOWN],
 }
+
+/// The first [`VoidScan::known`] slot of the integers (`i1`, `i8`, `i16`, `i32`, `i64`).
+pub(crate) const KNOWN_I1: usize = 0;
+/// The first [`VoidScan::known`] slot of the floats (`half`, `float`, `double`).
+pub(crate) const KNOWN_F16: usize = 5;
+/// The [`VoidScan::known`] slot of `%dx.types.Handle`.
+pub(crate) const KNOWN_HANDLE: usize = 8;
+/// The number of [`VoidScan::known`] slots.
+pub(crate) const KNOWN: usize = 9;
 
 /// The scalar field type of a DXIL named struct ([`dx_layout`]).
 #[derive(Clone, Copy)]
