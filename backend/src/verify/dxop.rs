@@ -184,23 +184,28 @@ impl Declared {
 const OVERLOAD: u8 = u8::MAX - 1;
 
 /// The [`VoidScan::known`](super::types::VoidScan::known) slot of a parameter type of one
-/// fixed kind, [`OVERLOAD`] for the overload type, `u8::MAX` for the others.
+/// fixed kind, [`OVERLOAD`] for the overload type, `u8::MAX` for the others (a table by the
+/// discriminant: a declaration's parameters are looked up without a jump table).
 #[inline(always)]
 fn known_slot(p: ParamType) -> u8 {
-    use super::types::{KNOWN_F16 as F, KNOWN_HANDLE, KNOWN_I1 as I};
-    (match p {
-        ParamType::I1 => I,
-        ParamType::I8 => I + 1,
-        ParamType::I16 => I + 2,
-        ParamType::I32 => I + 3,
-        ParamType::I64 => I + 4,
-        ParamType::F16 => F,
-        ParamType::F32 => F + 1,
-        ParamType::F64 => F + 2,
-        ParamType::Handle => KNOWN_HANDLE,
-        ParamType::Overload => return OVERLOAD,
-        _ => return u8::MAX,
-    }) as u8
+    use super::types::{KNOWN_F16 as F, KNOWN_HANDLE as H, KNOWN_I1 as I};
+    // One byte a ParamType (at most 256 kinds), so the table covers every one.
+    const _: () = assert!(std::mem::size_of::<ParamType>() == 1);
+    const SLOTS: [u8; 256] = {
+        let mut t = [u8::MAX; 256];
+        t[ParamType::I1 as usize] = I as u8;
+        t[ParamType::I8 as usize] = I as u8 + 1;
+        t[ParamType::I16 as usize] = I as u8 + 2;
+        t[ParamType::I32 as usize] = I as u8 + 3;
+        t[ParamType::I64 as usize] = I as u8 + 4;
+        t[ParamType::F16 as usize] = F as u8;
+        t[ParamType::F32 as usize] = F as u8 + 1;
+        t[ParamType::F64 as usize] = F as u8 + 2;
+        t[ParamType::Handle as usize] = H as u8;
+        t[ParamType::Overload as usize] = OVERLOAD;
+        t
+    };
+    SLOTS[p as u8 as usize]
 }
 
 /// The [`VoidScan::known`](super::types::VoidScan::known) slot of an overload's scalar type
@@ -208,17 +213,17 @@ fn known_slot(p: ParamType) -> u8 {
 #[inline(always)]
 fn overload_slot(o: Overload) -> u8 {
     use super::types::{KNOWN_F16 as F, KNOWN_I1 as I};
-    (match o {
-        Overload::I1 => I,
-        Overload::I8 => I + 1,
-        Overload::I16 => I + 2,
-        Overload::I32 => I + 3,
-        Overload::I64 => I + 4,
-        Overload::Half => F,
-        Overload::Float => F + 1,
-        Overload::Double => F + 2,
-        Overload::Void | Overload::Udt | Overload::Obj => return u8::MAX,
-    }) as u8
+    match o {
+        Overload::I1 => I as u8,
+        Overload::I8 => I as u8 + 1,
+        Overload::I16 => I as u8 + 2,
+        Overload::I32 => I as u8 + 3,
+        Overload::I64 => I as u8 + 4,
+        Overload::Half => F as u8,
+        Overload::Float => F as u8 + 1,
+        Overload::Double => F as u8 + 2,
+        Overload::Void | Overload::Udt | Overload::Obj => u8::MAX,
+    }
 }
 
 /// The `dx.op` declarations of one module, by callee, as its calls reach them

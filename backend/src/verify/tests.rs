@@ -213,3 +213,49 @@ fn the_limits_match_d3d12() {
     assert_eq!(limits::MAX_GS_OUTPUT_SCALARS, 1024);
     assert_eq!(limits::MAX_CONTROL_POINTS, 32);
 }
+
+#[test]
+fn the_known_type_ids_are_of_their_kinds() {
+    use types::{KNOWN, KNOWN_F16, KNOWN_HANDLE, KNOWN_I1};
+    let mut seen = [0usize; KNOWN];
+    for p in fixtures() {
+        let m = read(&p);
+        let scan = types::verify_dx_types(&m).unwrap();
+        for (slot, &id) in scan.known.iter().enumerate() {
+            if id == u32::MAX {
+                continue;
+            }
+            seen[slot] += 1;
+            let t = m.types.get(crate::ir::TypeId(id));
+            let ok = match slot {
+                s if (KNOWN_I1..KNOWN_I1 + 5).contains(&s) => *t == Type::Int([1, 8, 16, 32, 64][s - KNOWN_I1]),
+                s if s == KNOWN_F16 => *t == Type::Half,
+                s if s == KNOWN_F16 + 1 => *t == Type::Float,
+                s if s == KNOWN_F16 + 2 => *t == Type::Double,
+                s if s == KNOWN_HANDLE => {
+                    matches!(t, Type::Struct { name: Some(n), .. } if n == "dx.types.Handle")
+                }
+                _ => false,
+            };
+            assert!(ok, "{}: slot {slot} names type #{id} {}", p.display(), m.types.display(crate::ir::TypeId(id)));
+        }
+    }
+    // The fixtures have i1, i8, i32, float and handles at least.
+    for s in [KNOWN_I1, KNOWN_I1 + 1, KNOWN_I1 + 3, KNOWN_F16 + 1, KNOWN_HANDLE] {
+        assert!(seen[s] > 0, "slot {s} never found");
+    }
+}
+
+/// A `dx.op` declaration whose parameter is another fixed kind than the op's (`i16` for
+/// `ThreadId`'s `i32` component) is malformed: only the module's own `i32` fits at once.
+#[test]
+fn a_declared_parameter_of_another_kind_is_rejected() {
+    let mut m = fixture("compute/atomics_buffer.cs_6_0.dxil");
+    assert_eq!(rule(&m), "ok");
+    let Some(d) = m.functions.iter().position(|f| f.is_declaration && f.name.starts_with("dx.op.threadId.")) else {
+        panic!("no dx.op.threadId declaration");
+    };
+    let i16 = m.types.intern(Type::Int(16));
+    m.functions[d].param_tys[1] = i16;
+    assert_eq!(rule(&m), "dxop.operand-type");
+}

@@ -606,22 +606,28 @@ pub(crate) fn verify_dx_types(m: &Module) -> Result<VoidScan> {
     // One match a type: the element rule ([`holds_data`]), the `void`s, the [`VoidScan::known`]
     // types, the named structs.
     for (k, t) in list.iter().enumerate() {
-        let slot = match t {
-            Type::Int(1) => KNOWN_I1,
-            Type::Int(8) => KNOWN_I1 + 1,
-            Type::Int(16) => KNOWN_I1 + 2,
-            Type::Int(32) => KNOWN_I1 + 3,
-            Type::Int(64) => KNOWN_I1 + 4,
-            Type::Half => KNOWN_F16,
-            Type::Float => KNOWN_F16 + 1,
-            Type::Double => KNOWN_F16 + 2,
-            _ => KNOWN,
-        };
-        if slot < KNOWN {
-            voids.known[slot] = k as u32;
-            continue;
-        }
         let (name, elems) = match t {
+            Type::Int(w) => {
+                let slot = match w {
+                    1 => KNOWN_I1,
+                    8 => KNOWN_I1 + 1,
+                    16 => KNOWN_I1 + 2,
+                    32 => KNOWN_I1 + 3,
+                    64 => KNOWN_I1 + 4,
+                    _ => continue,
+                };
+                voids.known[slot] = k as u32;
+                continue;
+            }
+            Type::Half | Type::Float | Type::Double => {
+                let slot = match t {
+                    Type::Half => KNOWN_F16,
+                    Type::Float => KNOWN_F16 + 1,
+                    _ => KNOWN_F16 + 2,
+                };
+                voids.known[slot] = k as u32;
+                continue;
+            }
             Type::Void => {
                 if voids.first.is_some() {
                     voids.unique = false;
