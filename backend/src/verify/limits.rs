@@ -8,7 +8,7 @@
 //! vertices and primitives, 16 KiB payload).
 
 use super::{err, Result};
-use crate::dxil::{DxilModuleInfo, EntryPoint, SemanticKind, SignatureElement};
+use crate::dxil::{Binding, DxilModuleInfo, EntryPoint, ResourceClass, ResourceKind, SemanticKind, SignatureElement};
 use crate::ir::{FuncId, InstId, Module, Type, TypeId};
 use crate::ShaderKind;
 
@@ -57,8 +57,7 @@ pub(crate) fn verify_module(m: &Module, info: &DxilModuleInfo, allocas: &[(FuncI
         entry_limits(ep, kind, &place)?;
         signatures(ep, kind, &place)?;
     }
-    resources(info)?;
-    resource_globals(m, info)?;
+    resources(m, info)?;
     memory(m, allocas)
 }
 
@@ -95,13 +94,19 @@ impl From<&Place<'_>> for String {
     }
 }
 
-/// A resource range's size is its global's element count (libraries
-/// declare resources as globals): a scalar for one register, `[n x T]`
-/// (nested arrays multiplied) for `n`, `[0 x T]` for an unbounded range.
-/// Lowering takes the array from the global and the binding from the range.
-fn resource_globals(m: &Module, info: &DxilModuleInfo) -> Result<()> {
+/// The resource lists: no UAV of a kind D3D12 has no unordered-access view for (cube
+/// textures); a range's size is its global's element count (libraries declare resources as
+/// globals): a scalar for one register, `[n x T]` (nested arrays multiplied) for `n`, `[0 x T]`
+/// for an unbounded range. Lowering takes the array from the global and the binding from the
+/// range.
+fn resources(m: &Module, info: &DxilModuleInfo) -> Result<()> {
     let lists = std::iter::once(&info.resources).chain(info.entry_points.iter().filter_map(|e| e.resources.as_ref()));
     for res in lists {
+        if let Some(u) =
+            res.uavs.iter().find(|u| matches!(u.kind, ResourceKind::TextureCube | ResourceKind::TextureCubeArray))
+        {
+            return Err(uav_kind_error(u));
+        }
         for (class, b) in res.bindings() {
             let Some(g) = b.global.and_then(|g| m.globals.get(g.index())) else { continue };
             let mut count = 1u64;
@@ -110,38 +115,34 @@ fn resource_globals(m: &Module, info: &DxilModuleInfo) -> Result<()> {
                 count = count.saturating_mul(*len);
                 t = *elem;
             }
-            let want = b.range_size.map_or(0, u64::from);
-            if count != want {
-                return Err(err(
-                    "resource.range-size",
-                    format!("{} {} `{}`", class.name(), b.id, b.name),
-                    format!(
-                        "range {} of {} registers, its global `{}` holds {count}",
-                        b.register_range(class.register_letter()),
-                        b.range_size.map_or("unbounded".to_string(), |n| n.to_string()),
-                        g.name
-                    ),
-                ));
+            if count != b.range_size.map_or(0, u64::from) {
+                return Err(range_size_error(class, b, &g.name, count));
             }
         }
     }
     Ok(())
 }
 
-/// UAVs of kinds D3D12 has no unordered-access view for (cube textures).
-fn resources(info: &DxilModuleInfo) -> Result<()> {
-    use crate::dxil::ResourceKind as K;
-    let lists = std::iter::once(&info.resources).chain(info.entry_points.iter().filter_map(|e| e.resources.as_ref()));
-    for res in lists {
-        if let Some(u) = res.uavs.iter().find(|u| matches!(u.kind, K::TextureCube | K::TextureCubeArray)) {
-            return Err(err(
-                "resource.uav-kind",
-                format!("UAV {} `{}`", u.binding.id, u.binding.name),
-                format!("a {} cannot be an unordered-access view", u.kind.short_name()),
-            ));
-        }
-    }
-    Ok(())
+#[cold]
+fn uav_kind_error(u: &crate::dxil::Uav) -> super::VerifyError {
+    err(
+        "resource.uav-kind",
+        format!("UAV {} `{}`", u.binding.id, u.binding.name),
+        format!("a {} cannot be an unordered-access view", u.kind.short_name()),
+    )
+}
+
+#[cold]
+fn range_size_error(class: ResourceClass, b: &Binding, global: &str, count: u64) -> super::VerifyError {
+    err(
+        "resource.range-size",
+        format!("{} {} `{}`", class.name(), b.id, b.name),
+        format!(
+            "range {} of {} registers, its global `{global}` holds {count}",
+            b.register_range(class.register_letter()),
+            b.range_size.map_or("unbounded".to_string(), |n| n.to_string()),
+        ),
+    )
 }
 
 fn entry_limits(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()> {
@@ -451,11 +452,11 @@ fn memory(m: &Module, allocas: &[(FuncId, InstId)]) -> Result<()> {
     let mut shared = 0u64;
     let mut private = 0u64;
     for g in &m.globals {
-        let size = size_of(m, g.value_ty, 0);
+        // (Only groupshared and private variables count: resource globals and constants not.)
         match g.addr_space {
-            3 => shared = shared.saturating_add(size),
-            0 if !g.is_const => private = private.saturating_add(size),
-            _ => {}
+            3 => shared = shared.saturating_add(size_of(m, g.value_ty, 0)),
+            0 if !g.is_const => private = private.saturating_add(size_of(m, g.value_ty, 0)),
+            _ => continue,
         }
         if shared > MAX_GROUPSHARED_BYTES {
             return Err(err(
