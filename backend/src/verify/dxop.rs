@@ -41,6 +41,8 @@ struct Declared {
     special: bool,
     /// The stages that have the op (the operation table's, for [`available`]).
     stages: StageMask,
+    /// The op's rules ([`special`] reads them).
+    rules: &'static OpRules,
 }
 
 /// The most operands a declaration keeps for [`args_as_declared`] (the op table's longest has
@@ -54,7 +56,6 @@ fn bit(mask: u64, k: usize) -> bool {
 }
 
 /// What the rule functions ask of one op, independent of any module.
-#[derive(Clone, Copy, Default)]
 struct OpRules {
     constant: u64,
     class: u8,
@@ -67,11 +68,44 @@ struct OpRules {
     kinds: u32,
     /// [`is_sample`].
     sample: bool,
+    /// [`known_slot`] of each parameter (`u8::MAX` past the op's).
+    slots: [u8; MAX_PARAMS],
+    /// [`known_slot`] of the result.
+    ret_slot: u8,
+    /// Which of [`special`]'s rules apply: [`HAS_OFFSETS`], [`ATOMIC`], [`HANDLE_OP`].
+    flags: u8,
+    /// [`mask_operand`] (`u8::MAX`: none).
+    mask: u8,
+}
+
+/// [`OpRules::flags`]: [`has_offsets`].
+const HAS_OFFSETS: u8 = 1;
+/// [`OpRules::flags`]: an atomic on a resource (`AtomicBinOp`, `AtomicCompareExchange`).
+const ATOMIC: u8 = 2;
+/// [`OpRules::flags`]: `CreateHandle`, `CreateHandleFromBinding` or `AnnotateHandle`.
+const HANDLE_OP: u8 = 4;
+
+impl Default for OpRules {
+    fn default() -> OpRules {
+        OpRules {
+            constant: 0,
+            class: u8::MAX,
+            special: false,
+            offsets: 0,
+            kinds: 0,
+            sample: false,
+            slots: [u8::MAX; MAX_PARAMS],
+            ret_slot: u8::MAX,
+            flags: 0,
+            mask: u8::MAX,
+        }
+    }
 }
 
 impl OpRules {
     /// The table of every op's [`OpRules`], read from the rule functions once.
-    fn of(op: DxilOp) -> OpRules {
+    fn of(op: DxilOp) -> &'static OpRules {
+        static NONE: std::sync::OnceLock<OpRules> = std::sync::OnceLock::new();
         static TABLE: std::sync::OnceLock<Vec<OpRules>> = std::sync::OnceLock::new();
         let table = TABLE.get_or_init(|| {
             crate::dxil_op::OPS
@@ -106,11 +140,31 @@ impl OpRules {
                             .fold(0u64, |m, (k, _)| m | 1 << k),
                         kinds: allowed_kinds(op).unwrap_or(0),
                         sample: is_sample(op),
+                        slots: std::array::from_fn(|k| info.params.get(k).map_or(u8::MAX, |p| known_slot(p.ty))),
+                        ret_slot: known_slot(info.ret),
+                        flags: if has_offsets(op) { HAS_OFFSETS } else { 0 }
+                            | if matches!(op, DxilOp::AtomicBinOp | DxilOp::AtomicCompareExchange) {
+                                ATOMIC
+                            } else {
+                                0
+                            }
+                            | if matches!(
+                                op,
+                                DxilOp::CreateHandle | DxilOp::CreateHandleFromBinding | DxilOp::AnnotateHandle
+                            ) {
+                                HANDLE_OP
+                            } else {
+                                0
+                            },
+                        mask: mask_operand(op).and_then(|k| u8::try_from(k).ok()).unwrap_or(u8::MAX),
                     }
                 })
                 .collect()
         });
-        table.get(op as usize).copied().unwrap_or(OpRules { class: u8::MAX, ..OpRules::default() })
+        match table.get(op as usize) {
+            Some(r) => r,
+            None => NONE.get_or_init(OpRules::default),
+        }
     }
 }
 
@@ -130,29 +184,32 @@ impl Declared {
             class: rules.class,
             special: rules.special,
             stages: info.stages,
+            rules,
         };
         let Some(f) = m.functions.get(callee.index()) else { return d };
         let types = &m.types.list;
         let ps = declared_params(m, callee);
-        // A parameter declared with the module's type of a fixed kind ([`known_slot`]) fits at once.
+        // A parameter declared with the module's type of a fixed kind ([`known_slot`], from the
+        // op's table) fits at once.
         let ov = overload_slot(overload);
-        let known_fit = |t: TypeId, p: ParamType| {
-            let slot = match known_slot(p) {
-                OVERLOAD => ov,
-                s => s,
-            };
+        let known_fit = |t: TypeId, slot: u8| {
+            let slot = if slot == OVERLOAD { ov } else { slot };
             known.get(slot as usize) == Some(&t.0)
         };
         if ps.len() == info.params.len() && ps.len() <= MAX_PARAMS {
             let mut fit_all = true;
-            for (&t, p) in ps.iter().zip(info.params) {
-                if known_fit(t, p.ty) {
+            for (k, &t) in ps.iter().enumerate() {
+                if known_fit(t, rules.slots.get(k).copied().unwrap_or(u8::MAX)) {
                     continue;
                 }
+                let Some(p) = info.params.get(k).map(|p| p.ty) else {
+                    fit_all = false;
+                    break;
+                };
                 fit_all = match types.get(t.0 as usize) {
-                    Some(ty) => match scalar_fits(ty, p.ty) {
+                    Some(ty) => match scalar_fits(ty, p) {
                         Some(b) => b,
-                        None => fits_other(m, t, ty, p.ty, overload),
+                        None => fits_other(m, t, ty, p, overload),
                     },
                     None => false,
                 };
@@ -162,7 +219,7 @@ impl Declared {
             }
             d.params_fit = fit_all;
         }
-        if known_fit(f.ret_ty, info.ret) || fits(m, f.ret_ty, info.ret, overload) {
+        if known_fit(f.ret_ty, rules.ret_slot) || fits(m, f.ret_ty, info.ret, overload) {
             d.ret = Some(f.ret_ty);
         }
         let mut c = if d.params_fit { rules.constant } else { 0 };
@@ -361,7 +418,7 @@ pub(crate) fn call(
         operands(m, f, id, op, overload, decl.constant, args)?;
         as_declared(m, f, id, op, callee, args)?;
     }
-    let (want, special_rules, ret) = (decl.class, decl.special, decl.ret);
+    let (want, special_rules, ret, rules) = (decl.class, decl.special, decl.ret, decl.rules);
     if want != u8::MAX {
         let class = match args.first() {
             Some(h) => handle_class(m, f, calls, *h).or_else(|| lib_resource(m, f, dxil, *h).map(|r| r.0)),
@@ -372,7 +429,7 @@ pub(crate) fn call(
         }
     }
     if special_rules {
-        special(m, f, dxil, calls, id, op, overload, args)?;
+        special(m, f, dxil, calls, rules, id, op, overload, args)?;
     }
     if ret != Some(inst.ty) && !fits(m, inst.ty, op.info().ret, overload) {
         return Err(result_error(m, f, id, op, overload));
@@ -555,13 +612,13 @@ fn special(
     f: &Function,
     dxil: &DxilModuleInfo,
     calls: &mut Calls,
+    rules: &OpRules,
     id: InstId,
     op: DxilOp,
     overload: Overload,
     args: &[Value],
 ) -> Result<()> {
-    let rules = OpRules::of(op);
-    let atomic = matches!(op, DxilOp::AtomicBinOp | DxilOp::AtomicCompareExchange);
+    let atomic = rules.flags & ATOMIC != 0;
     // The handle's kind and element type, looked up once for the rules that need them (every
     // op with offsets has a kind rule).
     let handle = if rules.kinds != 0 || rules.sample || atomic {
@@ -569,25 +626,8 @@ fn special(
     } else {
         None
     };
-    if has_offsets(op) {
-        let mut offsets = rules.offsets;
-        let mut offset = false;
-        while offsets != 0 && !offset {
-            let k = offsets.trailing_zeros() as usize;
-            offsets &= offsets - 1;
-            offset = args.get(k).is_some_and(|a| !is_undef(m, *a));
-        }
-        let cube = offset
-            && handle.is_some_and(|(k, _)| {
-                k == ResourceKind::TextureCube as u32 || k == ResourceKind::TextureCubeArray as u32
-            });
-        if cube {
-            return Err(err(
-                "dxop.cube-offset",
-                inst_place(f, id),
-                format!("{} with texel offsets on a cube texture", op.name()),
-            ));
-        }
+    if rules.flags & HAS_OFFSETS != 0 {
+        cube_offsets(m, f, id, op, rules.offsets, handle.map(|h| h.0), args)?;
     }
     if atomic {
         atomic_element(f, id, op, overload, handle)?;
@@ -598,9 +638,68 @@ fn special(
     if rules.sample {
         sample_element(f, dxil, id, op, handle.and_then(|h| h.1))?;
     }
+    if rules.flags & HANDLE_OP != 0 {
+        handle_op(m, f, dxil, calls, id, op, args)?;
+    }
+    if let Some(a) = args.get(rules.mask as usize) {
+        let mask = m.const_uint(*a);
+        if mask.is_some_and(|x| x == 0 || x > 0xF) {
+            return Err(err(
+                "dxop.mask",
+                inst_place(f, id),
+                format!("{} component mask {:#x} (1..=0xf)", op.name(), mask.unwrap_or(0)),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Texel offsets (the operands of `offsets`, not `undef`) on a cube texture (`kind`: the
+/// handle's, as [`handle_kind_element`] knows it).
+fn cube_offsets(
+    m: &Module,
+    f: &Function,
+    id: InstId,
+    op: DxilOp,
+    offsets: u64,
+    kind: Option<u32>,
+    args: &[Value],
+) -> Result<()> {
+    let cube =
+        kind.is_some_and(|k| k == ResourceKind::TextureCube as u32 || k == ResourceKind::TextureCubeArray as u32);
+    if !cube {
+        return Ok(());
+    }
+    let mut offsets = offsets;
+    while offsets != 0 {
+        let k = offsets.trailing_zeros() as usize;
+        offsets &= offsets - 1;
+        if args.get(k).is_some_and(|a| !is_undef(m, *a)) {
+            return Err(err(
+                "dxop.cube-offset",
+                inst_place(f, id),
+                format!("{} with texel offsets on a cube texture", op.name()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The rules of the handle makers and annotations: a `CreateHandle`'s range is declared, a
+/// `CreateHandleFromBinding`'s binding and an `AnnotateHandle`'s properties are integer
+/// constants, and the annotation describes the resource ([`annotation`]).
+fn handle_op(
+    m: &Module,
+    f: &Function,
+    dxil: &DxilModuleInfo,
+    calls: &mut Calls,
+    id: InstId,
+    op: DxilOp,
+    args: &[Value],
+) -> Result<()> {
     match op {
-        DxilOp::CreateHandle => create_handle_range(m, f, dxil, id, args)?,
-        DxilOp::CreateHandleFromBinding => int_fields(m, f, id, op, args.first(), 4)?,
+        DxilOp::CreateHandle => create_handle_range(m, f, dxil, id, args),
+        DxilOp::CreateHandleFromBinding => int_fields(m, f, id, op, args.first(), 4),
         DxilOp::AnnotateHandle => {
             // An annotation of a binding's handle: its verdict follows from the two constants.
             let key = match (args.first(), args.get(1)) {
@@ -617,20 +716,10 @@ fn special(
                     calls.annotated.push(k);
                 }
             }
+            Ok(())
         }
-        _ => {}
+        _ => Ok(()),
     }
-    if let Some(k) = mask_operand(op) {
-        let mask = args.get(k).and_then(|a| m.const_uint(*a));
-        if mask.is_some_and(|x| x == 0 || x > 0xF) {
-            return Err(err(
-                "dxop.mask",
-                inst_place(f, id),
-                format!("{} component mask {:#x} (1..=0xf)", op.name(), mask.unwrap_or(0)),
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// The resource class (0 SRV, 1 UAV, 2 CBV, 3 sampler) an op's handle
