@@ -35,16 +35,16 @@ impl Phase {
         Phase::Assembly,
         Phase::Link,
     ];
-    /// The phases of one shader's compile (all but [`Phase::Link`]).
-    pub const SHADER: [Phase; 7] = [
-        Phase::Container,
-        Phase::Bitcode,
-        Phase::Metadata,
-        Phase::Verify,
-        Phase::Structurize,
-        Phase::Lowering,
-        Phase::Assembly,
-    ];
+    /// The phases of one shader's compile: all but [`Phase::Link`], the last of [`Phase::ALL`].
+    pub const SHADER: [Phase; Phase::COUNT - 1] = {
+        let mut s = [Phase::Container; Phase::COUNT - 1];
+        let mut i = 0;
+        while i < s.len() {
+            s[i] = Phase::ALL[i];
+            i += 1;
+        }
+        s
+    };
     pub fn name(self) -> &'static str {
         match self {
             Phase::Container => "container",
