@@ -29,19 +29,13 @@ struct Declared {
     params_fit: bool,
     /// The declaration's result type, if it fits.
     ret: Option<TypeId>,
-    /// Bit k: operand k must be a constant (the table's mark or [`must_be_const`]).
-    constant: u64,
     /// Bit k: operand k must be a constant and is declared an integer, so it
     /// must be an integer constant ([`is_constant`]); the other constant
-    /// operands are declared structs, which any constant is.
+    /// operands ([`OpRules::constant`]) are declared structs, which any constant is.
     int_constant: u64,
-    /// [`needs_class`] (`u8::MAX`: none).
-    class: u8,
-    /// The rarer checks of [`special`] apply ([`OpRules::special`]).
-    special: bool,
     /// The stages that have the op (the operation table's, for [`available`]).
     stages: StageMask,
-    /// The op's rules ([`special`] reads them).
+    /// The op's rules: which operands must be constants, the handle class, [`special`]'s.
     rules: &'static OpRules,
 }
 
@@ -112,6 +106,18 @@ impl OpRules {
                 .iter()
                 .map(|info| {
                     let op = info.op;
+                    let flags = if has_offsets(op) { HAS_OFFSETS } else { 0 }
+                        | if matches!(op, DxilOp::AtomicBinOp | DxilOp::AtomicCompareExchange) { ATOMIC } else { 0 }
+                        | if matches!(
+                            op,
+                            DxilOp::CreateHandle | DxilOp::CreateHandleFromBinding | DxilOp::AnnotateHandle
+                        ) {
+                            HANDLE_OP
+                        } else {
+                            0
+                        };
+                    let mask = mask_operand(op);
+                    let kinds = allowed_kinds(op);
                     OpRules {
                         constant: info
                             .params
@@ -120,43 +126,19 @@ impl OpRules {
                             .filter(|(k, p)| *k < 64 && (p.is_const || must_be_const(op, *k)))
                             .fold(0u64, |m, (k, _)| m | 1 << k),
                         class: needs_class(op).unwrap_or(u8::MAX),
-                        special: has_offsets(op)
-                            || matches!(
-                                op,
-                                DxilOp::AtomicBinOp
-                                    | DxilOp::AtomicCompareExchange
-                                    | DxilOp::CreateHandle
-                                    | DxilOp::CreateHandleFromBinding
-                                    | DxilOp::AnnotateHandle
-                            )
-                            || mask_operand(op).is_some()
-                            || allowed_kinds(op).is_some()
-                            || is_sample(op),
+                        special: flags != 0 || mask.is_some() || kinds.is_some() || is_sample(op),
                         offsets: info
                             .params
                             .iter()
                             .enumerate()
                             .filter(|(k, p)| *k < 64 && p.name.starts_with("offset"))
                             .fold(0u64, |m, (k, _)| m | 1 << k),
-                        kinds: allowed_kinds(op).unwrap_or(0),
+                        kinds: kinds.unwrap_or(0),
                         sample: is_sample(op),
                         slots: std::array::from_fn(|k| info.params.get(k).map_or(u8::MAX, |p| known_slot(p.ty))),
                         ret_slot: known_slot(info.ret),
-                        flags: if has_offsets(op) { HAS_OFFSETS } else { 0 }
-                            | if matches!(op, DxilOp::AtomicBinOp | DxilOp::AtomicCompareExchange) {
-                                ATOMIC
-                            } else {
-                                0
-                            }
-                            | if matches!(
-                                op,
-                                DxilOp::CreateHandle | DxilOp::CreateHandleFromBinding | DxilOp::AnnotateHandle
-                            ) {
-                                HANDLE_OP
-                            } else {
-                                0
-                            },
-                        mask: mask_operand(op).and_then(|k| u8::try_from(k).ok()).unwrap_or(u8::MAX),
+                        flags,
+                        mask: mask.and_then(|k| u8::try_from(k).ok()).unwrap_or(u8::MAX),
                     }
                 })
                 .collect()
@@ -179,10 +161,7 @@ impl Declared {
             callee,
             params_fit: false,
             ret: None,
-            constant: rules.constant,
             int_constant: 0,
-            class: rules.class,
-            special: rules.special,
             stages: info.stages,
             rules,
         };
@@ -241,28 +220,23 @@ impl Declared {
 const OVERLOAD: u8 = u8::MAX - 1;
 
 /// The [`VoidScan::known`](super::types::VoidScan::known) slot of a parameter type of one
-/// fixed kind, [`OVERLOAD`] for the overload type, `u8::MAX` for the others (a table by the
-/// discriminant: a declaration's parameters are looked up without a jump table).
-#[inline(always)]
+/// fixed kind, [`OVERLOAD`] for the overload type, `u8::MAX` for the others (read into each
+/// op's [`OpRules::slots`] once).
 fn known_slot(p: ParamType) -> u8 {
     use super::types::{KNOWN_F16 as F, KNOWN_HANDLE as H, KNOWN_I1 as I};
-    // One byte a ParamType (at most 256 kinds), so the table covers every one.
-    const _: () = assert!(std::mem::size_of::<ParamType>() == 1);
-    const SLOTS: [u8; 256] = {
-        let mut t = [u8::MAX; 256];
-        t[ParamType::I1 as usize] = I as u8;
-        t[ParamType::I8 as usize] = I as u8 + 1;
-        t[ParamType::I16 as usize] = I as u8 + 2;
-        t[ParamType::I32 as usize] = I as u8 + 3;
-        t[ParamType::I64 as usize] = I as u8 + 4;
-        t[ParamType::F16 as usize] = F as u8;
-        t[ParamType::F32 as usize] = F as u8 + 1;
-        t[ParamType::F64 as usize] = F as u8 + 2;
-        t[ParamType::Handle as usize] = H as u8;
-        t[ParamType::Overload as usize] = OVERLOAD;
-        t
-    };
-    SLOTS[p as u8 as usize]
+    match p {
+        ParamType::I1 => I as u8,
+        ParamType::I8 => I as u8 + 1,
+        ParamType::I16 => I as u8 + 2,
+        ParamType::I32 => I as u8 + 3,
+        ParamType::I64 => I as u8 + 4,
+        ParamType::F16 => F as u8,
+        ParamType::F32 => F as u8 + 1,
+        ParamType::F64 => F as u8 + 2,
+        ParamType::Handle => H as u8,
+        ParamType::Overload => OVERLOAD,
+        _ => u8::MAX,
+    }
 }
 
 /// The [`VoidScan::known`](super::types::VoidScan::known) slot of an overload's scalar type
@@ -415,10 +389,11 @@ pub(crate) fn call(
     let fit = decl.params_fit
         && if args_typed { constants_as_declared(m, decl, args) } else { args_as_declared(m, f, decl, args) };
     if !fit {
-        operands(m, f, id, op, overload, decl.constant, args)?;
+        operands(m, f, id, op, overload, decl.rules.constant, args)?;
         as_declared(m, f, id, op, callee, args)?;
     }
-    let (want, special_rules, ret, rules) = (decl.class, decl.special, decl.ret, decl.rules);
+    let (rules, ret) = (decl.rules, decl.ret);
+    let (want, special_rules) = (rules.class, rules.special);
     if want != u8::MAX {
         let class = match args.first() {
             Some(h) => handle_class(m, f, calls, *h).or_else(|| lib_resource(m, f, dxil, *h).map(|r| r.0)),
@@ -477,7 +452,7 @@ fn class_error(f: &Function, id: InstId, op: DxilOp, want: u8, class: Option<u8>
 /// ([`Declared::int_constant`]: integer constants).
 #[inline(always)]
 fn args_as_declared(m: &Module, f: &Function, decl: &Declared, args: &[Value]) -> bool {
-    let (constant, int_constant) = (decl.constant, decl.int_constant);
+    let (constant, int_constant) = (decl.rules.constant, decl.int_constant);
     let params = declared_params(m, decl.callee);
     if params.len() < args.len() {
         return false;
@@ -506,7 +481,7 @@ fn args_as_declared(m: &Module, f: &Function, decl: &Declared, args: &[Value]) -
 /// integers.
 #[inline(always)]
 fn constants_as_declared(m: &Module, decl: &Declared, args: &[Value]) -> bool {
-    let mut c = decl.constant;
+    let mut c = decl.rules.constant;
     while c != 0 {
         let k = c.trailing_zeros() as usize;
         c &= c - 1;
