@@ -219,7 +219,7 @@ impl Declared {
 /// [`known_slot`] of the overload type itself.
 const OVERLOAD: u8 = u8::MAX - 1;
 
-/// The [`VoidScan::known`](super::types::VoidScan::known) slot of a parameter type of one
+/// The [`TypeScan::known`](super::types::TypeScan::known) slot of a parameter type of one
 /// fixed kind, [`OVERLOAD`] for the overload type, `u8::MAX` for the others (read into each
 /// op's [`OpRules::slots`] once).
 fn known_slot(p: ParamType) -> u8 {
@@ -239,7 +239,7 @@ fn known_slot(p: ParamType) -> u8 {
     }
 }
 
-/// The [`VoidScan::known`](super::types::VoidScan::known) slot of an overload's scalar type
+/// The [`TypeScan::known`](super::types::TypeScan::known) slot of an overload's scalar type
 /// (`u8::MAX`: no scalar).
 #[inline(always)]
 fn overload_slot(o: Overload) -> u8 {
@@ -270,7 +270,7 @@ pub(crate) struct Calls {
     /// `CreateHandleFromBinding` handles that passed [`int_fields`] and [`annotation`]: DXC
     /// annotates a handle at each use, with the same two constants.
     annotated: Vec<(ConstId, ConstId)>,
-    /// The module's [`VoidScan::known`](super::types::VoidScan::known) types.
+    /// The module's [`TypeScan::known`](super::types::TypeScan::known) types.
     known: [u32; KNOWN],
 }
 

@@ -402,7 +402,7 @@ pub(super) struct VoidTypes {
 
 impl VoidTypes {
     /// From the walk over the types that found the `void`s ([`super::types::verify_dx_types`]).
-    pub(super) fn from_scan(m: &Module, scan: super::types::VoidScan) -> VoidTypes {
+    pub(super) fn from_scan(m: &Module, scan: super::types::TypeScan) -> VoidTypes {
         let list = &m.types.list;
         let several = if scan.unique { Vec::new() } else { list.iter().map(|t| matches!(t, Type::Void)).collect() };
         VoidTypes { one: scan.first, several, len: list.len() as u32, unique: scan.unique }

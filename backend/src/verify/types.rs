@@ -599,11 +599,11 @@ pub(crate) fn verify_globals(m: &Module) -> Result<()> {
 /// `dx.types.CBufRet.i32` four i32s, ...): lowering reads their fields by
 /// that layout. Structs of other names are not checked.
 ///
-/// The same walk over the types finds the `void` types ([`VoidScan`]).
-pub(crate) fn verify_dx_types(m: &Module) -> Result<VoidScan> {
+/// The same walk over the types finds the `void` types and the fixed-kind ones ([`TypeScan`]).
+pub(crate) fn verify_dx_types(m: &Module) -> Result<TypeScan> {
     let list = &m.types.list;
-    let mut voids = VoidScan { first: None, unique: true, known: [u32::MAX; KNOWN] };
-    // One match a type: the element rule ([`holds_data`]), the `void`s, the [`VoidScan::known`]
+    let mut scan = TypeScan { first: None, unique: true, known: [u32::MAX; KNOWN] };
+    // One match a type: the element rule ([`holds_data`]), the `void`s, the [`TypeScan::known`]
     // types, the named structs.
     for (k, t) in list.iter().enumerate() {
         let (name, elems) = match t {
@@ -616,7 +616,7 @@ pub(crate) fn verify_dx_types(m: &Module) -> Result<VoidScan> {
                     64 => KNOWN_I1 + 4,
                     _ => continue,
                 };
-                voids.known[slot] = k as u32;
+                scan.known[slot] = k as u32;
                 continue;
             }
             Type::Half | Type::Float | Type::Double => {
@@ -625,14 +625,14 @@ pub(crate) fn verify_dx_types(m: &Module) -> Result<VoidScan> {
                     Type::Float => KNOWN_F16 + 1,
                     _ => KNOWN_F16 + 2,
                 };
-                voids.known[slot] = k as u32;
+                scan.known[slot] = k as u32;
                 continue;
             }
             Type::Void => {
-                if voids.first.is_some() {
-                    voids.unique = false;
+                if scan.first.is_some() {
+                    scan.unique = false;
                 } else {
-                    voids.first = Some(TypeId(k as u32));
+                    scan.first = Some(TypeId(k as u32));
                 }
                 continue;
             }
@@ -658,7 +658,7 @@ pub(crate) fn verify_dx_types(m: &Module) -> Result<VoidScan> {
         };
         let Some(rest) = name.strip_prefix("dx.types.") else { continue };
         if rest == "Handle" {
-            voids.known[KNOWN_HANDLE] = k as u32;
+            scan.known[KNOWN_HANDLE] = k as u32;
             continue;
         }
         let Some((want, n, tail)) = dx_layout(rest) else { continue };
@@ -679,12 +679,13 @@ pub(crate) fn verify_dx_types(m: &Module) -> Result<VoidScan> {
             ));
         }
     }
-    Ok(voids)
+    Ok(scan)
 }
 
-/// The `void` types of a module, as [`verify_dx_types`] found them.
+/// What [`verify_dx_types`]' walk over a module's types found: its `void` types and a type id
+/// of each fixed kind a `dx.op` declaration names.
 #[derive(Clone, Copy)]
-pub(crate) struct VoidScan {
+pub(crate) struct TypeScan {
     /// The first.
     pub(crate) first: Option<TypeId>,
     /// There is no second.
@@ -696,13 +697,13 @@ pub(crate) struct VoidScan {
     pub(crate) known: [u32; KNOWN],
 }
 
-/// The first [`VoidScan::known`] slot of the integers (`i1`, `i8`, `i16`, `i32`, `i64`).
+/// The first [`TypeScan::known`] slot of the integers (`i1`, `i8`, `i16`, `i32`, `i64`).
 pub(crate) const KNOWN_I1: usize = 0;
-/// The first [`VoidScan::known`] slot of the floats (`half`, `float`, `double`).
+/// The first [`TypeScan::known`] slot of the floats (`half`, `float`, `double`).
 pub(crate) const KNOWN_F16: usize = 5;
-/// The [`VoidScan::known`] slot of `%dx.types.Handle`.
+/// The [`TypeScan::known`] slot of `%dx.types.Handle`.
 pub(crate) const KNOWN_HANDLE: usize = 8;
-/// The number of [`VoidScan::known`] slots.
+/// The number of [`TypeScan::known`] slots.
 pub(crate) const KNOWN: usize = 9;
 
 /// The scalar field type of a DXIL named struct ([`dx_layout`]).
