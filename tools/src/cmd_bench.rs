@@ -214,6 +214,11 @@ fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
+/// A share (0..1) to four places.
+fn round4(x: f64) -> f64 {
+    (x * 1e4).round() / 1e4
+}
+
 struct Result1 {
     ok: bool,
     error: Option<String>,
@@ -897,7 +902,7 @@ fn run(a: Args) -> Result<(), String> {
                 let ph: serde_json::Map<String, Value> =
                     Phase::SHADER.iter().map(|p| (p.name().to_string(), summary_json(r.phases[*p as usize]))).collect();
                 j["phases"] = Value::Object(ph);
-                j["verify_share"] = json!((r.verify_share * 1e4).round() / 1e4);
+                j["verify_share"] = json!(round4(r.verify_share));
                 j["peak_alloc_bytes"] = json!(r.peak_bytes);
                 j["allocations"] = json!(r.allocs);
                 j["leaked_bytes"] = json!(r.leaked);
@@ -913,7 +918,7 @@ fn run(a: Args) -> Result<(), String> {
         "p90_us": round2(corpus.p90),
         "max_us": round2(corpus.max),
         "phases": Value::Object(phase_json),
-        "verify_share": json!({"median": (share.median * 1e4).round() / 1e4, "p90": (share.p90 * 1e4).round() / 1e4}),
+        "verify_share": json!({"median": round4(share.median), "p90": round4(share.p90)}),
         "shaders_per_second": per_s(one).round(),
         "shaders_per_second_threads": per_s(many).round(),
         "thread_scaling": if many.is_zero() { 0.0 } else { round2(one.as_secs_f64() / many.as_secs_f64()) },
