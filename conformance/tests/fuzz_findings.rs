@@ -1043,18 +1043,36 @@ fn undef_where_the_op_takes_an_integer_constant_is_malformed() {
 
 #[test]
 fn element_type_that_holds_no_data_is_malformed() {
-    // A vector of a struct and an array of `void` in the type table, used by nothing: the
-    // verifier names the type, whether the module is verified as edited or read back.
-    for vector in [true, false] {
+    // A vector of a struct, an array of `void`, a pointer to a label and a struct with a
+    // function field in the type table, used by nothing: the verifier names the type in the
+    // module as edited; read back, the bitcode reader does (LLVM's reader has these rules too).
+    for case in 0..4 {
         let mut m = fixture("compute/bitops.cs_6_0.dxil");
-        let t = if vector {
-            let elem = m.types.intern(Type::Struct { name: None, packed: false, opaque: false, elems: vec![] });
-            Type::Vector { len: 2, elem }
-        } else {
-            Type::Array { len: 2, elem: m.types.intern(Type::Void) }
+        let t = match case {
+            0 => {
+                let elem = m.types.intern(Type::Struct { name: None, packed: false, opaque: false, elems: vec![] });
+                Type::Vector { len: 2, elem }
+            }
+            1 => Type::Array { len: 2, elem: m.types.intern(Type::Void) },
+            2 => Type::Pointer { pointee: m.types.intern(Type::Label), addr_space: 0 },
+            _ => {
+                let void = m.types.intern(Type::Void);
+                let f = m.types.intern(Type::Function { ret: void, params: vec![], vararg: false });
+                Type::Struct { name: None, packed: false, opaque: false, elems: vec![f] }
+            }
         };
-        m.types.intern(t);
-        expect_rule_as_read(&m, "type.element");
+        let k = m.types.intern(t).0;
+        expect_rule(&m, "type.element");
+        match compile_written(&m) {
+            Err(CompileError::Malformed(msg)) => assert!(
+                msg.starts_with("bitcode: ")
+                    && msg.contains(&format!("type #{k} is a"))
+                    && msg.contains("may not hold"),
+                "{msg}"
+            ),
+            Err(e) => panic!("expected Malformed from the reader, got {e}"),
+            Ok(_) => panic!("expected Malformed from the reader, got SPIR-V"),
+        }
     }
 }
 

@@ -17,5 +17,5 @@ pub mod tree;
 pub mod writer;
 
 pub use error::{BitcodeError, ErrorKind};
-pub use reader::{read_module, read_module_with_facts, FunctionFacts, ReadFacts};
+pub use reader::{read_module, read_module_with_facts, FunctionFacts, ReadFacts, TypeFacts};
 pub use writer::{write_module, WriteError};

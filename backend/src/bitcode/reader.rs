@@ -58,6 +58,63 @@ pub struct ReadFacts {
     /// GEP expressions (`None`: there are none); every other constant was read with a kind of
     /// its type.
     pub shaped_consts: Option<(u32, u32)>,
+    /// The type table as read.
+    pub types: TypeFacts,
+}
+
+/// What reading established about the type table (its first [`TypeFacts::count`] types, those
+/// of the bitcode; the reader interns more after). By construction, struct fields and array
+/// elements hold data ([`Type::holds_data`]), pointers point at a type that may be pointed at
+/// ([`Type::is_pointee`]) and vectors hold integers, floats or pointers
+/// ([`Type::is_vector_element`]): LLVM's reader has these rules too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TypeFacts {
+    /// The types read from the bitcode's type table: `list[..count]`.
+    pub count: u32,
+    /// Of those, the id of the first of each fixed kind (slots [`crate::ir::types::KNOWN_I1`],
+    /// ...): `u32::MAX` where there is none.
+    pub known: [u32; crate::ir::types::KNOWN],
+    /// The first `void`.
+    pub first_void: Option<TypeId>,
+    /// More than one `void`.
+    pub several_voids: bool,
+    /// The first and the last index of the structs named `dx.types.*`, other than
+    /// `dx.types.Handle` (`None`: there are none).
+    pub dx_structs: Option<(u32, u32)>,
+}
+
+impl TypeFacts {
+    /// Type `id` is of the kind of [`TypeFacts::known`] slot `slot`.
+    #[inline(always)]
+    fn note_known(&mut self, slot: usize, id: u32) {
+        if let Some(k) = self.known.get_mut(slot) {
+            *k = (*k).min(id);
+        }
+    }
+
+    /// Type `id` is a struct named `name`.
+    #[inline(always)]
+    fn note_struct(&mut self, name: Option<&str>, id: u32) {
+        let Some(rest) = name.and_then(|n| n.strip_prefix("dx.types.")) else { return };
+        if rest == "Handle" {
+            self.note_known(crate::ir::types::KNOWN_HANDLE, id);
+        } else {
+            let (lo, _) = self.dx_structs.unwrap_or((id, id));
+            self.dx_structs = Some((lo, id));
+        }
+    }
+}
+
+impl Default for TypeFacts {
+    fn default() -> TypeFacts {
+        TypeFacts {
+            count: 0,
+            known: [u32::MAX; crate::ir::types::KNOWN],
+            first_void: None,
+            several_voids: false,
+            dx_structs: None,
+        }
+    }
 }
 
 impl ReadFacts {
@@ -356,6 +413,13 @@ fn set_chars(dst: &mut String, ops: &[u64]) {
 /// Capacity to reserve for the items of a block `bits` long whose records take
 /// about `bits_per_item` bits each, bounded so a lying length cannot make
 /// the reader allocate much more than the input justifies.
+/// Type `k` would hold type `e` (`what`: "an array of", ...), which it may not (LLVM's
+/// `isValidElementType` rules: [`ReadFacts::types`]).
+#[cold]
+fn element_error(k: usize, what: &str, e: u64) -> E {
+    E::MalformedOwned(format!("type #{k} is {what} type #{e}, which it may not hold"))
+}
+
 fn estimate(bits: u64, bits_per_item: u64) -> usize {
     (bits / bits_per_item).min(1 << 20) as usize
 }
@@ -866,6 +930,7 @@ impl<'a> Reader<'a> {
     // ---------------------------------------------------------------- types
 
     fn read_types(&mut self) -> Result<()> {
+        use crate::ir::types::{KNOWN_F16, KNOWN_I1};
         let mut pending_name: Option<String> = None;
         let mut refs_max: Option<u64> = None;
         // Only identified (named) structs may be referenced before they are
@@ -888,6 +953,8 @@ impl<'a> Reader<'a> {
                 Entry::Record(a) => {
                     self.read_rec(a)?;
                     let ops = &self.rec.ops;
+                    // The id of the type this record defines.
+                    let here = self.module.types.len() as u32;
                     let t = match self.rec.code {
                         1 => {
                             let n = op(ops, 0)?;
@@ -898,21 +965,54 @@ impl<'a> Reader<'a> {
                             self.module.types.reserve((n as usize).min(estimate(self.cur.block_bits_left(), 4)));
                             continue;
                         }
-                        2 => Type::Void,
-                        3 => Type::Float,
-                        4 => Type::Double,
+                        2 => {
+                            let tf = &mut self.facts.types;
+                            if tf.first_void.is_some() {
+                                tf.several_voids = true;
+                            } else {
+                                tf.first_void = Some(TypeId(here));
+                            }
+                            Type::Void
+                        }
+                        3 => {
+                            self.facts.types.note_known(KNOWN_F16 + 1, here);
+                            Type::Float
+                        }
+                        4 => {
+                            self.facts.types.note_known(KNOWN_F16 + 2, here);
+                            Type::Double
+                        }
                         5 => Type::Label,
-                        6 => Type::Struct { name: pending_name.take(), packed: false, opaque: true, elems: Vec::new() },
+                        6 => {
+                            let name = pending_name.take();
+                            self.facts.types.note_struct(name.as_deref(), here);
+                            Type::Struct { name, packed: false, opaque: true, elems: Vec::new() }
+                        }
                         7 => {
                             let w = op(ops, 0)?;
                             if w == 0 || w > 64 {
                                 return Err(E::Unsupported(format!("integer type i{w}")));
+                            }
+                            let slot = match w {
+                                1 => Some(0),
+                                8 => Some(1),
+                                16 => Some(2),
+                                32 => Some(3),
+                                64 => Some(4),
+                                _ => None,
+                            };
+                            if let Some(k) = slot {
+                                self.facts.types.note_known(KNOWN_I1 + k, here);
                             }
                             Type::Int(w as u32)
                         }
                         8 => {
                             let p = op(ops, 0)?;
                             note_ref(&mut refs_max, &mut forward_refs, self.module.types.len(), p);
+                            // (A type not read yet is a named struct: see below.)
+                            if !self.module.types.list.get(p as usize).is_none_or(Type::is_pointee) {
+                                return Err(element_error(self.module.types.len(), "a pointer to", p));
+                            }
                             let a = ops.get(1).copied().unwrap_or(0);
                             Type::Pointer {
                                 pointee: TypeId(p as u32),
@@ -932,11 +1032,22 @@ impl<'a> Reader<'a> {
                             }
                             Type::Function { ret: TypeId(ret as u32), params, vararg }
                         }
-                        10 => Type::Half,
+                        10 => {
+                            self.facts.types.note_known(KNOWN_F16, here);
+                            Type::Half
+                        }
                         11 | 12 => {
                             let n = op(ops, 0)?;
                             let e = op(ops, 1)?;
                             note_ref(&mut refs_max, &mut forward_refs, self.module.types.len(), e);
+                            let elem = self.module.types.list.get(e as usize);
+                            if self.rec.code == 11 && !elem.is_none_or(Type::holds_data) {
+                                return Err(element_error(self.module.types.len(), "an array of", e));
+                            }
+                            // A vector holds no struct, which is all a type not read yet can be.
+                            if self.rec.code == 12 && !elem.is_some_and(Type::is_vector_element) {
+                                return Err(element_error(self.module.types.len(), "a vector of", e));
+                            }
                             if self.rec.code == 11 {
                                 Type::Array { len: n, elem: TypeId(e as u32) }
                             } else {
@@ -954,8 +1065,12 @@ impl<'a> Reader<'a> {
                             elems.extend(ops[1..].iter().map(|&p| TypeId(p as u32)));
                             for &p in &ops[1..] {
                                 note_ref(&mut refs_max, &mut forward_refs, self.module.types.len(), p);
+                                if !self.module.types.list.get(p as usize).is_none_or(Type::holds_data) {
+                                    return Err(element_error(self.module.types.len(), "a struct with a field of", p));
+                                }
                             }
                             let name = if self.rec.code == 20 { pending_name.take() } else { None };
+                            self.facts.types.note_struct(name.as_deref(), here);
                             if self.rec.code == 20 && name.is_none() {
                                 // An identified struct without a name still is a distinct type.
                                 Type::Struct {
@@ -996,6 +1111,7 @@ impl<'a> Reader<'a> {
                 return Err(E::BadType(m));
             }
         }
+        self.facts.types.count = self.bitcode_types;
         self.index_bitcode_types();
         Ok(())
     }

@@ -51,6 +51,22 @@ impl Type {
     pub fn is_int(&self) -> bool {
         matches!(self, Type::Int(_))
     }
+    /// A struct field or an array element may be of this type: a first-class type that
+    /// holds data — no `void`, label, metadata or function (LLVM's `isValidElementType`).
+    #[inline(always)]
+    pub fn holds_data(&self) -> bool {
+        !matches!(self, Type::Void | Type::Label | Type::Metadata | Type::Function { .. })
+    }
+    /// A pointer may point at this type: [`Type::holds_data`], or a function.
+    #[inline(always)]
+    pub fn is_pointee(&self) -> bool {
+        !matches!(self, Type::Void | Type::Label | Type::Metadata)
+    }
+    /// A vector may hold this type: an integer, a float or a pointer.
+    #[inline(always)]
+    pub fn is_vector_element(&self) -> bool {
+        matches!(self, Type::Int(_) | Type::Half | Type::Float | Type::Double | Type::Pointer { .. })
+    }
     /// Bit width of scalar integer and float types.
     pub fn scalar_bits(&self) -> Option<u32> {
         match self {
@@ -62,6 +78,17 @@ impl Type {
         }
     }
 }
+
+/// The slots of a table of type ids of fixed kinds ([`crate::bitcode::TypeFacts::known`]): `i1`,
+/// `i8`, `i16`, `i32`, `i64` from [`KNOWN_I1`], `half`, `float`, `double` from [`KNOWN_F16`],
+/// `%dx.types.Handle` at [`KNOWN_HANDLE`]; [`KNOWN`] slots in all.
+pub const KNOWN_I1: usize = 0;
+/// The first slot of the floats (`half`, `float`, `double`).
+pub const KNOWN_F16: usize = 5;
+/// The slot of `%dx.types.Handle`.
+pub const KNOWN_HANDLE: usize = 8;
+/// The number of slots.
+pub const KNOWN: usize = 9;
 
 /// The type table. Add types through [`Types::push`] / [`Types::intern`] so
 /// the lookup index stays in step with the list.
@@ -198,6 +225,7 @@ impl Types {
         self.list.reserve(n);
     }
     /// Appends `t` (even if an equal type exists: bitcode ids must stay stable).
+    #[inline(always)]
     pub fn push(&mut self, t: Type) -> TypeId {
         let id = TypeId(self.list.len() as u32);
         self.list.push(t);

@@ -121,7 +121,7 @@ pub fn verify_read(m: &Module, info: &DxilModuleInfo, facts: &ReadFacts) -> Resu
 fn verify(m: &Module, info: &DxilModuleInfo, facts: Option<&ReadFacts>) -> Result<Flows> {
     types::verify_constants(m, facts.map(|r| r.shaped_consts))?;
     types::verify_globals(m)?;
-    let scan = types::verify_dx_types(m)?;
+    let scan = types::verify_dx_types(m, facts.map(|r| &r.types))?;
     let void = ssa::VoidTypes::from_scan(m, scan);
     let mut calls = dxop::Calls::new(m, scan.known);
     let mut flows = Flows::default();

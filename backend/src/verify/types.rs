@@ -4,6 +4,7 @@
 //! pointee type, …).
 
 use super::{err, inst_place, Result, VerifyError};
+use crate::bitcode::TypeFacts;
 use crate::ir::{CastOp, ConstKind, Function, InstId, InstKind, Module, Type, TypeId, Value};
 
 /// The operand-type rules of one function's instructions ([`Checker::inst`],
@@ -599,13 +600,39 @@ pub(crate) fn verify_globals(m: &Module) -> Result<()> {
 /// `dx.types.CBufRet.i32` four i32s, ...): lowering reads their fields by
 /// that layout. Structs of other names are not checked.
 ///
-/// The same walk over the types finds the `void` types and the fixed-kind ones ([`TypeScan`]).
-pub(crate) fn verify_dx_types(m: &Module) -> Result<TypeScan> {
+/// The same walk over the types checks the element rules ([`Type::holds_data`]) and finds the
+/// `void` types and the fixed-kind ones ([`TypeScan`]). Of a module as read (`facts`: its type
+/// table as [`TypeFacts`] describes it), the reader has done that for the types it read: only
+/// the named structs among them and the types interned after are looked at.
+pub(crate) fn verify_dx_types(m: &Module, facts: Option<&TypeFacts>) -> Result<TypeScan> {
     let list = &m.types.list;
-    let mut scan = TypeScan { first: None, unique: true, known: [u32::MAX; KNOWN] };
-    // One match a type: the element rule ([`holds_data`]), the `void`s, the [`TypeScan::known`]
-    // types, the named structs.
-    for (k, t) in list.iter().enumerate() {
+    let Some(tf) = facts.filter(|tf| tf.count as usize <= list.len()) else {
+        return walk_types(m, TypeScan { first: None, unique: true, known: [u32::MAX; KNOWN] }, 0);
+    };
+    let scan = TypeScan { first: tf.first_void, unique: !tf.several_voids, known: tf.known };
+    let from = tf.count as usize;
+    if let Some((lo, hi)) = tf.dx_structs {
+        for k in lo as usize..=(hi as usize).min(from.saturating_sub(1)) {
+            if let Some(Type::Struct { name: Some(name), elems, .. }) = list.get(k) {
+                if let Some(rest) = name.strip_prefix("dx.types.") {
+                    dx_struct(m, k, name, rest, elems)?;
+                }
+            }
+        }
+    }
+    if from == list.len() {
+        return Ok(scan);
+    }
+    walk_types(m, scan, from)
+}
+
+/// [`verify_dx_types`]' rules for the types from `from` on, adding to `scan`.
+#[inline(never)]
+fn walk_types(m: &Module, mut scan: TypeScan, from: usize) -> Result<TypeScan> {
+    let list = &m.types.list;
+    // One match a type: the element rule, the `void`s, the [`TypeScan::known`] types, the
+    // named structs.
+    for (k, t) in list.iter().enumerate().skip(from) {
         let (name, elems) = match t {
             Type::Int(w) => {
                 let slot = match w {
@@ -637,7 +664,7 @@ pub(crate) fn verify_dx_types(m: &Module) -> Result<TypeScan> {
                 continue;
             }
             Type::Struct { name, elems, .. } => {
-                if let Some(e) = elems.iter().copied().find(|e| !holds_data(list.get(e.0 as usize))) {
+                if let Some(e) = elems.iter().copied().find(|e| !list.get(e.0 as usize).is_some_and(Type::holds_data)) {
                     return Err(element_error(m, k, e));
                 }
                 match name {
@@ -645,13 +672,13 @@ pub(crate) fn verify_dx_types(m: &Module) -> Result<TypeScan> {
                     None => continue,
                 }
             }
-            Type::Array { elem, .. } if !holds_data(list.get(elem.0 as usize)) => {
+            Type::Array { elem, .. } if !list.get(elem.0 as usize).is_some_and(Type::holds_data) => {
                 return Err(element_error(m, k, *elem))
             }
-            Type::Pointer { pointee, .. } if !pointee_ok(list.get(pointee.0 as usize)) => {
+            Type::Pointer { pointee, .. } if !list.get(pointee.0 as usize).is_some_and(Type::is_pointee) => {
                 return Err(element_error(m, k, *pointee))
             }
-            Type::Vector { elem, .. } if !vector_elem_ok(list.get(elem.0 as usize)) => {
+            Type::Vector { elem, .. } if !list.get(elem.0 as usize).is_some_and(Type::is_vector_element) => {
                 return Err(element_error(m, k, *elem))
             }
             _ => continue,
@@ -661,25 +688,43 @@ pub(crate) fn verify_dx_types(m: &Module) -> Result<TypeScan> {
             scan.known[KNOWN_HANDLE] = k as u32;
             continue;
         }
-        let Some((want, n, tail)) = dx_layout(rest) else { continue };
-        let scalar = |e: &TypeId| list.get(e.0 as usize).is_some_and(|t| want.is(t));
-        let ok = elems.len() == n + usize::from(tail)
-            && elems[..n].iter().all(scalar)
-            && (!tail || elems.last().is_some_and(|e| matches!(list.get(e.0 as usize), Some(Type::Int(32)))));
-        if !ok {
-            return Err(err(
-                "type.dx-struct",
-                format!("type #{k} `%{name}`"),
-                format!(
-                    "has fields {{ {} }}, not {n} × {}{}",
-                    elems.iter().map(|e| m.types.display(*e)).collect::<Vec<_>>().join(", "),
-                    want.name(),
-                    if tail { " and an i32" } else { "" }
-                ),
-            ));
-        }
+        dx_struct(m, k, name, rest, elems)?;
     }
     Ok(scan)
+}
+
+/// The layout rule of struct `k`, named `dx.types.<rest>`, with fields `elems`.
+fn dx_struct(m: &Module, k: usize, name: &str, rest: &str, elems: &[TypeId]) -> Result<()> {
+    let list = &m.types.list;
+    let Some((want, n, tail)) = dx_layout(rest) else { return Ok(()) };
+    let scalar = |e: &TypeId| list.get(e.0 as usize).is_some_and(|t| want.is(t));
+    let ok = elems.len() == n + usize::from(tail)
+        && elems[..n].iter().all(scalar)
+        && (!tail || elems.last().is_some_and(|e| matches!(list.get(e.0 as usize), Some(Type::Int(32)))));
+    if ok {
+        return Ok(());
+    }
+    Err(dx_struct_error(m, k, name, elems, (want, n, tail)))
+}
+
+#[cold]
+fn dx_struct_error(
+    m: &Module,
+    k: usize,
+    name: &str,
+    elems: &[TypeId],
+    (want, n, tail): (Scalar, usize, bool),
+) -> VerifyError {
+    err(
+        "type.dx-struct",
+        format!("type #{k} `%{name}`"),
+        format!(
+            "has fields {{ {} }}, not {n} × {}{}",
+            elems.iter().map(|e| m.types.display(*e)).collect::<Vec<_>>().join(", "),
+            want.name(),
+            if tail { " and an i32" } else { "" }
+        ),
+    )
 }
 
 /// What [`verify_dx_types`]' walk over a module's types found: its `void` types and a type id
@@ -697,14 +742,7 @@ pub(crate) struct TypeScan {
     pub(crate) known: [u32; KNOWN],
 }
 
-/// The first [`TypeScan::known`] slot of the integers (`i1`, `i8`, `i16`, `i32`, `i64`).
-pub(crate) const KNOWN_I1: usize = 0;
-/// The first [`TypeScan::known`] slot of the floats (`half`, `float`, `double`).
-pub(crate) const KNOWN_F16: usize = 5;
-/// The [`TypeScan::known`] slot of `%dx.types.Handle`.
-pub(crate) const KNOWN_HANDLE: usize = 8;
-/// The number of [`TypeScan::known`] slots.
-pub(crate) const KNOWN: usize = 9;
+pub(crate) use crate::ir::types::{KNOWN, KNOWN_F16, KNOWN_HANDLE, KNOWN_I1};
 
 /// The scalar field type of a DXIL named struct ([`dx_layout`]).
 #[derive(Clone, Copy)]
@@ -788,29 +826,7 @@ fn dx_layout(rest: &str) -> Option<(Scalar, usize, bool)> {
     })
 }
 
-/// Struct fields, array and vector elements are first-class types that hold
-/// data: no `void`, label, metadata or function (LLVM's
-/// `isValidElementType`; vectors hold integers, floats or pointers, and
-/// pointers point at anything but `void`, labels and metadata). `t` is an
-/// element's type (`None`: not a type of the module).
-#[inline(always)]
-fn holds_data(t: Option<&Type>) -> bool {
-    !matches!(t, None | Some(Type::Void | Type::Label | Type::Metadata | Type::Function { .. }))
-}
-
-/// [`holds_data`] for a pointer's pointee: functions too.
-#[inline(always)]
-fn pointee_ok(t: Option<&Type>) -> bool {
-    !matches!(t, None | Some(Type::Void | Type::Label | Type::Metadata))
-}
-
-/// [`holds_data`] for a vector's element: integers, floats and pointers only.
-#[inline(always)]
-fn vector_elem_ok(t: Option<&Type>) -> bool {
-    matches!(t, Some(Type::Int(_) | Type::Half | Type::Float | Type::Double | Type::Pointer { .. }))
-}
-
-/// Type `k` holds element type `e`, which breaks [`holds_data`].
+/// Type `k` holds element type `e`, which breaks the element rule ([`Type::holds_data`], ...).
 #[cold]
 fn element_error(m: &Module, k: usize, e: TypeId) -> VerifyError {
     err(
