@@ -52,6 +52,13 @@ fn bit(mask: u64, k: usize) -> bool {
 /// What the rule functions ask of one op, independent of any module.
 struct OpRules {
     constant: u64,
+    /// Of [`OpRules::constant`], the parameters of a fixed integer type (`i1` … `i64`): a
+    /// declaration that fits the op declares them integers.
+    int_constant: u64,
+    /// Of [`OpRules::constant`], the parameters of a named struct type
+    /// ([`ParamType::struct_name`], which [`fits_other`] asks of them: all but the
+    /// wave-matrix pointer): a declaration that fits the op declares them structs.
+    struct_constant: u64,
     class: u8,
     /// [`has_offsets`], an atomic, a [`mask_operand`], [`allowed_kinds`], sampling
     /// ([`is_sample`]) or a handle maker or annotation: the op has checks in [`special`].
@@ -83,6 +90,8 @@ impl Default for OpRules {
     fn default() -> OpRules {
         OpRules {
             constant: 0,
+            int_constant: 0,
+            struct_constant: 0,
             class: u8::MAX,
             special: false,
             offsets: 0,
@@ -118,13 +127,30 @@ impl OpRules {
                         };
                     let mask = mask_operand(op);
                     let kinds = allowed_kinds(op);
-                    OpRules {
-                        constant: info
-                            .params
+                    let constant = info
+                        .params
+                        .iter()
+                        .enumerate()
+                        .filter(|(k, p)| *k < 64 && (p.is_const || must_be_const(op, *k)))
+                        .fold(0u64, |m, (k, _)| m | 1 << k);
+                    let of_type = |want: fn(ParamType) -> bool| {
+                        info.params
                             .iter()
                             .enumerate()
-                            .filter(|(k, p)| *k < 64 && (p.is_const || must_be_const(op, *k)))
-                            .fold(0u64, |m, (k, _)| m | 1 << k),
+                            .filter(|(k, p)| *k < 64 && want(p.ty))
+                            .fold(0u64, |m, (k, _)| m | 1 << k)
+                    };
+                    OpRules {
+                        constant,
+                        int_constant: constant
+                            & of_type(|t| {
+                                matches!(
+                                    t,
+                                    ParamType::I1 | ParamType::I8 | ParamType::I16 | ParamType::I32 | ParamType::I64
+                                )
+                            }),
+                        struct_constant: constant
+                            & of_type(|t| t.struct_name().is_some() && t != ParamType::WaveMatrixPtr),
                         class: needs_class(op).unwrap_or(u8::MAX),
                         special: flags != 0 || mask.is_some() || kinds.is_some() || is_sample(op),
                         offsets: info
@@ -173,43 +199,46 @@ impl Declared {
         let ov = overload_slot(overload);
         let known_fit = |t: TypeId, slot: u8| {
             let slot = if slot == OVERLOAD { ov } else { slot };
-            known.get(slot as usize) == Some(&t.0)
+            known.get(slot as usize) == Some(&t.0) && t.0 != u32::MAX
         };
         if ps.len() == info.params.len() && ps.len() <= MAX_PARAMS {
+            // The parameters not declared so (bit k), one by one after.
+            let mut other = 0u32;
+            for (k, (&t, &slot)) in ps.iter().zip(&rules.slots).enumerate() {
+                other |= u32::from(!known_fit(t, slot)) << k;
+            }
             let mut fit_all = true;
-            for (k, &t) in ps.iter().enumerate() {
-                if known_fit(t, rules.slots.get(k).copied().unwrap_or(u8::MAX)) {
-                    continue;
-                }
-                let Some(p) = info.params.get(k).map(|p| p.ty) else {
-                    fit_all = false;
-                    break;
-                };
-                fit_all = match types.get(t.0 as usize) {
-                    Some(ty) => match scalar_fits(ty, p) {
+            while other != 0 && fit_all {
+                let k = other.trailing_zeros() as usize;
+                other &= other - 1;
+                fit_all = match (ps.get(k).and_then(|t| types.get(t.0 as usize).map(|ty| (*t, ty))), info.params.get(k))
+                {
+                    (Some((t, ty)), Some(p)) => match scalar_fits(ty, p.ty) {
                         Some(b) => b,
-                        None => fits_other(m, t, ty, p, overload),
+                        None => fits_other(m, t, ty, p.ty, overload),
                     },
-                    None => false,
+                    _ => false,
                 };
-                if !fit_all {
-                    break;
-                }
             }
             d.params_fit = fit_all;
         }
         if known_fit(f.ret_ty, rules.ret_slot) || fits(m, f.ret_ty, info.ret, overload) {
             d.ret = Some(f.ret_ty);
         }
-        let mut c = if d.params_fit { rules.constant } else { 0 };
-        while c != 0 {
-            let k = c.trailing_zeros() as usize;
-            c &= c - 1;
-            match ps.get(k).and_then(|t| types.get(t.0 as usize)) {
-                Some(Type::Int(_)) => d.int_constant |= 1 << k,
-                Some(Type::Struct { .. }) => {}
-                // A constant operand declared otherwise: every call takes the slow path.
-                _ => d.params_fit = false,
+        if d.params_fit {
+            // Declared as the op's parameters: its integer constants are integers, its struct
+            // constants structs; the others (of the overload type, ...) are looked at.
+            d.int_constant = rules.int_constant;
+            let mut c = rules.constant & !(rules.int_constant | rules.struct_constant);
+            while c != 0 {
+                let k = c.trailing_zeros() as usize;
+                c &= c - 1;
+                match ps.get(k).and_then(|t| types.get(t.0 as usize)) {
+                    Some(Type::Int(_)) => d.int_constant |= 1 << k,
+                    Some(Type::Struct { .. }) => {}
+                    // A constant operand declared otherwise: every call takes the slow path.
+                    _ => d.params_fit = false,
+                }
             }
         }
         d
@@ -1410,5 +1439,72 @@ fn int_fields(m: &Module, f: &Function, id: InstId, op: DxilOp, v: Option<&Value
         ConstKind::Null => Ok(()),
         ConstKind::Aggregate(vs) if vs.len() == n && vs.iter().all(|x| is_int_const(m, *x)) => Ok(()),
         _ => fail(&format!("takes a struct of {n} integer constants")),
+    }
+}
+
+#[cfg(test)]
+mod rule_tests {
+    use super::*;
+
+    /// [`OpRules::int_constant`] and [`OpRules::struct_constant`] split the constant operands
+    /// by the op table's parameter types.
+    #[test]
+    fn constant_operands_split_by_their_types() {
+        let mut seen = (0, 0);
+        for info in crate::dxil_op::OPS {
+            let r = OpRules::of(info.op);
+            assert_eq!(r.int_constant & r.struct_constant, 0, "{:?}", info.op);
+            assert_eq!((r.int_constant | r.struct_constant) & !r.constant, 0, "{:?}", info.op);
+            for (k, p) in info.params.iter().enumerate().filter(|(k, _)| bit(r.constant, *k)) {
+                let int =
+                    matches!(p.ty, ParamType::I1 | ParamType::I8 | ParamType::I16 | ParamType::I32 | ParamType::I64);
+                assert_eq!(bit(r.int_constant, k), int, "{:?} operand {k}", info.op);
+                seen.0 += usize::from(int);
+                seen.1 += usize::from(bit(r.struct_constant, k));
+            }
+        }
+        assert!(seen.0 > 0 && seen.1 > 0, "{seen:?}");
+        // `CreateHandle(class, range, index, non-uniform)`: three integer constants;
+        // `CreateHandleFromBinding(bind, index, non-uniform)`: a struct and an integer.
+        let r = OpRules::of(DxilOp::CreateHandle);
+        assert_eq!((r.int_constant, r.struct_constant), (0b1011, 0));
+        let r = OpRules::of(DxilOp::CreateHandleFromBinding);
+        assert_eq!((r.int_constant, r.struct_constant), (0b100, 0b1));
+    }
+
+    /// Of every fixture's `dx.op` declarations, the integer constants [`Declared::of`] takes
+    /// from the op's rules are the parameters the declaration types as integers.
+    #[test]
+    fn declared_integer_constants_are_the_declared_integers() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+        let mut checked = 0;
+        for dir in ["compute", "graphics", "tessellation"] {
+            let Ok(rd) = std::fs::read_dir(root.join(dir)) else { continue };
+            for p in rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "dxil")) {
+                let bytes = std::fs::read(&p).unwrap();
+                let c = crate::container::Container::parse(&bytes).unwrap();
+                let m = crate::bitcode::read_module(c.dxil_program().unwrap().bitcode).unwrap();
+                let scan = super::super::types::verify_dx_types(&m, None).unwrap();
+                for f in m.functions.iter().filter(|f| !f.is_declaration) {
+                    for inst in &f.insts {
+                        let InstKind::DxOp { op, overload, callee, .. } = inst.kind else { continue };
+                        let d = Declared::of(&m, &scan.known, callee, op, overload);
+                        if !d.params_fit {
+                            continue;
+                        }
+                        let ps = declared_params(&m, callee);
+                        let mut want = 0u64;
+                        for (k, t) in ps.iter().enumerate().filter(|(k, _)| bit(d.rules.constant, *k)) {
+                            if matches!(m.types.get(*t), Type::Int(_)) {
+                                want |= 1 << k;
+                            }
+                        }
+                        assert_eq!(d.int_constant, want, "{}: {op:?}", p.display());
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 100, "{checked} calls checked");
     }
 }
