@@ -44,7 +44,11 @@
 //! only its constant operands are looked at; that every constant has a type
 //! of the module is the reader's fact too, and so is where the aggregate, data
 //! and GEP constants lie ([`ReadFacts::shaped_consts`]): the constant rules look
-//! only there. The CFG and dominator tree of a function of several blocks go to
+//! only there. The reader also takes the type table apart once
+//! ([`crate::bitcode::TypeFacts`]: LLVM's element-type rules, the first type of
+//! each fixed kind, the `void`s, where the `dx.types` structs lie), so of a
+//! module as read only those structs' layouts and the types interned after
+//! reading are looked at. The CFG and dominator tree of a function of several blocks go to
 //! the structurizer ([`Flows`]). The error reported is always the first of
 //! the first rule group that has one, in the order structure, SSA, operand
 //! types, `dx.op` calls, as if each group walked the function in turn.
