@@ -92,6 +92,15 @@ impl TypeFacts {
         }
     }
 
+    /// Type `id` is `t` (a scalar): `t`.
+    #[inline(always)]
+    fn scalar(&mut self, t: Type, id: u32) -> Type {
+        if let Some(slot) = t.known_slot() {
+            self.note_known(slot, id);
+        }
+        t
+    }
+
     /// Type `id` is a struct named `name`.
     #[inline(always)]
     fn note_struct(&mut self, name: Option<&str>, id: u32) {
@@ -410,9 +419,6 @@ fn set_chars(dst: &mut String, ops: &[u64]) {
     };
 }
 
-/// Capacity to reserve for the items of a block `bits` long whose records take
-/// about `bits_per_item` bits each, bounded so a lying length cannot make
-/// the reader allocate much more than the input justifies.
 /// Type `k` would hold type `e` (`what`: "an array of", ...), which it may not (LLVM's
 /// `isValidElementType` rules: [`ReadFacts::types`]).
 #[cold]
@@ -420,6 +426,9 @@ fn element_error(k: usize, what: &str, e: u64) -> E {
     E::MalformedOwned(format!("type #{k} is {what} type #{e}, which it may not hold"))
 }
 
+/// Capacity to reserve for the items of a block `bits` long whose records take
+/// about `bits_per_item` bits each, bounded so a lying length cannot make
+/// the reader allocate much more than the input justifies.
 fn estimate(bits: u64, bits_per_item: u64) -> usize {
     (bits / bits_per_item).min(1 << 20) as usize
 }
@@ -930,7 +939,6 @@ impl<'a> Reader<'a> {
     // ---------------------------------------------------------------- types
 
     fn read_types(&mut self) -> Result<()> {
-        use crate::ir::types::{KNOWN_F16, KNOWN_I1};
         let mut pending_name: Option<String> = None;
         let mut refs_max: Option<u64> = None;
         // Only identified (named) structs may be referenced before they are
@@ -974,14 +982,8 @@ impl<'a> Reader<'a> {
                             }
                             Type::Void
                         }
-                        3 => {
-                            self.facts.types.note_known(KNOWN_F16 + 1, here);
-                            Type::Float
-                        }
-                        4 => {
-                            self.facts.types.note_known(KNOWN_F16 + 2, here);
-                            Type::Double
-                        }
+                        3 => self.facts.types.scalar(Type::Float, here),
+                        4 => self.facts.types.scalar(Type::Double, here),
                         5 => Type::Label,
                         6 => {
                             let name = pending_name.take();
@@ -993,18 +995,11 @@ impl<'a> Reader<'a> {
                             if w == 0 || w > 64 {
                                 return Err(E::Unsupported(format!("integer type i{w}")));
                             }
-                            let slot = match w {
-                                1 => Some(0),
-                                8 => Some(1),
-                                16 => Some(2),
-                                32 => Some(3),
-                                64 => Some(4),
-                                _ => None,
-                            };
-                            if let Some(k) = slot {
-                                self.facts.types.note_known(KNOWN_I1 + k, here);
+                            let t = Type::Int(w as u32);
+                            if let Some(slot) = t.known_slot() {
+                                self.facts.types.note_known(slot, here);
                             }
-                            Type::Int(w as u32)
+                            t
                         }
                         8 => {
                             let p = op(ops, 0)?;
@@ -1032,10 +1027,7 @@ impl<'a> Reader<'a> {
                             }
                             Type::Function { ret: TypeId(ret as u32), params, vararg }
                         }
-                        10 => {
-                            self.facts.types.note_known(KNOWN_F16, here);
-                            Type::Half
-                        }
+                        10 => self.facts.types.scalar(Type::Half, here),
                         11 | 12 => {
                             let n = op(ops, 0)?;
                             let e = op(ops, 1)?;

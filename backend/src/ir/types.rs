@@ -67,6 +67,22 @@ impl Type {
     pub fn is_vector_element(&self) -> bool {
         matches!(self, Type::Int(_) | Type::Half | Type::Float | Type::Double | Type::Pointer { .. })
     }
+    /// The [`KNOWN_I1`] … [`KNOWN_F16`] slot of a scalar of a fixed kind (`i1`, `i8`, `i16`,
+    /// `i32`, `i64`, `half`, `float`, `double`).
+    #[inline(always)]
+    pub fn known_slot(&self) -> Option<usize> {
+        Some(match self {
+            Type::Int(1) => KNOWN_I1,
+            Type::Int(8) => KNOWN_I1 + 1,
+            Type::Int(16) => KNOWN_I1 + 2,
+            Type::Int(32) => KNOWN_I1 + 3,
+            Type::Int(64) => KNOWN_I1 + 4,
+            Type::Half => KNOWN_F16,
+            Type::Float => KNOWN_F16 + 1,
+            Type::Double => KNOWN_F16 + 2,
+            _ => return None,
+        })
+    }
     /// Bit width of scalar integer and float types.
     pub fn scalar_bits(&self) -> Option<u32> {
         match self {

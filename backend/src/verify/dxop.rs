@@ -1476,32 +1476,26 @@ mod rule_tests {
     /// from the op's rules are the parameters the declaration types as integers.
     #[test]
     fn declared_integer_constants_are_the_declared_integers() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
         let mut checked = 0;
-        for dir in ["compute", "graphics", "tessellation"] {
-            let Ok(rd) = std::fs::read_dir(root.join(dir)) else { continue };
-            for p in rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "dxil")) {
-                let bytes = std::fs::read(&p).unwrap();
-                let c = crate::container::Container::parse(&bytes).unwrap();
-                let m = crate::bitcode::read_module(c.dxil_program().unwrap().bitcode).unwrap();
-                let scan = super::super::types::verify_dx_types(&m, None).unwrap();
-                for f in m.functions.iter().filter(|f| !f.is_declaration) {
-                    for inst in &f.insts {
-                        let InstKind::DxOp { op, overload, callee, .. } = inst.kind else { continue };
-                        let d = Declared::of(&m, &scan.known, callee, op, overload);
-                        if !d.params_fit {
-                            continue;
-                        }
-                        let ps = declared_params(&m, callee);
-                        let mut want = 0u64;
-                        for (k, t) in ps.iter().enumerate().filter(|(k, _)| bit(d.rules.constant, *k)) {
-                            if matches!(m.types.get(*t), Type::Int(_)) {
-                                want |= 1 << k;
-                            }
-                        }
-                        assert_eq!(d.int_constant, want, "{}: {op:?}", p.display());
-                        checked += 1;
+        for p in super::super::tests::fixtures() {
+            let m = super::super::tests::read(&p);
+            let scan = super::super::types::verify_dx_types(&m, None).unwrap();
+            for f in m.functions.iter().filter(|f| !f.is_declaration) {
+                for inst in &f.insts {
+                    let InstKind::DxOp { op, overload, callee, .. } = inst.kind else { continue };
+                    let d = Declared::of(&m, &scan.known, callee, op, overload);
+                    if !d.params_fit {
+                        continue;
                     }
+                    let ps = declared_params(&m, callee);
+                    let mut want = 0u64;
+                    for (k, t) in ps.iter().enumerate().filter(|(k, _)| bit(d.rules.constant, *k)) {
+                        if matches!(m.types.get(*t), Type::Int(_)) {
+                            want |= 1 << k;
+                        }
+                    }
+                    assert_eq!(d.int_constant, want, "{}: {op:?}", p.display());
+                    checked += 1;
                 }
             }
         }

@@ -4,7 +4,7 @@
 use super::*;
 use crate::ir::{Const, ConstKind, Global, InstKind, Metadata, Type, Value};
 
-fn fixtures() -> Vec<std::path::PathBuf> {
+pub(super) fn fixtures() -> Vec<std::path::PathBuf> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
     let mut out = Vec::new();
     for dir in ["compute", "graphics", "tessellation", "linkage"] {
@@ -15,7 +15,7 @@ fn fixtures() -> Vec<std::path::PathBuf> {
     out
 }
 
-fn read(p: &std::path::Path) -> Module {
+pub(super) fn read(p: &std::path::Path) -> Module {
     read_with_facts(p).0
 }
 

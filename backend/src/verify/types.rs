@@ -634,25 +634,10 @@ fn walk_types(m: &Module, mut scan: TypeScan, from: usize) -> Result<TypeScan> {
     // named structs.
     for (k, t) in list.iter().enumerate().skip(from) {
         let (name, elems) = match t {
-            Type::Int(w) => {
-                let slot = match w {
-                    1 => KNOWN_I1,
-                    8 => KNOWN_I1 + 1,
-                    16 => KNOWN_I1 + 2,
-                    32 => KNOWN_I1 + 3,
-                    64 => KNOWN_I1 + 4,
-                    _ => continue,
-                };
-                scan.known[slot] = k as u32;
-                continue;
-            }
-            Type::Half | Type::Float | Type::Double => {
-                let slot = match t {
-                    Type::Half => KNOWN_F16,
-                    Type::Float => KNOWN_F16 + 1,
-                    _ => KNOWN_F16 + 2,
-                };
-                scan.known[slot] = k as u32;
+            Type::Int(_) | Type::Half | Type::Float | Type::Double => {
+                if let Some(slot) = t.known_slot() {
+                    scan.known[slot] = k as u32;
+                }
                 continue;
             }
             Type::Void => {
