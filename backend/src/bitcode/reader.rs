@@ -54,6 +54,10 @@ pub struct ReadFacts {
     /// Functions with a call whose arguments named before it do not all have the types of
     /// the callee's parameters, or that names another function type than its callee's.
     pub untyped_calls: Vec<crate::ir::FuncId>,
+    /// Functions with a binary operation, comparison, `select`, `ret` or conditional branch
+    /// whose operands named before it do not have the types its rules want
+    /// ([`FunctionFacts::untyped_operands`]).
+    pub untyped_operands: Vec<crate::ir::FuncId>,
     /// The first and the last index of the constants that are aggregates, data arrays or
     /// GEP expressions (`None`: there are none); every other constant was read with a kind of
     /// its type.
@@ -134,6 +138,7 @@ impl ReadFacts {
             phis: self.phis.contains(&f),
             late_phis: self.late_phis.contains(&f),
             untyped_calls: self.untyped_calls.contains(&f),
+            untyped_operands: self.untyped_operands.contains(&f),
         }
     }
 }
@@ -152,6 +157,16 @@ pub struct FunctionFacts {
     /// [`FunctionFacts::forward_refs`]), every call's arguments have the callee's parameter
     /// types.
     pub untyped_calls: bool,
+    /// A binary operation, comparison, `select`, `ret` or conditional branch has an operand
+    /// named before it of another type than its rules want, or one the reader does not look
+    /// at (a vector `select` condition). Without this (and without
+    /// [`FunctionFacts::forward_refs`]), LLVM's operand-type rules of those instructions hold:
+    /// a binary operation's and a comparison's operands are of one integer or floating-point
+    /// type (a comparison's may be pointers), of the kind its opcode or predicate works on; a
+    /// `select` chooses between values of one type by an `i1`; a conditional branch's
+    /// condition is an `i1`; `ret` returns a value of the function's result type, or nothing
+    /// from a `void` function.
+    pub untyped_operands: bool,
 }
 
 /// [`read_module`], with what reading established about the module.

@@ -41,7 +41,9 @@
 //! against the operation table once per module and a call whose arguments have
 //! the declared types needs no per-argument table lookup — in a function as
 //! read, whose calls the reader found typed ([`FunctionFacts::untyped_calls`]),
-//! only its constant operands are looked at; that every constant has a type
+//! only its constant operands are looked at, and the operand types of its binary
+//! operations, comparisons, selects, returns and branches are not
+//! ([`FunctionFacts::untyped_operands`]); that every constant has a type
 //! of the module is the reader's fact too, and so is where the aggregate, data
 //! and GEP constants lie ([`ReadFacts::shaped_consts`]): the constant rules look
 //! only there. The reader also takes the type table apart once
@@ -170,6 +172,9 @@ fn verify_function<'m>(
     // As read without forward references and without [`FunctionFacts::untyped_calls`], every
     // call's arguments have the callee's parameter types.
     let args_typed = as_read.is_some_and(|r| !r.forward_refs && !r.untyped_calls);
+    // As read without forward references and without [`FunctionFacts::untyped_operands`], the
+    // operand-type rules of binary operations, comparisons, selects, returns and branches hold.
+    let operands_typed = as_read.is_some_and(|r| !r.forward_refs && !r.untyped_operands);
     let types = types::Checker::new(m, f);
     let stage = dxop::stage_of(fid, info);
     // (Blocks are contiguous runs of the instructions in order — the reader builds them so,
@@ -185,6 +190,7 @@ fn verify_function<'m>(
         stage,
         extract_typed,
         args_typed,
+        operands_typed,
         loads: false,
         dxop: None,
         extract: None,
@@ -248,6 +254,10 @@ struct Rules<'m, 'c> {
     /// Every call's arguments have the callee's parameter types by construction (the function
     /// is as read, without forward references or [`FunctionFacts::untyped_calls`]).
     args_typed: bool,
+    /// The operand-type rules of binary operations, comparisons, selects, returns and branches
+    /// hold by construction (the function is as read, without forward references or
+    /// [`FunctionFacts::untyped_operands`]).
+    operands_typed: bool,
     /// The function has a `load` (for [`dxop::resource_users`]).
     loads: bool,
     dxop: Option<VerifyError>,
@@ -287,6 +297,14 @@ impl Rules<'_, '_> {
                 self.types.inst(id)?;
                 self.loads = true;
             }
+            InstKind::Binary { .. }
+            | InstKind::Cmp { .. }
+            | InstKind::Select { .. }
+            | InstKind::Ret { .. }
+            | InstKind::Br { .. }
+            | InstKind::CondBr { .. }
+            | InstKind::Unreachable
+                if self.operands_typed => {}
             _ => self.types.inst(id)?,
         }
         Ok(())

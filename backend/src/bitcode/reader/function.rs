@@ -50,6 +50,9 @@ impl<'a> Reader<'a> {
         if here.untyped_calls {
             self.facts.untyped_calls.push(fid);
         }
+        if here.untyped_operands {
+            self.facts.untyped_operands.push(fid);
+        }
         self.cur_function = None;
         Ok(())
     }
@@ -221,6 +224,34 @@ impl<'a> Reader<'a> {
         self.forward_plain(id)
     }
 
+    /// [`Reader::value`] with its type, for [`FunctionFacts::untyped_operands`]: a forward
+    /// reference's is `TypeId(u32::MAX)` (its function is noted in
+    /// [`FunctionFacts::forward_refs`], whose operand types the verifier checks).
+    #[inline(always)]
+    fn value_typed(&mut self, ops: &[u64], i: &mut usize) -> Result<(Value, TypeId)> {
+        let id = self.value_id(op(ops, *i)?);
+        *i += 1;
+        if (id as usize) < self.values.len() {
+            return Ok(self.values[id as usize]);
+        }
+        Ok((self.forward_plain(id)?, TypeId(u32::MAX)))
+    }
+
+    /// `ok` is false: an instruction's operand types are not the ones its rules want
+    /// ([`FunctionFacts::untyped_operands`]).
+    #[inline(always)]
+    fn note_typed(&mut self, ok: bool) {
+        if !ok {
+            self.facts_here.untyped_operands = true;
+        }
+    }
+
+    /// Type `t` is `i1`.
+    #[inline(always)]
+    fn is_i1(&self, t: TypeId) -> bool {
+        matches!(self.module.types.list.get(t.0 as usize), Some(Type::Int(1)))
+    }
+
     /// A PHI is about to be added to the current block: [`FunctionFacts::phis`], and
     /// [`FunctionFacts::late_phis`] when the block already holds a non-PHI.
     fn note_phi(&mut self, b: &Body) {
@@ -285,9 +316,13 @@ impl<'a> Reader<'a> {
         let (kind, ty) = match code {
             2 => {
                 let (lhs, lty) = self.pair(ops, &mut i)?;
-                let rhs = self.value(ops, &mut i)?;
+                let (rhs, rty) = self.value_typed(ops, &mut i)?;
                 let opc = op(ops, i)?;
-                let float = self.module.types.get(self.elem_scalar(lty)).is_float();
+                let scalar = self.module.types.get(self.elem_scalar(lty));
+                let float = scalar.is_float();
+                // (`bin_op` gives a floating-point op for a float type, an integer op otherwise.)
+                let typed = rty == lty && (float || scalar.is_int());
+                self.note_typed(typed);
                 let flags = ops.get(i + 1).copied().unwrap_or(0) as u32;
                 (InstKind::Binary { op: bin_op(opc, float)?, lhs, rhs, flags }, lty)
             }
@@ -335,8 +370,10 @@ impl<'a> Reader<'a> {
             }
             5 | 29 => {
                 let (if_true, tty) = self.pair(ops, &mut i)?;
-                let if_false = self.value(ops, &mut i)?;
-                let cond = if code == 29 { self.pair(ops, &mut i)?.0 } else { self.value(ops, &mut i)? };
+                let (if_false, fty) = self.value_typed(ops, &mut i)?;
+                let (cond, cty) = if code == 29 { self.pair(ops, &mut i)? } else { self.value_typed(ops, &mut i)? };
+                let typed = fty == tty && self.is_i1(cty);
+                self.note_typed(typed);
                 (InstKind::Select { cond, if_true, if_false }, tty)
             }
             6 => {
@@ -366,9 +403,17 @@ impl<'a> Reader<'a> {
             }
             9 | 28 => {
                 let (lhs, lty) = self.pair(ops, &mut i)?;
-                let rhs = self.value(ops, &mut i)?;
+                let (rhs, rty) = self.value_typed(ops, &mut i)?;
                 let pred =
                     CmpPred::from_u64(op(ops, i)?).ok_or_else(|| E::Malformed("invalid comparison predicate"))?;
+                let scalar = self.module.types.get(self.elem_scalar(lty));
+                let typed = rty == lty
+                    && if pred.is_float() {
+                        scalar.is_float()
+                    } else {
+                        matches!(scalar, Type::Int(_) | Type::Pointer { .. })
+                    };
+                self.note_typed(typed);
                 let flags = ops.get(i + 1).copied().unwrap_or(0) as u32;
                 let i1 = self.int_ty(1);
                 let ty = match self.module.types.get(lty) {
@@ -382,12 +427,15 @@ impl<'a> Reader<'a> {
             }
             10 => {
                 if ops.is_empty() {
+                    let typed = matches!(self.module.types.list.get(b.func.ret_ty.0 as usize), Some(Type::Void));
+                    self.note_typed(typed);
                     (InstKind::Ret { value: None }, void)
                 } else {
-                    let (v, _) = self.pair(ops, &mut i)?;
+                    let (v, vty) = self.pair(ops, &mut i)?;
                     if i != ops.len() {
                         return Err(E::Unsupported("multiple return values".into()));
                     }
+                    self.note_typed(vty == b.func.ret_ty);
                     (InstKind::Ret { value: Some(v) }, void)
                 }
             }
@@ -398,7 +446,9 @@ impl<'a> Reader<'a> {
                 } else {
                     let f = self.bb(b, op(ops, 1)?)?;
                     i = 2;
-                    let cond = self.value(ops, &mut i)?;
+                    let (cond, cty) = self.value_typed(ops, &mut i)?;
+                    let typed = self.is_i1(cty);
+                    self.note_typed(typed);
                     (InstKind::CondBr { cond, if_true: t, if_false: f }, void)
                 }
             }
