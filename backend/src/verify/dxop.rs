@@ -3,7 +3,7 @@
 //! argument's type and the result type follow the op's parameters and
 //! overload, and parameters the table marks constant are integer constants.
 
-use super::{err, inst_place, Result, VerifyError};
+use super::{cold, err, inst_place, Result, VerifyError};
 use crate::dxil::{Binding, DxilModuleInfo, ResourceKind, Resources};
 use crate::dxil_op::{DxilOp, Overload, ParamType, StageMask};
 use crate::ir::{ConstId, ConstKind, FuncId, Function, GlobalId, InstId, InstKind, Module, Type, TypeId, Value};
@@ -545,25 +545,29 @@ fn as_declared(
 ) -> Result<()> {
     let params = declared_params(m, callee);
     if params.len() != args.len() {
-        return Err(err(
-            "dxop.operand-type",
-            inst_place(f, id),
-            format!("{} called with {} operands, its declaration takes {}", op.name(), args.len(), params.len()),
-        ));
+        return Err(cold(|| {
+            err(
+                "dxop.operand-type",
+                inst_place(f, id),
+                format!("{} called with {} operands, its declaration takes {}", op.name(), args.len(), params.len()),
+            )
+        }));
     }
     for (k, (a, p)) in args.iter().zip(params).enumerate() {
         let t = m.value_type(f, *a);
         if t != *p {
-            return Err(err(
-                "dxop.operand-type",
-                inst_place(f, id),
-                format!(
-                    "{} operand {k} is {}, its declaration takes {}",
-                    op.name(),
-                    m.types.display(t),
-                    m.types.display(*p)
-                ),
-            ));
+            return Err(cold(|| {
+                err(
+                    "dxop.operand-type",
+                    inst_place(f, id),
+                    format!(
+                        "{} operand {k} is {}, its declaration takes {}",
+                        op.name(),
+                        m.types.display(t),
+                        m.types.display(*p)
+                    ),
+                )
+            }));
         }
     }
     Ok(())
@@ -583,24 +587,28 @@ fn operands(
     for (k, (a, p)) in args.iter().zip(op.info().params).enumerate() {
         let t = m.value_type(f, *a);
         if !fits(m, t, p.ty, overload) {
-            return Err(err(
-                "dxop.operand-type",
-                inst_place(f, id),
-                format!(
-                    "{} operand {k} ({}) is {}, the op takes {:?} (overload {overload})",
-                    op.name(),
-                    p.name,
-                    m.types.display(t),
-                    p.ty
-                ),
-            ));
+            return Err(cold(|| {
+                err(
+                    "dxop.operand-type",
+                    inst_place(f, id),
+                    format!(
+                        "{} operand {k} ({}) is {}, the op takes {:?} (overload {overload})",
+                        op.name(),
+                        p.name,
+                        m.types.display(t),
+                        p.ty
+                    ),
+                )
+            }));
         }
         if bit(constant, k) && !is_constant(m, t, *a) {
-            return Err(err(
-                "dxop.constant-operand",
-                inst_place(f, id),
-                format!("{} operand {k} ({}) must be a constant", op.name(), p.name),
-            ));
+            return Err(cold(|| {
+                err(
+                    "dxop.constant-operand",
+                    inst_place(f, id),
+                    format!("{} operand {k} ({}) must be a constant", op.name(), p.name),
+                )
+            }));
         }
     }
     Ok(())
@@ -648,11 +656,13 @@ fn special(
     if let Some(a) = args.get(rules.mask as usize) {
         let mask = m.const_uint(*a);
         if mask.is_some_and(|x| x == 0 || x > 0xF) {
-            return Err(err(
-                "dxop.mask",
-                inst_place(f, id),
-                format!("{} component mask {:#x} (1..=0xf)", op.name(), mask.unwrap_or(0)),
-            ));
+            return Err(cold(|| {
+                err(
+                    "dxop.mask",
+                    inst_place(f, id),
+                    format!("{} component mask {:#x} (1..=0xf)", op.name(), mask.unwrap_or(0)),
+                )
+            }));
         }
     }
     Ok(())
@@ -679,11 +689,13 @@ fn cube_offsets(
         let k = offsets.trailing_zeros() as usize;
         offsets &= offsets - 1;
         if args.get(k).is_some_and(|a| !is_undef(m, *a)) {
-            return Err(err(
-                "dxop.cube-offset",
-                inst_place(f, id),
-                format!("{} with texel offsets on a cube texture", op.name()),
-            ));
+            return Err(cold(|| {
+                err(
+                    "dxop.cube-offset",
+                    inst_place(f, id),
+                    format!("{} with texel offsets on a cube texture", op.name()),
+                )
+            }));
         }
     }
     Ok(())
@@ -821,15 +833,17 @@ fn atomic_element(
         _ => elem == C::I32 as u32 || elem == C::U32 as u32 || elem == C::F32 as u32,
     };
     if !ok {
-        return Err(err(
-            "dxop.atomic-type",
-            inst_place(f, id),
-            format!(
-                "{} ({overload}) on a resource of element type {}",
-                op.name(),
-                C::from_u32(elem).map_or("?", |c| c.name())
-            ),
-        ));
+        return Err(cold(|| {
+            err(
+                "dxop.atomic-type",
+                inst_place(f, id),
+                format!(
+                    "{} ({overload}) on a resource of element type {}",
+                    op.name(),
+                    C::from_u32(elem).map_or("?", |c| c.name())
+                ),
+            )
+        }));
     }
     Ok(())
 }
@@ -912,11 +926,13 @@ pub(crate) fn extract(m: &Module, f: &Function, id: InstId, agg: Value, indices:
     let Some(mask) = args.get(3).and_then(|v| m.const_uint(*v)) else { return Ok(()) };
     if let [k] = f.indices(indices) {
         if *k < 4 && mask & (1 << k) == 0 {
-            return Err(err(
-                "dxop.mask",
-                inst_place(f, id),
-                format!("extracts component {k} of %{}, whose mask {mask:#x} does not load it", a.0),
-            ));
+            return Err(cold(|| {
+                err(
+                    "dxop.mask",
+                    inst_place(f, id),
+                    format!("extracts component {k} of %{}, whose mask {mask:#x} does not load it", a.0),
+                )
+            }));
         }
     }
     Ok(())
@@ -1076,15 +1092,17 @@ fn resource_kind(f: &Function, id: InstId, op: DxilOp, kind: Option<u32>, allowe
     if kind < 32 && allowed & (1 << kind) != 0 {
         return Ok(());
     }
-    Err(err(
-        "dxop.resource-kind",
-        inst_place(f, id),
-        format!(
-            "{} on a {}",
-            op.name(),
-            ResourceKind::from_u32(kind).map_or("resource of unknown kind", |k| k.short_name())
-        ),
-    ))
+    Err(cold(|| {
+        err(
+            "dxop.resource-kind",
+            inst_place(f, id),
+            format!(
+                "{} on a {}",
+                op.name(),
+                ResourceKind::from_u32(kind).map_or("resource of unknown kind", |k| k.short_name())
+            ),
+        )
+    }))
 }
 
 fn is_sample(op: DxilOp) -> bool {
@@ -1120,16 +1138,18 @@ fn sample_element(f: &Function, dxil: &DxilModuleInfo, id: InstId, op: DxilOp, e
     if int && !compare && (sm.major, sm.minor) >= (6, 7) {
         return Ok(());
     }
-    Err(err(
-        "dxop.sample-type",
-        inst_place(f, id),
-        format!(
-            "{} of a texture of element type {} (sampling needs a float, snorm or unorm texture{})",
-            op.name(),
-            C::from_u32(elem).map_or("?", |c| c.name()),
-            if compare { "" } else { "; integer ones from SM 6.7" }
-        ),
-    ))
+    Err(cold(|| {
+        err(
+            "dxop.sample-type",
+            inst_place(f, id),
+            format!(
+                "{} of a texture of element type {} (sampling needs a float, snorm or unorm texture{})",
+                op.name(),
+                C::from_u32(elem).map_or("?", |c| c.name()),
+                if compare { "" } else { "; integer ones from SM 6.7" }
+            ),
+        )
+    }))
 }
 
 /// The `dx.resources` range a binding (class, space, register) falls in —
@@ -1186,14 +1206,16 @@ fn create_handle_range(m: &Module, f: &Function, dxil: &DxilModuleInfo, id: Inst
         return Ok(());
     }
     const NAMES: [&str; 4] = ["SRV", "UAV", "CBV", "sampler"];
-    Err(err(
-        "dxop.binding",
-        inst_place(f, id),
-        format!(
-            "CreateHandle of {} range {range}, which dx.resources does not declare",
-            NAMES.get(class as usize).copied().unwrap_or("unknown class")
-        ),
-    ))
+    Err(cold(|| {
+        err(
+            "dxop.binding",
+            inst_place(f, id),
+            format!(
+                "CreateHandle of {} range {range}, which dx.resources does not declare",
+                NAMES.get(class as usize).copied().unwrap_or("unknown class")
+            ),
+        )
+    }))
 }
 
 /// `AnnotateHandle` describes the resource its handle (under any further
@@ -1229,7 +1251,7 @@ fn annotation(
     let Some(class) = handle_class(m, f, calls, Value::Inst(id)) else { return Ok(()) };
     const NAMES: [&str; 4] = ["an SRV", "a UAV", "a CBV", "a sampler"];
     let name = |c: u64| NAMES.get(c as usize).copied().unwrap_or("an unknown class");
-    let fail = |detail: String| Err(err("dxop.annotation", inst_place(f, id), detail));
+    let fail = |detail: String| Err(cold(|| err("dxop.annotation", inst_place(f, id), detail)));
     match src {
         DxilOp::CreateHandleFromBinding => {
             let Some(Value::Const(c)) = src_args.first() else { return Ok(()) };
@@ -1252,11 +1274,13 @@ fn annotation(
             let Some(res) = resource_lists(dxil) else { return Ok(()) };
             let letter = ['t', 'u', 'b', 's'].get(bclass as usize).copied().unwrap_or('?');
             let Some((kind, elem)) = bound_range(res, bclass, space, lower) else {
-                return Err(err(
-                    "dxop.binding",
-                    inst_place(f, *h),
-                    format!("binding {letter}{lower} space {space} is in no range of dx.resources"),
-                ));
+                return Err(cold(|| {
+                    err(
+                        "dxop.binding",
+                        inst_place(f, *h),
+                        format!("binding {letter}{lower} space {space} is in no range of dx.resources"),
+                    )
+                }));
             };
             let Some(w) = first_word(m, props) else { return Ok(()) };
             let akind = (w & 0xFF) as u32;
@@ -1418,11 +1442,13 @@ pub(crate) fn resource_users(m: &Module, f: &Function, dxil: &DxilModuleInfo) ->
             }
         });
         if let Some(x) = bad {
-            return Err(err(
-                "resource.user",
-                inst_place(f, InstId(k as u32)),
-                format!("uses %{}, a library resource loaded from its global (only CreateHandleForLib may)", x.0),
-            ));
+            return Err(cold(|| {
+                err(
+                    "resource.user",
+                    inst_place(f, InstId(k as u32)),
+                    format!("uses %{}, a library resource loaded from its global (only CreateHandleForLib may)", x.0),
+                )
+            }));
         }
     }
     Ok(())
@@ -1433,7 +1459,8 @@ pub(crate) fn resource_users(m: &Module, f: &Function, dxil: &DxilModuleInfo) ->
 /// `n` fields are integer constants (lowering reads each field as a number;
 /// an `undef` class would read as an SRV).
 fn int_fields(m: &Module, f: &Function, id: InstId, op: DxilOp, v: Option<&Value>, n: usize) -> Result<()> {
-    let fail = |what: &str| Err(err("dxop.constant-operand", inst_place(f, id), format!("{} {what}", op.name())));
+    let fail =
+        |what: &str| Err(cold(|| err("dxop.constant-operand", inst_place(f, id), format!("{} {what}", op.name()))));
     let Some(Value::Const(c)) = v else { return fail("takes a constant struct") };
     match &m.konst(*c).kind {
         ConstKind::Null => Ok(()),

@@ -7,7 +7,7 @@
 //! rows of 4 components; mesh and amplification shaders: 128 threads, 256
 //! vertices and primitives, 16 KiB payload).
 
-use super::{err, Result};
+use super::{cold, err, Result};
 use crate::dxil::{Binding, DxilModuleInfo, EntryPoint, ResourceClass, ResourceKind, SemanticKind, SignatureElement};
 use crate::ir::{FuncId, InstId, Module, Type, TypeId};
 use crate::ShaderKind;
@@ -38,21 +38,25 @@ pub(crate) fn verify_module(m: &Module, info: &DxilModuleInfo, allocas: &[(FuncI
         // lower the same body as a stage never checked (DXC's validator: one entry-property
         // record per function).
         if let Some(j) = info.entry_points[..i].iter().position(|e| e.function == Some(function)) {
-            return Err(err(
-                "entry.function",
-                String::from(&place),
-                format!("names the function of dx.entryPoints[{j}] `{}` again", info.entry_points[j].name),
-            ));
+            return Err(cold(|| {
+                err(
+                    "entry.function",
+                    String::from(&place),
+                    format!("names the function of dx.entryPoints[{j}] `{}` again", info.entry_points[j].name),
+                )
+            }));
         }
         // A shader (not a library) runs in its program's stage: an entry record naming another
         // kind would lower the body as a stage whose ops were never checked against it (the
         // stage rules take a shader's ops from the program's kind).
         if info.shader_model.kind != ShaderKind::Library && kind != info.shader_model.kind {
-            return Err(err(
-                "entry.kind",
-                String::from(&place),
-                format!("is a {} shader in a {} program", kind.name(), info.shader_model.kind.name()),
-            ));
+            return Err(cold(|| {
+                err(
+                    "entry.kind",
+                    String::from(&place),
+                    format!("is a {} shader in a {} program", kind.name(), info.shader_model.kind.name()),
+                )
+            }));
         }
         entry_limits(ep, kind, &place)?;
         signatures(ep, kind, &place)?;
@@ -152,59 +156,67 @@ fn entry_limits(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<
         let product = n.iter().map(|&x| u64::from(x)).product::<u64>();
         let max = if mesh_like { MAX_MESH_THREADS } else { MAX_THREADS };
         if n.contains(&0) || n.iter().zip(MAX_THREADS_XYZ).any(|(x, l)| *x > l) || product > max {
-            return Err(err(
-                "limit.numthreads",
-                place.into(),
-                format!(
-                    "numthreads({}, {}, {}): each at least 1, at most 1024, 1024, 64, product at most {max}",
-                    n[0], n[1], n[2]
-                ),
-            ));
+            return Err(cold(|| {
+                err(
+                    "limit.numthreads",
+                    place.into(),
+                    format!(
+                        "numthreads({}, {}, {}): each at least 1, at most 1024, 1024, 64, product at most {max}",
+                        n[0], n[1], n[2]
+                    ),
+                )
+            }));
         }
     }
     if let Some(gs) = &p.gs {
         let scalars: u64 = ep.outputs.iter().map(|e| u64::from(e.rows) * u64::from(e.cols)).sum();
         if gs.max_vertex_count == 0 || u64::from(gs.max_vertex_count) * scalars.max(1) > MAX_GS_OUTPUT_SCALARS {
-            return Err(err(
-                "limit.gs-output",
-                place.into(),
-                format!(
-                    "maxvertexcount({}) × {scalars} output scalars exceeds {MAX_GS_OUTPUT_SCALARS} (or is 0)",
-                    gs.max_vertex_count
-                ),
-            ));
+            return Err(cold(|| {
+                err(
+                    "limit.gs-output",
+                    place.into(),
+                    format!(
+                        "maxvertexcount({}) × {scalars} output scalars exceeds {MAX_GS_OUTPUT_SCALARS} (or is 0)",
+                        gs.max_vertex_count
+                    ),
+                )
+            }));
         }
         if gs.instance_count == 0 || gs.instance_count > MAX_GS_INSTANCES {
-            return Err(err(
-                "limit.gs-instances",
-                place.into(),
-                format!("instance count {} not in 1..=32", gs.instance_count),
-            ));
+            return Err(cold(|| {
+                err("limit.gs-instances", place.into(), format!("instance count {} not in 1..=32", gs.instance_count))
+            }));
         }
     }
     if let Some(hs) = &p.hs {
         if hs.input_control_points > MAX_CONTROL_POINTS || hs.output_control_points > MAX_CONTROL_POINTS {
-            return Err(err(
-                "limit.control-points",
-                place.into(),
-                format!(
-                    "{} input / {} output control points (at most 32)",
-                    hs.input_control_points, hs.output_control_points
-                ),
-            ));
+            return Err(cold(|| {
+                err(
+                    "limit.control-points",
+                    place.into(),
+                    format!(
+                        "{} input / {} output control points (at most 32)",
+                        hs.input_control_points, hs.output_control_points
+                    ),
+                )
+            }));
         }
         let f = hs.max_tess_factor;
         if !(f.is_finite() && (0.0..=MAX_TESS_FACTOR).contains(&f)) {
-            return Err(err("limit.tess-factor", place.into(), format!("max tessellation factor {f} not in 1..64")));
+            return Err(cold(|| {
+                err("limit.tess-factor", place.into(), format!("max tessellation factor {f} not in 1..64"))
+            }));
         }
     }
     if let Some(ds) = &p.ds {
         if ds.input_control_points > MAX_CONTROL_POINTS {
-            return Err(err(
-                "limit.control-points",
-                place.into(),
-                format!("{} input control points (at most 32)", ds.input_control_points),
-            ));
+            return Err(cold(|| {
+                err(
+                    "limit.control-points",
+                    place.into(),
+                    format!("{} input control points (at most 32)", ds.input_control_points),
+                )
+            }));
         }
     }
     if let Some(ms) = &p.ms {
@@ -212,23 +224,23 @@ fn entry_limits(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<
             || ms.max_primitive_count > MAX_MESH_OUTPUTS
             || ms.payload_size_in_bytes > MAX_PAYLOAD_BYTES
         {
-            return Err(err(
-                "limit.mesh-outputs",
-                place.into(),
-                format!(
-                    "{} vertices, {} primitives (at most 256 each), payload {} bytes (at most 16384)",
-                    ms.max_vertex_count, ms.max_primitive_count, ms.payload_size_in_bytes
-                ),
-            ));
+            return Err(cold(|| {
+                err(
+                    "limit.mesh-outputs",
+                    place.into(),
+                    format!(
+                        "{} vertices, {} primitives (at most 256 each), payload {} bytes (at most 16384)",
+                        ms.max_vertex_count, ms.max_primitive_count, ms.payload_size_in_bytes
+                    ),
+                )
+            }));
         }
     }
     if let Some(a) = &p.amp {
         if a.payload_size_in_bytes > MAX_PAYLOAD_BYTES {
-            return Err(err(
-                "limit.payload",
-                place.into(),
-                format!("payload {} bytes (at most 16384)", a.payload_size_in_bytes),
-            ));
+            return Err(cold(|| {
+                err("limit.payload", place.into(), format!("payload {} bytes (at most 16384)", a.payload_size_in_bytes))
+            }));
         }
     }
     Ok(())
@@ -248,11 +260,13 @@ fn signatures(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()
             let indices: &[u32] = if e.semantic_indices.is_empty() { &[0] } else { &e.semantic_indices };
             for &ix in indices {
                 if ix >= 8 || seen & (1 << ix) != 0 {
-                    return Err(err(
-                        "signature.target",
-                        format!("{place}, output element {} `{}`", e.id, e.semantic_name),
-                        format!("SV_Target{ix} is out of range (0..8) or declared twice"),
-                    ));
+                    return Err(cold(|| {
+                        err(
+                            "signature.target",
+                            format!("{place}, output element {} `{}`", e.id, e.semantic_name),
+                            format!("SV_Target{ix} is out of range (0..8) or declared twice"),
+                        )
+                    }));
                 }
                 seen |= 1 << ix;
             }
@@ -278,23 +292,27 @@ fn ps_scalar_outputs(ep: &EntryPoint, place: &Place<'_>) -> Result<()> {
         *n += 1;
         let at = || format!("{place}, output element {} `{}`", e.id, e.semantic_name);
         if *n > 1 {
-            return Err(err(
-                "signature.ps-output",
-                at(),
-                format!("a second {} output (a pixel shader writes one)", e.semantic_kind.system_value_name()),
-            ));
+            return Err(cold(|| {
+                err(
+                    "signature.ps-output",
+                    at(),
+                    format!("a second {} output (a pixel shader writes one)", e.semantic_kind.system_value_name()),
+                )
+            }));
         }
         if e.rows != 1 || e.cols != 1 {
-            return Err(err(
-                "signature.ps-output",
-                at(),
-                format!(
-                    "{} is {} rows × {} columns, not a scalar",
-                    e.semantic_kind.system_value_name(),
-                    e.rows,
-                    e.cols
-                ),
-            ));
+            return Err(cold(|| {
+                err(
+                    "signature.ps-output",
+                    at(),
+                    format!(
+                        "{} is {} rows × {} columns, not a scalar",
+                        e.semantic_kind.system_value_name(),
+                        e.rows,
+                        e.cols
+                    ),
+                )
+            }));
         }
     }
     Ok(())
@@ -384,15 +402,17 @@ fn semantics(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()>
     for (elems, allowed, which) in rules {
         let Some(allowed) = allowed else { continue };
         if let Some(e) = elems.iter().find(|e| allowed >> (e.semantic_kind as u32 & 63) & 1 == 0) {
-            return Err(err(
-                "signature.system-value",
-                format!("{place}, {which} element {} `{}`", e.id, e.semantic_name),
-                format!(
-                    "semantic kind {} is not allowed in a {} {which} signature",
-                    e.semantic_kind.name(),
-                    kind.name()
-                ),
-            ));
+            return Err(cold(|| {
+                err(
+                    "signature.system-value",
+                    format!("{place}, {which} element {} `{}`", e.id, e.semantic_name),
+                    format!(
+                        "semantic kind {} is not allowed in a {} {which} signature",
+                        e.semantic_kind.name(),
+                        kind.name()
+                    ),
+                )
+            }));
         }
     }
     Ok(())
@@ -408,38 +428,40 @@ fn signature(elems: &[SignatureElement], which: &str, place: &Place<'_>) -> Resu
     for (k, e) in elems.iter().enumerate() {
         let at = || format!("{place}, {which} element {k} `{}`", e.semantic_name);
         if e.id as usize != k {
-            return Err(err("signature.id", at(), format!("id {} at position {k}", e.id)));
+            return Err(cold(|| err("signature.id", at(), format!("id {} at position {k}", e.id))));
         }
         if e.rows == 0 || u32::from(e.cols) == 0 || e.cols > 4 || e.rows > SIGNATURE_ROWS as u32 {
-            return Err(err("signature.size", at(), format!("{} rows × {} columns (1..32 × 1..4)", e.rows, e.cols)));
+            return Err(cold(|| {
+                err("signature.size", at(), format!("{} rows × {} columns (1..32 × 1..4)", e.rows, e.cols))
+            }));
         }
         if !e.is_allocated() {
             continue;
         }
         let (row, col) = (i64::from(e.start_row), i64::from(e.start_col));
         if col < 0 || col + i64::from(e.cols) > 4 || row + i64::from(e.rows) > SIGNATURE_ROWS {
-            return Err(err(
-                "signature.packing",
-                at(),
-                format!("rows {row}+{} columns {col}+{} outside 32 × 4", e.rows, e.cols),
-            ));
+            return Err(cold(|| {
+                err("signature.packing", at(), format!("rows {row}+{} columns {col}+{} outside 32 × 4", e.rows, e.cols))
+            }));
         }
         let stream = e.stream() as usize;
         let Some(cells) = used.get_mut(stream) else {
-            return Err(err("signature.stream", at(), format!("stream {stream} (0..4)")));
+            return Err(cold(|| err("signature.stream", at(), format!("stream {stream} (0..4)"))));
         };
         let mask = e.mask();
         for r in row..row + i64::from(e.rows) {
             let c = &mut cells[r as usize];
             if *c & mask != 0 {
-                return Err(err(
-                    "signature.overlap",
-                    at(),
-                    format!(
-                        "row {r}, components {} already used by another element",
-                        crate::dxil::signature::mask_string(*c & mask)
-                    ),
-                ));
+                return Err(cold(|| {
+                    err(
+                        "signature.overlap",
+                        at(),
+                        format!(
+                            "row {r}, components {} already used by another element",
+                            crate::dxil::signature::mask_string(*c & mask)
+                        ),
+                    )
+                }));
             }
             *c |= mask;
         }
@@ -459,18 +481,22 @@ fn memory(m: &Module, allocas: &[(FuncId, InstId)]) -> Result<()> {
             _ => continue,
         }
         if shared > MAX_GROUPSHARED_BYTES {
-            return Err(err(
-                "limit.groupshared",
-                format!("global @{}", g.name),
-                format!("groupshared memory reaches {shared} bytes (at most {MAX_GROUPSHARED_BYTES})"),
-            ));
+            return Err(cold(|| {
+                err(
+                    "limit.groupshared",
+                    format!("global @{}", g.name),
+                    format!("groupshared memory reaches {shared} bytes (at most {MAX_GROUPSHARED_BYTES})"),
+                )
+            }));
         }
         if private > MAX_LOCAL_BYTES {
-            return Err(err(
-                "limit.local-arrays",
-                format!("global @{}", g.name),
-                format!("static arrays reach {private} bytes (at most {MAX_LOCAL_BYTES})"),
-            ));
+            return Err(cold(|| {
+                err(
+                    "limit.local-arrays",
+                    format!("global @{}", g.name),
+                    format!("static arrays reach {private} bytes (at most {MAX_LOCAL_BYTES})"),
+                )
+            }));
         }
     }
     // Each function's allocas add to the static arrays.
@@ -486,11 +512,13 @@ fn memory(m: &Module, allocas: &[(FuncId, InstId)]) -> Result<()> {
         let n = m.const_uint(*count).unwrap_or(1);
         local = local.saturating_add(size_of(m, *alloc_ty, 0).saturating_mul(n));
         if local > MAX_LOCAL_BYTES {
-            return Err(err(
-                "limit.local-arrays",
-                super::inst_place(f, i),
-                format!("local arrays reach {local} bytes (at most {MAX_LOCAL_BYTES})"),
-            ));
+            return Err(cold(|| {
+                err(
+                    "limit.local-arrays",
+                    super::inst_place(f, i),
+                    format!("local arrays reach {local} bytes (at most {MAX_LOCAL_BYTES})"),
+                )
+            }));
         }
     }
     Ok(())

@@ -334,6 +334,14 @@ pub(crate) fn block_place(f: &Function, b: BlockId) -> String {
     format!("function `{}`, block {}", f.name, b.0)
 }
 
+/// The violation `f` builds, built out of line: formatting its message takes no room in the
+/// hot code of the rule that found it.
+#[cold]
+#[inline(never)]
+pub(crate) fn cold(f: impl FnOnce() -> VerifyError) -> VerifyError {
+    f()
+}
+
 #[cold]
 #[inline(never)]
 pub(crate) fn err(rule: &'static str, place: String, detail: impl Into<String>) -> VerifyError {

@@ -8,7 +8,7 @@
 //! and checks [`dominance`] in the same walk. A structure error anywhere is
 //! reported before a use error.
 
-use super::{block_place, err, inst_place, Result, VerifyError};
+use super::{block_place, cold, err, inst_place, Result, VerifyError};
 use crate::analysis::{Cfg, DomTree};
 use crate::bitcode::FunctionFacts;
 use crate::ir::{Block, BlockId, Function, InstId, InstKind, Module, Type, Value};
@@ -74,7 +74,9 @@ pub(crate) fn verify_function(
     as_read: Option<FunctionFacts>,
 ) -> Result<Verdict> {
     if f.blocks.is_empty() {
-        return Err(err("function.blocks", format!("function `{}`", f.name), "a defined function without blocks"));
+        return Err(cold(|| {
+            err("function.blocks", format!("function `{}`", f.name), "a defined function without blocks")
+        }));
     }
     let facts = as_read.filter(|_| void.unique);
     if let Some(facts) = facts.filter(|r| !r.late_phis) {
@@ -138,7 +140,7 @@ pub(crate) fn verify_function(
         }
     }
     if next as usize != f.insts.len() {
-        return Err(err("block.layout", format!("function `{}`", f.name), "instructions outside every block"));
+        return Err(cold(|| err("block.layout", format!("function `{}`", f.name), "instructions outside every block")));
     }
     match first_use {
         Some(e) => Err(e),
@@ -169,7 +171,7 @@ fn structure(m: &Module, f: &Function, void: &VoidTypes) -> Result<()> {
         next = b.end;
     }
     if next as usize != f.insts.len() {
-        return Err(err("block.layout", format!("function `{}`", f.name), "instructions outside every block"));
+        return Err(cold(|| err("block.layout", format!("function `{}`", f.name), "instructions outside every block")));
     }
     Ok(())
 }
@@ -222,7 +224,7 @@ fn walk<const USES: bool, const OPERANDS: bool>(
         }
     }
     if USES && b.end as usize != f.insts.len() {
-        return Err(err("block.layout", format!("function `{}`", f.name), "instructions outside every block"));
+        return Err(cold(|| err("block.layout", format!("function `{}`", f.name), "instructions outside every block")));
     }
     Ok(())
 }
@@ -231,11 +233,13 @@ fn walk<const USES: bool, const OPERANDS: bool>(
 /// non-empty run of instructions.
 fn block_layout(f: &Function, bid: BlockId, b: &Block, next: u32) -> Result<()> {
     if b.first != next || b.end <= b.first || b.end as usize > f.insts.len() {
-        return Err(err(
-            "block.layout",
-            block_place(f, bid),
-            format!("instructions {}..{} do not follow the previous block or are empty", b.first, b.end),
-        ));
+        return Err(cold(|| {
+            err(
+                "block.layout",
+                block_place(f, bid),
+                format!("instructions {}..{} do not follow the previous block or are empty", b.first, b.end),
+            )
+        }));
     }
     Ok(())
 }
@@ -260,18 +264,18 @@ fn inst_structure<const OPERANDS: bool>(
 ) -> Result<Option<Use>> {
     let inst = f.inst(id);
     if inst.block != bid {
-        return Err(err("block.layout", inst_place(f, id), "instruction listed in another block"));
+        return Err(cold(|| err("block.layout", inst_place(f, id), "instruction listed in another block")));
     }
     let is_last = id.0 + 1 == end;
     let is_terminator = inst.kind.is_terminator();
     if is_terminator != is_last {
         let what =
             if is_last { "the block does not end with a terminator" } else { "a terminator in the middle of a block" };
-        return Err(err("block.terminator", inst_place(f, id), what));
+        return Err(cold(|| err("block.terminator", inst_place(f, id), what)));
     }
     if let InstKind::Phi { incoming } = &inst.kind {
         if *phis_done {
-            return Err(err("phi.position", inst_place(f, id), "a PHI after a non-PHI instruction"));
+            return Err(cold(|| err("phi.position", inst_place(f, id), "a PHI after a non-PHI instruction")));
         }
         let incoming = f.phis(*incoming);
         if let Some((v, _)) = incoming.iter().find(|(v, _)| !in_range(m, f, *v)) {
@@ -356,14 +360,16 @@ fn targets(m: &Module, f: &Function, id: InstId, kind: &InstKind) -> Result<()> 
             target(*default);
             for (c, t) in f.case_pool.get(cases.range()).unwrap_or(&[]) {
                 if c.index() >= m.consts.len() {
-                    return Err(err("operand.range", inst_place(f, id), "switch case constant does not exist"));
+                    return Err(cold(|| {
+                        err("operand.range", inst_place(f, id), "switch case constant does not exist")
+                    }));
                 }
                 target(*t)
             }
         }
         InstKind::Phi { incoming } => {
             if f.phi_pool.get(incoming.range()).is_none() {
-                return Err(err("operand.range", inst_place(f, id), "PHI incoming list out of range"));
+                return Err(cold(|| err("operand.range", inst_place(f, id), "PHI incoming list out of range")));
             }
             for (_, b) in f.phis(*incoming) {
                 if b.index() >= f.blocks.len() {
@@ -374,15 +380,17 @@ fn targets(m: &Module, f: &Function, id: InstId, kind: &InstKind) -> Result<()> 
         _ => {}
     }
     if let Some(t) = bad_target {
-        return Err(err(
-            "block.target",
-            inst_place(f, id),
-            format!(
-                "names block {} (the function has {} blocks; the entry block has no predecessors)",
-                t.0,
-                f.blocks.len()
-            ),
-        ));
+        return Err(cold(|| {
+            err(
+                "block.target",
+                inst_place(f, id),
+                format!(
+                    "names block {} (the function has {} blocks; the entry block has no predecessors)",
+                    t.0,
+                    f.blocks.len()
+                ),
+            )
+        }));
     }
     Ok(())
 }
@@ -522,11 +530,9 @@ pub(crate) fn dominance(f: &Function, void: &VoidTypes, a: &Analyses, bi: BlockI
                 continue;
             }
             if !preds.contains(&from.0) {
-                return Err(err(
-                    "phi.incoming",
-                    inst_place(f, id),
-                    format!("incoming block {} is not a predecessor", from.0),
-                ));
+                return Err(cold(|| {
+                    err("phi.incoming", inst_place(f, id), format!("incoming block {} is not a predecessor", from.0))
+                }));
             }
             if let Value::Inst(d) = v {
                 let def = f.inst(d);
@@ -534,24 +540,26 @@ pub(crate) fn dominance(f: &Function, void: &VoidTypes, a: &Analyses, bi: BlockI
                     continue; // the structure walk reports it at %d
                 }
                 if void.is_void(def.ty) {
-                    return Err(err("ssa.void-use", inst_place(f, id), format!("uses %{}, which has no value", d.0)));
+                    return Err(cold(|| {
+                        err("ssa.void-use", inst_place(f, id), format!("uses %{}, which has no value", d.0))
+                    }));
                 }
                 if !dom.dominates(def.block.0, from.0) {
-                    return Err(err(
-                        "ssa.dominance",
-                        inst_place(f, id),
-                        format!("incoming %{} from block {} is not defined on that edge", d.0, from.0),
-                    ));
+                    return Err(cold(|| {
+                        err(
+                            "ssa.dominance",
+                            inst_place(f, id),
+                            format!("incoming %{} from block {} is not defined on that edge", d.0, from.0),
+                        )
+                    }));
                 }
             }
         }
         for &p in preds {
             if !f.phis(*incoming).iter().any(|(_, from)| from.0 == p) {
-                return Err(err(
-                    "phi.incoming",
-                    inst_place(f, id),
-                    format!("no incoming value for predecessor block {p}"),
-                ));
+                return Err(cold(|| {
+                    err("phi.incoming", inst_place(f, id), format!("no incoming value for predecessor block {p}"))
+                }));
             }
         }
         return Ok(());

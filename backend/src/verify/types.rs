@@ -3,7 +3,7 @@
 //! what their name says, boolean conditions, loads and stores of the
 //! pointee type, …).
 
-use super::{err, inst_place, Result, VerifyError};
+use super::{cold, err, inst_place, Result, VerifyError};
 use crate::bitcode::TypeFacts;
 use crate::ir::{CastOp, ConstKind, Function, InstId, InstKind, Module, Type, TypeId, Value};
 
@@ -74,11 +74,13 @@ impl<'a> Checker<'a> {
         if space == 3 || space == 6 {
             return Ok(());
         }
-        Err(err(
-            "atomic.groupshared",
-            inst_place(self.f, id),
-            format!("{what} on memory of address space {space}, not groupshared (3) or a node record (6)"),
-        ))
+        Err(cold(|| {
+            err(
+                "atomic.groupshared",
+                inst_place(self.f, id),
+                format!("{what} on memory of address space {space}, not groupshared (3) or a node record (6)"),
+            )
+        }))
     }
     #[inline]
     fn same(&self, id: InstId, what: &str, a: TypeId, b: TypeId) -> Result<()> {
@@ -90,7 +92,7 @@ impl<'a> Checker<'a> {
     #[cold]
     fn same_slow(&self, id: InstId, what: &str, a: TypeId, b: TypeId) -> Result<()> {
         if !same_type(self.m, a, b) {
-            return Err(self.fail(id, format!("{what}: {} and {} differ", self.show(a), self.show(b))));
+            return Err(cold(|| self.fail(id, format!("{what}: {} and {} differ", self.show(a), self.show(b)))));
         }
         Ok(())
     }
@@ -110,7 +112,7 @@ impl<'a> Checker<'a> {
                     _ => false,
                 };
                 if !ok {
-                    return Err(self.fail(id, format!("{} on {}", op.name(), self.show(lt))));
+                    return Err(cold(|| self.fail(id, format!("{} on {}", op.name(), self.show(lt)))));
                 }
             }
             InstKind::Cast { op, value } => self.cast(id, *op, self.vt(*value), rt)?,
@@ -124,10 +126,10 @@ impl<'a> Checker<'a> {
                     matches!(c, Class::Int(_) | Class::Ptr)
                 };
                 if !ok {
-                    return Err(self.fail(id, format!("{} compare of {}", pred.name(), self.show(lt))));
+                    return Err(cold(|| self.fail(id, format!("{} compare of {}", pred.name(), self.show(lt)))));
                 }
                 if self.shape(rt) != (Class::Int(1), len) {
-                    return Err(self.fail(id, format!("compare result {}", self.show(rt))));
+                    return Err(cold(|| self.fail(id, format!("compare result {}", self.show(rt)))));
                 }
             }
             InstKind::Select { cond, if_true, if_false } => {
@@ -137,7 +139,7 @@ impl<'a> Checker<'a> {
                 let ct = self.vt(*cond);
                 let (cc, clen) = self.shape(ct);
                 if cc != Class::Int(1) || (clen.is_some() && clen != self.shape(tt).1) {
-                    return Err(self.fail(id, format!("select condition {}", self.show(ct))));
+                    return Err(cold(|| self.fail(id, format!("select condition {}", self.show(ct)))));
                 }
             }
             InstKind::Phi { incoming } => {
@@ -148,21 +150,23 @@ impl<'a> Checker<'a> {
                     self.get(rt),
                     Some(Type::Void | Type::Label | Type::Metadata | Type::Function { .. }) | None
                 ) {
-                    return Err(self.fail(id, format!("PHI of {}", self.show(rt))));
+                    return Err(cold(|| self.fail(id, format!("PHI of {}", self.show(rt)))));
                 }
             }
             InstKind::Call { callee, fn_ty, args, .. } => {
                 let Some(Type::Function { ret, params, vararg }) = self.get(*fn_ty) else {
-                    return Err(self.fail(id, "call through a non-function type".into()));
+                    return Err(cold(|| self.fail(id, "call through a non-function type".into())));
                 };
                 let ct = self.vt(*callee);
                 match self.m.types.pointee(ct) {
                     Some((p, _)) if p == *fn_ty || self.get(p) == self.get(*fn_ty) => {}
-                    _ => return Err(self.fail(id, format!("callee of type {}", self.show(ct)))),
+                    _ => return Err(cold(|| self.fail(id, format!("callee of type {}", self.show(ct))))),
                 }
                 let args = self.f.values(*args);
                 if args.len() < params.len() || (!vararg && args.len() != params.len()) {
-                    return Err(self.fail(id, format!("{} arguments for {} parameters", args.len(), params.len())));
+                    return Err(cold(|| {
+                        self.fail(id, format!("{} arguments for {} parameters", args.len(), params.len()))
+                    }));
                 }
                 for (a, p) in args.iter().zip(params) {
                     self.same(id, "argument and parameter", self.vt(*a), *p)?;
@@ -172,33 +176,33 @@ impl<'a> Checker<'a> {
             InstKind::DxOp { .. } => {}
             InstKind::Alloca { alloc_ty, count, .. } => {
                 if !matches!(self.shape(self.vt(*count)), (Class::Int(_), None)) {
-                    return Err(self.fail(id, "alloca count is not an integer".into()));
+                    return Err(cold(|| self.fail(id, "alloca count is not an integer".into())));
                 }
                 if matches!(
                     self.get(*alloc_ty),
                     Some(Type::Void | Type::Label | Type::Metadata | Type::Function { .. }) | None
                 ) {
-                    return Err(self.fail(id, format!("alloca of {}", self.show(*alloc_ty))));
+                    return Err(cold(|| self.fail(id, format!("alloca of {}", self.show(*alloc_ty)))));
                 }
             }
             InstKind::Load { ptr, .. } => {
                 let pt = self.vt(*ptr);
                 match self.m.types.pointee(pt) {
                     Some((p, _)) => self.same(id, "loaded pointee and result", p, rt)?,
-                    None => return Err(self.fail(id, format!("load from {}", self.show(pt)))),
+                    None => return Err(cold(|| self.fail(id, format!("load from {}", self.show(pt))))),
                 }
             }
             InstKind::Store { ptr, value, .. } => {
                 let pt = self.vt(*ptr);
                 match self.m.types.pointee(pt) {
                     Some((p, _)) => self.same(id, "stored value and pointee", self.vt(*value), p)?,
-                    None => return Err(self.fail(id, format!("store to {}", self.show(pt)))),
+                    None => return Err(cold(|| self.fail(id, format!("store to {}", self.show(pt))))),
                 }
             }
             InstKind::Gep { base, indices, source_ty, .. } => {
                 let bt = self.vt(*base);
                 let Some((p, space)) = self.m.types.pointee(bt) else {
-                    return Err(self.fail(id, format!("getelementptr on {}", self.show(bt))));
+                    return Err(cold(|| self.fail(id, format!("getelementptr on {}", self.show(bt)))));
                 };
                 self.same(id, "getelementptr source type and base pointee", *source_ty, p)?;
                 let int_index = |v: Value| matches!(self.shape(self.vt(v)), (Class::Int(_), None));
@@ -218,7 +222,7 @@ impl<'a> Checker<'a> {
                 match self.get(rt) {
                     Some(Type::Pointer { pointee, addr_space })
                         if *addr_space == space && same_type(self.m, *pointee, cur) => {}
-                    _ => return Err(self.fail(id, format!("getelementptr result {}", self.show(rt)))),
+                    _ => return Err(cold(|| self.fail(id, format!("getelementptr result {}", self.show(rt))))),
                 }
             }
             InstKind::ExtractValue { agg, indices } => {
@@ -234,7 +238,7 @@ impl<'a> Checker<'a> {
             InstKind::ExtractElement { vector, index } => {
                 let vt = self.vt(*vector);
                 let Some(Type::Vector { elem, .. }) = self.get(vt) else {
-                    return Err(self.fail(id, format!("extractelement of {}", self.show(vt))));
+                    return Err(cold(|| self.fail(id, format!("extractelement of {}", self.show(vt)))));
                 };
                 self.same(id, "extractelement result", *elem, rt)?;
                 self.int_index(id, *index)?;
@@ -242,7 +246,7 @@ impl<'a> Checker<'a> {
             InstKind::InsertElement { vector, value, index } => {
                 let vt = self.vt(*vector);
                 let Some(Type::Vector { elem, .. }) = self.get(vt) else {
-                    return Err(self.fail(id, format!("insertelement into {}", self.show(vt))));
+                    return Err(cold(|| self.fail(id, format!("insertelement into {}", self.show(vt)))));
                 };
                 self.same(id, "insertelement result", vt, rt)?;
                 self.same(id, "inserted element", self.vt(*value), *elem)?;
@@ -254,15 +258,15 @@ impl<'a> Checker<'a> {
                 let (Some(Type::Vector { len: alen, elem }), Some(Type::Vector { len: rlen, elem: relem })) =
                     (self.get(at), self.get(rt))
                 else {
-                    return Err(self.fail(id, "shufflevector of non-vectors".into()));
+                    return Err(cold(|| self.fail(id, "shufflevector of non-vectors".into())));
                 };
                 self.same(id, "shufflevector element", *elem, *relem)?;
                 let Value::Const(mc) = mask else {
-                    return Err(self.fail(id, "shufflevector mask is not a constant".into()));
+                    return Err(cold(|| self.fail(id, "shufflevector mask is not a constant".into())));
                 };
                 let mt = self.m.konst(*mc).ty;
                 if self.shape(mt) != (Class::Int(32), Some(*rlen)) {
-                    return Err(self.fail(id, format!("shufflevector mask {}", self.show(mt))));
+                    return Err(cold(|| self.fail(id, format!("shufflevector mask {}", self.show(mt)))));
                 }
                 let limit = u64::from(*alen) * 2;
                 let lanes: Vec<Option<u64>> = match &self.m.konst(*mc).kind {
@@ -270,51 +274,51 @@ impl<'a> Checker<'a> {
                     ConstKind::Aggregate(vs) => vs.iter().map(|v| self.m.const_uint(*v)).collect(),
                     ConstKind::Null => Vec::new(),
                     ConstKind::Undef => Vec::new(),
-                    _ => return Err(self.fail(id, "shufflevector mask is not a constant vector".into())),
+                    _ => return Err(cold(|| self.fail(id, "shufflevector mask is not a constant vector".into()))),
                 };
                 if lanes.iter().flatten().any(|x| *x >= limit) {
-                    return Err(self.fail(id, "shufflevector mask selects past both operands".into()));
+                    return Err(cold(|| self.fail(id, "shufflevector mask selects past both operands".into())));
                 }
             }
             InstKind::AtomicRmw { ptr, value, .. } => {
                 let pt = self.vt(*ptr);
                 let Some((p, space)) = self.m.types.pointee(pt) else {
-                    return Err(self.fail(id, format!("atomicrmw on {}", self.show(pt))));
+                    return Err(cold(|| self.fail(id, format!("atomicrmw on {}", self.show(pt)))));
                 };
                 self.groupshared_atomic(id, "atomicrmw", space)?;
                 self.same(id, "atomicrmw value and pointee", self.vt(*value), p)?;
                 self.same(id, "atomicrmw result", p, rt)?;
                 if !matches!(self.shape(p), (Class::Int(_), None)) {
-                    return Err(self.fail(id, format!("atomicrmw on {}", self.show(p))));
+                    return Err(cold(|| self.fail(id, format!("atomicrmw on {}", self.show(p)))));
                 }
             }
             InstKind::CmpXchg { ptr, cmp, new, .. } => {
                 let pt = self.vt(*ptr);
                 let Some((p, space)) = self.m.types.pointee(pt) else {
-                    return Err(self.fail(id, format!("cmpxchg on {}", self.show(pt))));
+                    return Err(cold(|| self.fail(id, format!("cmpxchg on {}", self.show(pt)))));
                 };
                 self.groupshared_atomic(id, "cmpxchg", space)?;
                 self.same(id, "cmpxchg compare value and pointee", self.vt(*cmp), p)?;
                 self.same(id, "cmpxchg new value and pointee", self.vt(*new), p)?;
                 if !matches!(self.shape(p), (Class::Int(_), None)) {
-                    return Err(self.fail(id, format!("cmpxchg on {}", self.show(p))));
+                    return Err(cold(|| self.fail(id, format!("cmpxchg on {}", self.show(p)))));
                 }
             }
             InstKind::CondBr { cond, .. } => {
                 let ct = self.vt(*cond);
                 if !self.is_bool(ct) {
-                    return Err(self.fail(id, format!("branch condition of type {}", self.show(ct))));
+                    return Err(cold(|| self.fail(id, format!("branch condition of type {}", self.show(ct)))));
                 }
             }
             InstKind::Switch { cond, cases, .. } => {
                 let ct = self.vt(*cond);
                 if !matches!(self.shape(ct), (Class::Int(_), None)) {
-                    return Err(self.fail(id, format!("switch on {}", self.show(ct))));
+                    return Err(cold(|| self.fail(id, format!("switch on {}", self.show(ct)))));
                 }
                 for (c, _) in self.f.cases(*cases) {
                     self.same(id, "switch case and condition", self.m.konst(*c).ty, ct)?;
                     if self.m.const_uint(Value::Const(*c)).is_none() {
-                        return Err(self.fail(id, "switch case is not an integer constant".into()));
+                        return Err(cold(|| self.fail(id, "switch case is not an integer constant".into())));
                     }
                 }
             }
@@ -323,7 +327,11 @@ impl<'a> Checker<'a> {
                 match value {
                     Some(v) => self.same(id, "returned value and function result", self.vt(*v), want)?,
                     None if matches!(self.get(want), Some(Type::Void)) => {}
-                    None => return Err(self.fail(id, format!("ret void in a function returning {}", self.show(want)))),
+                    None => {
+                        return Err(cold(|| {
+                            self.fail(id, format!("ret void in a function returning {}", self.show(want)))
+                        }))
+                    }
                 }
             }
             InstKind::Fence { .. } | InstKind::Br { .. } | InstKind::Unreachable => {}
@@ -333,7 +341,7 @@ impl<'a> Checker<'a> {
 
     fn int_index(&self, id: InstId, v: Value) -> Result<()> {
         if !matches!(self.shape(self.vt(v)), (Class::Int(_), None)) {
-            return Err(self.fail(id, "vector index is not an integer".into()));
+            return Err(cold(|| self.fail(id, "vector index is not an integer".into())));
         }
         Ok(())
     }
@@ -341,13 +349,13 @@ impl<'a> Checker<'a> {
     /// The type reached by extractvalue/insertvalue indices.
     fn walk(&self, id: InstId, mut t: TypeId, idx: &[u32]) -> Result<TypeId> {
         if idx.is_empty() {
-            return Err(self.fail(id, "no indices".into()));
+            return Err(cold(|| self.fail(id, "no indices".into())));
         }
         for &k in idx {
             t = match self.get(t) {
                 Some(Type::Array { len, elem }) if u64::from(k) < *len => *elem,
                 Some(Type::Struct { elems, .. }) if (k as usize) < elems.len() => elems[k as usize],
-                _ => return Err(self.fail(id, format!("index {k} into {}", self.show(t)))),
+                _ => return Err(cold(|| self.fail(id, format!("index {k} into {}", self.show(t))))),
             };
         }
         Ok(t)
@@ -384,7 +392,7 @@ impl<'a> Checker<'a> {
                     _ => false,
                 });
         if !ok {
-            return Err(self.fail(id, format!("{} from {} to {}", op.name(), self.show(from), self.show(to))));
+            return Err(cold(|| self.fail(id, format!("{} from {} to {}", op.name(), self.show(from), self.show(to)))));
         }
         Ok(())
     }
@@ -423,7 +431,7 @@ pub(crate) fn verify_constants(m: &Module, as_read: Option<Option<(u32, u32)>>) 
 fn verify_constant(m: &Module, i: usize, c: &crate::ir::Const) -> Result<()> {
     let place = || format!("constant #{i}");
     let Some(t) = m.types.list.get(c.ty.0 as usize) else {
-        return Err(err("constant.type", place(), "type out of range"));
+        return Err(cold(|| err("constant.type", place(), "type out of range")));
     };
     let n = match &c.kind {
         ConstKind::Aggregate(vs) => vs.len() as u64,
@@ -438,11 +446,13 @@ fn verify_constant(m: &Module, i: usize, c: &crate::ir::Const) -> Result<()> {
         Type::Vector { len, elem } => (u64::from(*len), Some(*elem)),
         Type::Struct { elems, .. } => (elems.len() as u64, None),
         _ => {
-            return Err(err("constant.shape", place(), format!("aggregate constant of type {}", m.types.display(c.ty))))
+            return Err(cold(|| {
+                err("constant.shape", place(), format!("aggregate constant of type {}", m.types.display(c.ty)))
+            }))
         }
     };
     if n != want {
-        return Err(err("constant.shape", place(), format!("{n} elements for {}", m.types.display(c.ty))));
+        return Err(cold(|| err("constant.shape", place(), format!("{n} elements for {}", m.types.display(c.ty)))));
     }
     if let (ConstKind::Aggregate(vs), Type::Struct { elems, .. }) = (&c.kind, t) {
         struct_fields(m, i, c.ty, vs, elems)?;
@@ -452,7 +462,9 @@ fn verify_constant(m: &Module, i: usize, c: &crate::ir::Const) -> Result<()> {
             if let Value::Const(k) = v {
                 let et = m.consts.get(k.index()).map(|k| k.ty);
                 if et.is_some_and(|et| !same_type(m, et, elem)) {
-                    return Err(err("constant.shape", place(), "element of another type than the array's".to_string()));
+                    return Err(cold(|| {
+                        err("constant.shape", place(), "element of another type than the array's".to_string())
+                    }));
                 }
             }
         }
@@ -466,7 +478,7 @@ fn verify_constant(m: &Module, i: usize, c: &crate::ir::Const) -> Result<()> {
 /// over an `i32*` that named `[40 x i32]` as its source reached lowering and indexed a scalar).
 #[cold]
 fn const_gep(m: &Module, i: usize, ty: TypeId, source_ty: TypeId, base: Value, indices: &[Value]) -> Result<()> {
-    let fail = |what: String| Err(err("constant.expr", format!("constant #{i}"), what));
+    let fail = |what: String| Err(cold(|| err("constant.expr", format!("constant #{i}"), what)));
     let type_of = |v: Value| match v {
         Value::Const(k) => m.consts.get(k.index()).map(|k| k.ty),
         Value::Global(g) => m.globals.get(g.index()).map(|g| g.ptr_ty),
@@ -557,16 +569,18 @@ fn struct_fields(m: &Module, i: usize, ty: TypeId, vs: &[Value], elems: &[TypeId
         };
         let Some(got) = got else { continue };
         if !same_type(m, got, *want) {
-            return Err(err(
-                "constant.shape",
-                format!("constant #{i}"),
-                format!(
-                    "field {k} of a {} constant is {}, the field is {}",
-                    m.types.display(ty),
-                    m.types.display(got),
-                    m.types.display(*want)
-                ),
-            ));
+            return Err(cold(|| {
+                err(
+                    "constant.shape",
+                    format!("constant #{i}"),
+                    format!(
+                        "field {k} of a {} constant is {}, the field is {}",
+                        m.types.display(ty),
+                        m.types.display(got),
+                        m.types.display(*want)
+                    ),
+                )
+            }));
         }
     }
     Ok(())
@@ -578,18 +592,20 @@ pub(crate) fn verify_globals(m: &Module) -> Result<()> {
     for g in &m.globals {
         let Some(Value::Const(c)) = g.init else { continue };
         let Some(k) = m.consts.get(c.index()) else {
-            return Err(err("global.initializer", format!("global `{}`", g.name), "initializer out of range"));
+            return Err(cold(|| err("global.initializer", format!("global `{}`", g.name), "initializer out of range")));
         };
         if !same_type(m, k.ty, g.value_ty) {
-            return Err(err(
-                "global.initializer",
-                format!("global `{}`", g.name),
-                format!(
-                    "initializer of type {} for a global of type {}",
-                    m.types.display(k.ty),
-                    m.types.display(g.value_ty)
-                ),
-            ));
+            return Err(cold(|| {
+                err(
+                    "global.initializer",
+                    format!("global `{}`", g.name),
+                    format!(
+                        "initializer of type {} for a global of type {}",
+                        m.types.display(k.ty),
+                        m.types.display(g.value_ty)
+                    ),
+                )
+            }));
         }
     }
     Ok(())
