@@ -1008,6 +1008,39 @@ fn call_argument_of_another_type_than_its_parameter_is_malformed() {
 }
 
 #[test]
+fn operand_of_another_type_as_read_is_malformed() {
+    // The second operand of the first binary operation (an i32 `and`) as an i64 constant, and
+    // the first conditional branch's condition as one: the bitcode names such operands by value
+    // number alone, so the reader only compares types and notes the function
+    // (`untyped_operands`); the verifier then checks its operand types in full.
+    for rel in ["compute/bitops.cs_6_0.dxil", "compute/cf_early_return.cs_6_0.dxil"] {
+        let mut m = fixture(rel);
+        let fi = main_fn(&m);
+        let i64t = m.types.intern(Type::Int(64));
+        m.consts.push(Const { ty: i64t, kind: ConstKind::Int(1) });
+        let c = Value::Const(ConstId(m.consts.len() as u32 - 1));
+        let branch = rel.contains("cf_");
+        let inst = m.functions[fi]
+            .insts
+            .iter_mut()
+            .find(|x| {
+                matches!(x.kind, InstKind::Binary { .. } if !branch)
+                    || matches!(x.kind, InstKind::CondBr { .. } if branch)
+            })
+            .expect("the instruction");
+        match &mut inst.kind {
+            InstKind::Binary { rhs, .. } => *rhs = c,
+            InstKind::CondBr { cond, .. } => *cond = c,
+            _ => unreachable!(),
+        }
+        expect_rule_as_read(&m, "type.operand");
+        let facts = facts_as_written(&m);
+        assert_eq!(facts.untyped_operands, vec![dxjit::ir::FuncId(fi as u32)], "{rel}");
+        assert!(facts.forward_refs.is_empty(), "{rel}: {facts:?}");
+    }
+}
+
+#[test]
 fn constant_argument_of_another_type_than_its_parameter_is_malformed() {
     // `BufferStore`'s first coordinate (i32 0) as a float constant.
     let m = bitops_store_with_constant(1, Type::Float, ConstKind::Float(0));

@@ -38,9 +38,11 @@ pub fn read_module(bitcode: &[u8]) -> std::result::Result<Module, BitcodeError> 
 /// each instruction records its block, each block ends in its only
 /// terminator, and branch targets, PHI incoming blocks and operand lists are
 /// in range; an `extractvalue` of an operand named before it has the type of
-/// the operand's element at its indices, which exist. Recorded: the functions where an instruction other than a PHI
-/// names one not before it, the functions with PHIs, and those where a PHI
-/// follows another instruction of its block. The verifier relies on these
+/// the operand's element at its indices, which exist. Recorded: the functions where an
+/// instruction other than a PHI names one not before it, the functions with PHIs, those where a
+/// PHI follows another instruction of its block, and those with a call or a binary operation,
+/// comparison, `select`, `ret` or conditional branch whose operands are not of the types LLVM's
+/// rules want. The verifier relies on these
 /// only for the module exactly as read (`verify::verify_read`); a module
 /// changed since must be verified in full.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
