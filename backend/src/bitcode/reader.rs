@@ -176,8 +176,7 @@ pub fn read_module_with_facts(bitcode: &[u8]) -> std::result::Result<(Module, Re
     let scratch = SCRATCH.with(|s| s.take()).unwrap_or_default();
     let mut r = Reader::new(bitcode, scratch);
     let result = r.run();
-    let facts = std::mem::take(&mut r.facts);
-    let (module, scratch) = r.finish();
+    let (module, scratch, facts) = r.finish();
     // Keep the reader's working storage for the next module on this thread,
     // unless a huge module made it big.
     if scratch.capacity_bytes() <= MAX_KEPT_SCRATCH {
@@ -595,8 +594,8 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// The module read and the working storage, for reuse.
-    fn finish(self) -> (Module, Scratch) {
+    /// The module read, the working storage (for reuse) and what reading established.
+    fn finish(self) -> (Module, Scratch, ReadFacts) {
         let sc = Scratch {
             cursor: self.cur.into_storage(),
             rec_ops: self.rec.ops,
@@ -612,7 +611,7 @@ impl<'a> Reader<'a> {
             string_memo: self.string_memo,
             string_memo_next: self.string_memo_next,
         };
-        (self.module, sc)
+        (self.module, sc, self.facts)
     }
 
     fn run_inner(&mut self) -> Result<()> {
