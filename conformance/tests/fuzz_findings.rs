@@ -487,6 +487,58 @@ fn trace_ray_in_an_intersection_shader_is_malformed() {
     assert!(msg.contains("TraceRay is not available in intersection shaders"), "{msg}");
 }
 
+/// A new global of `value_ty` in address space 3 (groupshared); its id.
+fn add_groupshared(m: &mut Module, value_ty: dxjit::ir::TypeId) -> dxjit::ir::GlobalId {
+    let ptr_ty = m.types.intern(Type::Pointer { pointee: value_ty, addr_space: 3 });
+    m.globals.push(dxjit::ir::Global {
+        name: "gs".into(),
+        value_ty,
+        ptr_ty,
+        addr_space: 3,
+        is_const: false,
+        init: None,
+        linkage: 0,
+        align: 4,
+        thread_local: 0,
+        unnamed_addr: false,
+    });
+    dxjit::ir::GlobalId(m.globals.len() as u32 - 1)
+}
+
+/// Campaign 44444 finding: a pixel shader's constant array moved to address space 3 compiled
+/// to a `Workgroup` variable in a fragment entry point, which Vulkan allows in compute, mesh
+/// and task shaders only (spirv-val: VUID-StandaloneSpirv-None-04645). DXC's validator:
+/// "Thread Group Shared Memory not supported from non-compute entry points". A shader program
+/// of another stage declares no groupshared global (compute ones may); in a library, an entry
+/// of another kind reaches none (here the miss shader's store retargeted to one).
+#[test]
+fn groupshared_memory_outside_thread_group_stages_is_malformed() {
+    let mut m = fixture("graphics/fullscreen.ps_6_0.dxil");
+    let f32t = m.types.intern(Type::Float);
+    add_groupshared(&mut m, f32t);
+    let msg = expect_rule(&m, "memory.groupshared-stage");
+    assert!(msg.contains("groupshared memory in a pixel shader"), "{msg}");
+    expect_rule_as_read(&m, "memory.groupshared-stage");
+    // A compute shader may have it.
+    let mut m = fixture("compute/bitops.cs_6_0.dxil");
+    let f32t = m.types.intern(Type::Float);
+    add_groupshared(&mut m, f32t);
+    let cs = compile_written(&m).expect("a compute shader with groupshared memory compiles");
+    spirv_val::validate(&cs.spirv).expect("valid SPIR-V");
+    // The miss shader of a library stores to it.
+    let mut m = fixture_export("raytracing/basic.lib_6_3.dxil", "Miss");
+    let fi = m.functions.iter().position(|f| !f.is_declaration && f.name.contains("Miss")).expect("the export");
+    let store = m.functions[fi].insts.iter().position(|x| matches!(x.kind, InstKind::Store { .. })).expect("a store");
+    let InstKind::Store { value, .. } = m.functions[fi].insts[store].kind else { unreachable!() };
+    let vt = m.value_type(&m.functions[fi], value);
+    let g = add_groupshared(&mut m, vt);
+    if let InstKind::Store { ptr, .. } = &mut m.functions[fi].insts[store].kind {
+        *ptr = Value::Global(g);
+    }
+    let msg = expect_rule_with(&m, &export("Miss"), "memory.groupshared-stage");
+    assert!(msg.contains("uses groupshared @gs from dx.entryPoints[") && msg.contains("a miss shader"), "{msg}");
+}
+
 /// Sets the constant index of the first `extractelement`/`insertelement`
 /// of the function named like `export` to `k`.
 fn set_element_index(m: &mut Module, export: &str, insert: bool, k: u64) {

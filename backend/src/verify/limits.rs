@@ -62,7 +62,7 @@ pub(crate) fn verify_module(m: &Module, info: &DxilModuleInfo, allocas: &[(FuncI
         signatures(ep, kind, &place)?;
     }
     resources(m, info)?;
-    memory(m, allocas)
+    memory(m, info, allocas)
 }
 
 /// Every `alloca` of the module's defined functions, in function and instruction order.
@@ -475,14 +475,22 @@ fn signature(elems: &[SignatureElement], which: &str, place: &Place<'_>) -> Resu
 /// Bit 0 of each of the 32 rows of [`signature`]'s 4-bit rows.
 const ROW_ONES: u128 = u128::MAX / 0xF;
 
-/// Groupshared memory and local arrays (allocas, private globals).
-fn memory(m: &Module, allocas: &[(FuncId, InstId)]) -> Result<()> {
+/// Groupshared memory (in the stages that have it: [`groupshared_stages`]) and local arrays
+/// (allocas, private globals).
+fn memory(m: &Module, info: &DxilModuleInfo, allocas: &[(FuncId, InstId)]) -> Result<()> {
     let mut shared = 0u64;
     let mut private = 0u64;
+    let mut stages_checked = false;
     for g in &m.globals {
         // (Only groupshared and private variables count: resource globals and constants not.)
         match g.addr_space {
-            3 => shared = shared.saturating_add(size_of(m, g.value_ty, 0)),
+            3 => {
+                if !stages_checked {
+                    groupshared_stages(m, info)?;
+                    stages_checked = true;
+                }
+                shared = shared.saturating_add(size_of(m, g.value_ty, 0))
+            }
             0 if !g.is_const => private = private.saturating_add(size_of(m, g.value_ty, 0)),
             _ => continue,
         }
@@ -528,6 +536,104 @@ fn memory(m: &Module, allocas: &[(FuncId, InstId)]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// `memory.groupshared-stage`: thread-group shared memory (address space 3) belongs to compute,
+/// mesh and amplification shaders and work-graph nodes (DXC's validator: "Thread Group Shared
+/// Memory not supported from non-compute entry points"; Vulkan has `Workgroup` storage in
+/// those stages only). A program of another stage declares none; in a library, no entry of
+/// another kind reaches one, in its body or in a function it calls. (Run once, for a module
+/// with a groupshared global.)
+#[cold]
+#[inline(never)]
+fn groupshared_stages(m: &Module, info: &DxilModuleInfo) -> Result<()> {
+    let has = |k: ShaderKind| {
+        matches!(k, ShaderKind::Compute | ShaderKind::Mesh | ShaderKind::Amplification | ShaderKind::Node)
+    };
+    let kind = info.shader_model.kind;
+    if kind != ShaderKind::Library {
+        if has(kind) {
+            return Ok(());
+        }
+        let g = m.globals.iter().find(|g| g.addr_space == 3).map_or("", |g| g.name.as_str());
+        return Err(err(
+            "memory.groupshared-stage",
+            format!("global @{g}"),
+            format!("groupshared memory in a {} shader (compute, mesh and amplification shaders only)", kind.name()),
+        ));
+    }
+    for (i, ep) in info.entry_points.iter().enumerate() {
+        let (Some(f), Some(k)) = (ep.function, ep.properties.shader_kind) else { continue };
+        if has(k) {
+            continue;
+        }
+        if let Some((fi, id, g)) = reaches_groupshared(m, f) {
+            let f = &m.functions[fi.index()];
+            return Err(err(
+                "memory.groupshared-stage",
+                super::inst_place(f, id),
+                format!(
+                    "uses groupshared @{} from dx.entryPoints[{i}] `{}`, a {} shader (compute, mesh, amplification \
+                     and node shaders only)",
+                    m.globals[g].name,
+                    ep.name,
+                    k.name()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The first instruction of function `f`, or of a defined function it calls (transitively),
+/// with an operand that is a groupshared global or a constant expression over one: (function,
+/// instruction, global).
+fn reaches_groupshared(m: &Module, f: FuncId) -> Option<(FuncId, InstId, usize)> {
+    let mut seen = vec![false; m.functions.len()];
+    let mut stack = vec![f];
+    while let Some(fi) = stack.pop() {
+        match seen.get_mut(fi.index()) {
+            Some(s) if !*s => *s = true,
+            _ => continue,
+        }
+        let func = &m.functions[fi.index()];
+        for (i, inst) in func.insts.iter().enumerate() {
+            let (inline, n, pool) = super::ssa::operand_parts(func, &inst.kind);
+            let phis = match &inst.kind {
+                crate::ir::InstKind::Phi { incoming } => func.phis(*incoming),
+                _ => &[],
+            };
+            for v in inline[..n.min(3)].iter().chain(pool).chain(phis.iter().map(|(v, _)| v)) {
+                if let Some(g) = groupshared_in(m, *v, 0) {
+                    return Some((fi, InstId(i as u32), g));
+                }
+                if let crate::ir::Value::Function(c) = v {
+                    if m.functions.get(c.index()).is_some_and(|c| !c.is_declaration) {
+                        stack.push(*c);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The groupshared global value `v` is, or a constant expression over it reaches (`depth`:
+/// nesting so far).
+fn groupshared_in(m: &Module, v: crate::ir::Value, depth: u32) -> Option<usize> {
+    use crate::ir::{ConstExpr, ConstKind, Value};
+    match v {
+        Value::Global(g) => m.globals.get(g.index()).filter(|x| x.addr_space == 3).map(|_| g.index()),
+        Value::Const(c) if depth < 16 => match &m.consts.get(c.index())?.kind {
+            ConstKind::Expr(ConstExpr::Gep { base, .. }) => groupshared_in(m, *base, depth + 1),
+            ConstKind::Expr(ConstExpr::Cast { value, .. }) => groupshared_in(m, *value, depth + 1),
+            ConstKind::Expr(ConstExpr::Select { if_true, if_false, .. }) => {
+                groupshared_in(m, *if_true, depth + 1).or_else(|| groupshared_in(m, *if_false, depth + 1))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// Byte size of a type (no padding; saturating), enough to compare with the limits.

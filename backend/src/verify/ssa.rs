@@ -459,7 +459,7 @@ fn use_error(f: &Function, id: InstId, d: InstId, rule: &'static str) -> VerifyE
 /// order, without a closure (this visit is the verifier's hottest loop): up
 /// to three held in the instruction, then a run of the value pool.
 #[inline(always)]
-fn operand_parts<'f>(f: &'f Function, kind: &InstKind) -> ([Value; 3], usize, &'f [Value]) {
+pub(super) fn operand_parts<'f>(f: &'f Function, kind: &InstKind) -> ([Value; 3], usize, &'f [Value]) {
     const N: Value = Value::Arg(0);
     match kind {
         InstKind::Binary { lhs, rhs, .. } | InstKind::Cmp { lhs, rhs, .. } => ([*lhs, *rhs, N], 2, &[]),
