@@ -539,6 +539,47 @@ fn groupshared_memory_outside_thread_group_stages_is_malformed() {
     assert!(msg.contains("uses groupshared @gs from dx.entryPoints[") && msg.contains("a miss shader"), "{msg}");
 }
 
+/// Campaign 47474 finding: a constant `getelementptr` over a library's resource array read
+/// as `fptosi` (a record-code mutation) of the array's pointer to a handle pointer; lowering
+/// took the cast's operand and indexed past the array's one-member struct (invalid
+/// `OpAccessChain`). Constant casts now follow the cast rules of the instruction, and constant
+/// binary operations take operands of their type (`constant.expr`). (As read, the reader's range
+/// of the constants the verifier looks at covers casts and binary operations:
+/// `verify::read_tests::shaped_constants_lie_in_the_range_the_reader_gives`.)
+#[test]
+fn constant_cast_or_binary_operation_of_other_types_is_malformed() {
+    use dxjit::ir::{BinOp, CastOp, ConstExpr};
+    for case in 0..3 {
+        let mut m = fixture("compute/bitops.cs_6_0.dxil");
+        let f32t = m.types.intern(Type::Float);
+        let arr = m.types.intern(Type::Array { len: 2, elem: f32t });
+        let g = add_groupshared(&mut m, arr);
+        let elem_ptr = m.types.intern(Type::Pointer { pointee: f32t, addr_space: 3 });
+        let i32t = m.types.intern(Type::Int(32));
+        let (ty, kind) = match case {
+            // fptosi of a pointer: not a cast LLVM has.
+            0 => (elem_ptr, ConstKind::Expr(ConstExpr::Cast { op: CastOp::FPToSI, value: Value::Global(g) })),
+            // An integer add of a float and an i32.
+            1 => {
+                m.consts.push(Const { ty: f32t, kind: ConstKind::Float(0) });
+                let f = Value::Const(ConstId(m.consts.len() as u32 - 1));
+                m.consts.push(Const { ty: i32t, kind: ConstKind::Int(1) });
+                let i = Value::Const(ConstId(m.consts.len() as u32 - 1));
+                (i32t, ConstKind::Expr(ConstExpr::Binary { op: BinOp::Add, lhs: f, rhs: i, flags: 0 }))
+            }
+            // A bitcast of the array's pointer to an element pointer: fine.
+            _ => (elem_ptr, ConstKind::Expr(ConstExpr::Cast { op: CastOp::BitCast, value: Value::Global(g) })),
+        };
+        m.consts.push(Const { ty, kind });
+        if case < 2 {
+            expect_rule(&m, "constant.expr");
+        } else {
+            let cs = compile_edited_with(&m, &CompileOptions::default()).expect("a constant bitcast compiles");
+            spirv_val::validate(&cs.spirv).expect("valid SPIR-V");
+        }
+    }
+}
+
 /// Sets the constant index of the first `extractelement`/`insertelement`
 /// of the function named like `export` to `k`.
 fn set_element_index(m: &mut Module, export: &str, insert: bool, k: u64) {

@@ -61,8 +61,8 @@ pub struct ReadFacts {
     /// ([`FunctionFacts::untyped_operands`]).
     pub untyped_operands: Vec<crate::ir::FuncId>,
     /// The first and the last index of the constants that are aggregates, data arrays or
-    /// GEP expressions (`None`: there are none); every other constant was read with a kind of
-    /// its type.
+    /// GEP, cast or binary expressions (`None`: there are none); every other constant was read
+    /// with a kind of its type.
     pub shaped_consts: Option<(u32, u32)>,
     /// The type table as read.
     pub types: TypeFacts,
@@ -1347,6 +1347,7 @@ impl<'a> Reader<'a> {
                 let lhs = self.const_operand(op(ops, 1)?, bv, bc, mf)?;
                 let rhs = self.const_operand(op(ops, 2)?, bv, bc, mf)?;
                 let float = self.module.types.get(self.elem_scalar(ty)).is_float();
+                self.shaped_const.set(true);
                 ConstKind::Expr(ConstExpr::Binary {
                     op: bin_op(op(ops, 0)?, float)?,
                     lhs,
@@ -1357,6 +1358,7 @@ impl<'a> Reader<'a> {
             11 => {
                 let _opty = self.ty(op(ops, 1)?)?;
                 let value = self.const_operand(op(ops, 2)?, bv, bc, mf)?;
+                self.shaped_const.set(true);
                 ConstKind::Expr(ConstExpr::Cast { op: cast_op(op(ops, 0)?)?, value })
             }
             12 | 20 => {

@@ -45,7 +45,7 @@
 //! operations, comparisons, selects, returns and branches are not
 //! ([`FunctionFacts::untyped_operands`]); that every constant has a type
 //! of the module is the reader's fact too, and so is where the aggregate, data
-//! and GEP constants lie ([`ReadFacts::shaped_consts`]): the constant rules look
+//! and GEP, cast and binary-expression constants lie ([`ReadFacts::shaped_consts`]): the constant rules look
 //! only there. The reader also takes the type table apart once
 //! ([`crate::bitcode::TypeFacts`]: LLVM's element-type rules, the first type of
 //! each fixed kind, the `void`s, where the `dx.types` structs lie), so of a

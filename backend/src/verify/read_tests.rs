@@ -69,8 +69,8 @@ fn the_readers_facts_give_the_full_verdict_on_hostile_inputs() {
     assert!(with_forward_refs > 0);
 }
 
-/// [`crate::bitcode::ReadFacts::shaped_consts`] spans every aggregate, data array and GEP
-/// expression among the constants (the only ones the verifier's constant rules look at in a
+/// [`crate::bitcode::ReadFacts::shaped_consts`] spans every aggregate, data array, GEP, cast and
+/// binary expression among the constants (the only ones the verifier's constant rules look at in a
 /// module as read), and is `None` only where there are none: over the fixtures, the hostile
 /// inputs and, when present, the corpus.
 #[test]
@@ -92,7 +92,9 @@ fn shaped_constants_lie_in_the_range_the_reader_gives() {
             .filter(|&k| {
                 matches!(
                     m.consts[k as usize].kind,
-                    ConstKind::Aggregate(_) | ConstKind::Data(_) | ConstKind::Expr(ConstExpr::Gep { .. })
+                    ConstKind::Aggregate(_)
+                        | ConstKind::Data(_)
+                        | ConstKind::Expr(ConstExpr::Gep { .. } | ConstExpr::Cast { .. } | ConstExpr::Binary { .. })
                 )
             })
             .collect();

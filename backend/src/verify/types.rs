@@ -362,35 +362,7 @@ impl<'a> Checker<'a> {
     }
 
     fn cast(&self, id: InstId, op: CastOp, from: TypeId, to: TypeId) -> Result<()> {
-        let (fc, flen) = self.shape(from);
-        let (tc, tlen) = self.shape(to);
-        use Class::*;
-        let ok = flen == tlen
-            && match op {
-                CastOp::Trunc => matches!((fc, tc), (Int(a), Int(b)) if b < a),
-                CastOp::ZExt | CastOp::SExt => matches!((fc, tc), (Int(a), Int(b)) if b > a),
-                CastOp::FPTrunc => matches!((fc, tc), (Float(a), Float(b)) if b < a),
-                CastOp::FPExt => matches!((fc, tc), (Float(a), Float(b)) if b > a),
-                CastOp::FPToUI | CastOp::FPToSI => matches!((fc, tc), (Float(_), Int(_))),
-                CastOp::UIToFP | CastOp::SIToFP => matches!((fc, tc), (Int(_), Float(_))),
-                CastOp::PtrToInt => matches!((fc, tc), (Ptr, Int(_))),
-                CastOp::IntToPtr => matches!((fc, tc), (Int(_), Ptr)),
-                CastOp::AddrSpaceCast => matches!((fc, tc), (Ptr, Ptr)),
-                CastOp::BitCast => match (fc, tc) {
-                    (Ptr, Ptr) => true,
-                    (Int(a) | Float(a), Int(b) | Float(b)) => a == b,
-                    _ => false,
-                },
-            };
-        // bitcast may also change the vector shape at the same total width
-        let ok = ok
-            || (op == CastOp::BitCast
-                && match (fc, tc) {
-                    (Int(a) | Float(a), Int(b) | Float(b)) => {
-                        u64::from(a) * u64::from(flen.unwrap_or(1)) == u64::from(b) * u64::from(tlen.unwrap_or(1))
-                    }
-                    _ => false,
-                });
+        let ok = cast_fits(self.m, op, from, to);
         if !ok {
             return Err(cold(|| self.fail(id, format!("{} from {} to {}", op.name(), self.show(from), self.show(to)))));
         }
@@ -398,12 +370,60 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// (scalar class, vector length or `None` for scalars) of type `t` of module `m`.
+fn shape_of(m: &Module, t: TypeId) -> (Class, Option<u32>) {
+    let class = |t: TypeId| match m.types.list.get(t.0 as usize) {
+        Some(Type::Int(w)) => Class::Int(*w),
+        Some(Type::Half) => Class::Float(16),
+        Some(Type::Float) => Class::Float(32),
+        Some(Type::Double) => Class::Float(64),
+        Some(Type::Pointer { .. }) => Class::Ptr,
+        _ => Class::Other,
+    };
+    match m.types.list.get(t.0 as usize) {
+        Some(Type::Vector { len, elem }) => (class(*elem), Some(*len)),
+        _ => (class(t), None),
+    }
+}
+
+/// LLVM's rules for a cast `op` from `from` to `to` (instructions and constant expressions).
+fn cast_fits(m: &Module, op: CastOp, from: TypeId, to: TypeId) -> bool {
+    let (fc, flen) = shape_of(m, from);
+    let (tc, tlen) = shape_of(m, to);
+    use Class::*;
+    let ok = flen == tlen
+        && match op {
+            CastOp::Trunc => matches!((fc, tc), (Int(a), Int(b)) if b < a),
+            CastOp::ZExt | CastOp::SExt => matches!((fc, tc), (Int(a), Int(b)) if b > a),
+            CastOp::FPTrunc => matches!((fc, tc), (Float(a), Float(b)) if b < a),
+            CastOp::FPExt => matches!((fc, tc), (Float(a), Float(b)) if b > a),
+            CastOp::FPToUI | CastOp::FPToSI => matches!((fc, tc), (Float(_), Int(_))),
+            CastOp::UIToFP | CastOp::SIToFP => matches!((fc, tc), (Int(_), Float(_))),
+            CastOp::PtrToInt => matches!((fc, tc), (Ptr, Int(_))),
+            CastOp::IntToPtr => matches!((fc, tc), (Int(_), Ptr)),
+            CastOp::AddrSpaceCast => matches!((fc, tc), (Ptr, Ptr)),
+            CastOp::BitCast => match (fc, tc) {
+                (Ptr, Ptr) => true,
+                (Int(a) | Float(a), Int(b) | Float(b)) => a == b,
+                _ => false,
+            },
+        };
+    // bitcast may also change the vector shape at the same total width
+    ok || (op == CastOp::BitCast
+        && match (fc, tc) {
+            (Int(a) | Float(a), Int(b) | Float(b)) => {
+                u64::from(a) * u64::from(flen.unwrap_or(1)) == u64::from(b) * u64::from(tlen.unwrap_or(1))
+            }
+            _ => false,
+        })
+}
+
 /// Aggregate constants have one element per member of their type, each of
 /// the member's type (where the element is a typed value). Every constant's type
 /// is one of the module's.
 ///
 /// `as_read`: for a module as the bitcode reader made it, the range of the constants that
-/// may be aggregates, data arrays or GEP expressions
+/// may be aggregates, data arrays or GEP, cast or binary expressions
 /// ([`crate::bitcode::ReadFacts::shaped_consts`]; `None`: there are none): every other
 /// constant has a type of the module by construction.
 pub(crate) fn verify_constants(m: &Module, as_read: Option<Option<(u32, u32)>>) -> Result<()> {
@@ -416,9 +436,13 @@ pub(crate) fn verify_constants(m: &Module, as_read: Option<Option<(u32, u32)>>) 
     let consts = m.consts.get(range.clone()).unwrap_or(&[]);
     for (i, c) in consts.iter().enumerate().map(|(k, c)| (range.start + k, c)) {
         match &c.kind {
-            ConstKind::Aggregate(_) | ConstKind::Data(_) | ConstKind::Expr(crate::ir::ConstExpr::Gep { .. }) => {
-                verify_constant(m, i, c)?
-            }
+            ConstKind::Aggregate(_)
+            | ConstKind::Data(_)
+            | ConstKind::Expr(
+                crate::ir::ConstExpr::Gep { .. }
+                | crate::ir::ConstExpr::Cast { .. }
+                | crate::ir::ConstExpr::Binary { .. },
+            ) => verify_constant(m, i, c)?,
             // A constant the reader made has a type of the module (`ReadFacts`).
             _ if as_read => {}
             _ => verify_constant(m, i, c)?,
@@ -438,6 +462,10 @@ fn verify_constant(m: &Module, i: usize, c: &crate::ir::Const) -> Result<()> {
         ConstKind::Data(d) => d.len() as u64,
         ConstKind::Expr(crate::ir::ConstExpr::Gep { source_ty, base, indices, .. }) => {
             return const_gep(m, i, c.ty, *source_ty, *base, indices);
+        }
+        ConstKind::Expr(crate::ir::ConstExpr::Cast { op, value }) => return const_cast(m, i, c.ty, *op, *value),
+        ConstKind::Expr(crate::ir::ConstExpr::Binary { op, lhs, rhs, .. }) => {
+            return const_binary(m, i, c.ty, *op, [*lhs, *rhs]);
         }
         _ => return Ok(()),
     };
@@ -470,6 +498,58 @@ fn verify_constant(m: &Module, i: usize, c: &crate::ir::Const) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The type of constant operand `v` (a constant, global or function), if it names one.
+fn const_operand_type(m: &Module, v: Value) -> Option<TypeId> {
+    match v {
+        Value::Const(k) => m.consts.get(k.index()).map(|k| k.ty),
+        Value::Global(g) => m.globals.get(g.index()).map(|g| g.ptr_ty),
+        Value::Function(f) => m.functions.get(f.index()).map(|f| f.ptr_ty),
+        _ => None,
+    }
+}
+
+/// A constant cast (#`i`, of type `ty`) follows the cast rules of the instruction (a mutated
+/// `getelementptr` read as `fptosi` of a resource array's pointer reached lowering and lost
+/// the array).
+#[cold]
+fn const_cast(m: &Module, i: usize, ty: TypeId, op: CastOp, value: Value) -> Result<()> {
+    let Some(from) = const_operand_type(m, value) else {
+        return Err(err(
+            "constant.expr",
+            format!("constant #{i}"),
+            format!("{} of a value that is not a constant", op.name()),
+        ));
+    };
+    if cast_fits(m, op, from, ty) {
+        return Ok(());
+    }
+    Err(err(
+        "constant.expr",
+        format!("constant #{i}"),
+        format!("{} from {} to {}", op.name(), m.types.display(from), m.types.display(ty)),
+    ))
+}
+
+/// A constant binary operation (#`i`, of type `ty`): both operands of its type, an integer or
+/// floating-point one of the kind the opcode works on.
+#[cold]
+fn const_binary(m: &Module, i: usize, ty: TypeId, op: crate::ir::BinOp, operands: [Value; 2]) -> Result<()> {
+    let typed = operands.iter().all(|v| const_operand_type(m, *v).is_some_and(|t| same_type(m, t, ty)));
+    let kind = match shape_of(m, ty).0 {
+        Class::Int(_) => !op.is_float(),
+        Class::Float(_) => op.is_float(),
+        _ => false,
+    };
+    if typed && kind {
+        return Ok(());
+    }
+    Err(err(
+        "constant.expr",
+        format!("constant #{i}"),
+        format!("{} on operands of other types than {}", op.name(), m.types.display(ty)),
+    ))
 }
 
 /// A constant `getelementptr` (#`i`, of type `ty`) is typed as the instruction is: its base a
