@@ -785,7 +785,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Reads the record with abbreviation `id` (as returned by [`Cursor::advance`]).
-    #[inline(never)]
+    #[inline]
     pub fn read_record(&mut self, id: u32, rec: &mut Record) -> Result<()> {
         rec.ops.clear();
         rec.blob = None;
