@@ -41,20 +41,7 @@ impl<'a> Checker<'a> {
     }
     /// (scalar class, vector length or `None` for scalars).
     fn shape(&self, t: TypeId) -> (Class, Option<u32>) {
-        match self.get(t) {
-            Some(Type::Vector { len, elem }) => (self.class(*elem), Some(*len)),
-            _ => (self.class(t), None),
-        }
-    }
-    fn class(&self, t: TypeId) -> Class {
-        match self.get(t) {
-            Some(Type::Int(w)) => Class::Int(*w),
-            Some(Type::Half) => Class::Float(16),
-            Some(Type::Float) => Class::Float(32),
-            Some(Type::Double) => Class::Float(64),
-            Some(Type::Pointer { .. }) => Class::Ptr,
-            _ => Class::Other,
-        }
+        shape_of(self.m, t)
     }
     fn is_bool(&self, t: TypeId) -> bool {
         matches!(self.get(t), Some(Type::Int(1)))
@@ -371,6 +358,7 @@ impl<'a> Checker<'a> {
 }
 
 /// (scalar class, vector length or `None` for scalars) of type `t` of module `m`.
+#[inline]
 fn shape_of(m: &Module, t: TypeId) -> (Class, Option<u32>) {
     let class = |t: TypeId| match m.types.list.get(t.0 as usize) {
         Some(Type::Int(w)) => Class::Int(*w),
