@@ -93,12 +93,7 @@ impl<'a> Checker<'a> {
                 let lt = self.vt(*lhs);
                 self.same(id, "operands", lt, self.vt(*rhs))?;
                 self.same(id, "operand and result", lt, rt)?;
-                let ok = match self.shape(lt).0 {
-                    Class::Int(_) => !op.is_float(),
-                    Class::Float(_) => op.is_float(),
-                    _ => false,
-                };
-                if !ok {
+                if !binop_fits(self.m, *op, lt) {
                     return Err(cold(|| self.fail(id, format!("{} on {}", op.name(), self.show(lt)))));
                 }
             }
@@ -374,6 +369,16 @@ fn shape_of(m: &Module, t: TypeId) -> (Class, Option<u32>) {
     }
 }
 
+/// A binary operation `op` works on values of type `t`: integers (or vectors of them) for an
+/// integer opcode, floating-point values for a floating-point one.
+fn binop_fits(m: &Module, op: crate::ir::BinOp, t: TypeId) -> bool {
+    match shape_of(m, t).0 {
+        Class::Int(_) => !op.is_float(),
+        Class::Float(_) => op.is_float(),
+        _ => false,
+    }
+}
+
 /// LLVM's rules for a cast `op` from `from` to `to` (instructions and constant expressions).
 fn cast_fits(m: &Module, op: CastOp, from: TypeId, to: TypeId) -> bool {
     let (fc, flen) = shape_of(m, from);
@@ -525,12 +530,7 @@ fn const_cast(m: &Module, i: usize, ty: TypeId, op: CastOp, value: Value) -> Res
 #[cold]
 fn const_binary(m: &Module, i: usize, ty: TypeId, op: crate::ir::BinOp, operands: [Value; 2]) -> Result<()> {
     let typed = operands.iter().all(|v| const_operand_type(m, *v).is_some_and(|t| same_type(m, t, ty)));
-    let kind = match shape_of(m, ty).0 {
-        Class::Int(_) => !op.is_float(),
-        Class::Float(_) => op.is_float(),
-        _ => false,
-    };
-    if typed && kind {
+    if typed && binop_fits(m, op, ty) {
         return Ok(());
     }
     Err(err(
@@ -629,13 +629,7 @@ fn same_type(m: &Module, a: TypeId, b: TypeId) -> bool {
 /// (a mutated `%dx.types.ResBind` once held a function pointer as its class byte).
 fn struct_fields(m: &Module, i: usize, ty: TypeId, vs: &[Value], elems: &[TypeId]) -> Result<()> {
     for (k, (v, want)) in vs.iter().zip(elems).enumerate() {
-        let got = match v {
-            Value::Const(x) => m.consts.get(x.index()).map(|x| x.ty),
-            Value::Global(g) => m.globals.get(g.index()).map(|g| g.ptr_ty),
-            Value::Function(f) => m.functions.get(f.index()).map(|f| f.ptr_ty),
-            _ => None,
-        };
-        let Some(got) = got else { continue };
+        let Some(got) = const_operand_type(m, *v) else { continue };
         if !same_type(m, got, *want) {
             return Err(cold(|| {
                 err(
