@@ -10,6 +10,7 @@ use crate::ir::{ConstId, ConstKind, FuncId, Function, GlobalId, InstId, InstKind
 use crate::ShaderKind;
 
 use super::types::KNOWN;
+use smallvec::SmallVec;
 
 /// A `dx.op` function's declaration, checked once per module against its op
 /// and overload: a call whose argument (result) types are the declared ones
@@ -287,18 +288,18 @@ fn overload_slot(o: Overload) -> u8 {
 }
 
 /// The `dx.op` declarations of one module, by callee, as its calls reach them
-/// (a callee called with several ops gets an entry per op). Its storage is kept
-/// for the next module on the thread.
+/// (a callee called with several ops gets an entry per op). Its lists live on the stack while they are short (a module has a handful of functions
+/// and `dx.op` declarations): no thread-local storage to take and give back per module.
 pub(crate) struct Calls {
     /// By callee: the op and overload its entry of `declared` is for (0: none yet).
-    keys: Vec<u32>,
-    declared: Vec<Declared>,
+    keys: SmallVec<[u32; 32]>,
+    declared: SmallVec<[Declared; 16]>,
     /// The handle facts of [`Calls::props`].
-    props: Vec<(ConstId, Option<Props>)>,
+    props: SmallVec<[(ConstId, Option<Props>); 8]>,
     /// (`%dx.types.ResBind`, `%dx.types.ResourceProperties`) constants of annotations of
     /// `CreateHandleFromBinding` handles that passed [`int_fields`] and [`annotation`]: DXC
     /// annotates a handle at each use, with the same two constants.
-    annotated: Vec<(ConstId, ConstId)>,
+    annotated: SmallVec<[(ConstId, ConstId); 8]>,
     /// The module's [`TypeScan::known`](super::types::TypeScan::known) types.
     known: [u32; KNOWN],
 }
@@ -312,23 +313,12 @@ type Props = (u64, Option<u64>);
 /// many as it has distinct resource bindings; past it, facts are computed each time).
 const MEMO: usize = 64;
 
-type Scratch = (Vec<u32>, Vec<Declared>, Vec<(ConstId, Option<Props>)>, Vec<(ConstId, ConstId)>);
-
-thread_local! {
-    static SCRATCH: std::cell::Cell<Option<Scratch>> = const { std::cell::Cell::new(None) };
-}
-
 impl Calls {
     pub(crate) fn new(m: &Module, known: [u32; KNOWN]) -> Calls {
-        let (mut keys, mut declared, mut props, mut annotated) = SCRATCH.with(|s| s.take()).unwrap_or_default();
         // One entry per function, and one more for a callee the module does not have (the
         // operand-range rule reports it first).
-        keys.clear();
-        keys.resize(m.functions.len() + 1, 0);
-        declared.clear();
-        props.clear();
-        annotated.clear();
-        Calls { keys, declared, props, annotated, known }
+        let keys = SmallVec::from_elem(0, m.functions.len() + 1);
+        Calls { keys, declared: SmallVec::new(), props: SmallVec::new(), annotated: SmallVec::new(), known }
     }
 
     /// [`props_words`] of constant `c`, remembered per module.
@@ -369,22 +359,6 @@ impl Calls {
         self.declared.push(d);
         self.keys[slot] = self.declared.len() as u32;
         &self.declared[self.declared.len() - 1]
-    }
-}
-
-impl Drop for Calls {
-    fn drop(&mut self) {
-        // Keep the storage unless a huge module made it big.
-        if self.keys.capacity() <= 1 << 16 && self.declared.capacity() <= 1 << 12 {
-            // (props and annotated hold at most MEMO entries.)
-            let keep = (
-                std::mem::take(&mut self.keys),
-                std::mem::take(&mut self.declared),
-                std::mem::take(&mut self.props),
-                std::mem::take(&mut self.annotated),
-            );
-            SCRATCH.with(|s| s.set(Some(keep)));
-        }
     }
 }
 
