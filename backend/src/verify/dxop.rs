@@ -482,6 +482,12 @@ fn args_as_declared(m: &Module, f: &Function, decl: &Declared, args: &[Value]) -
 /// [`args_as_declared`] for arguments known to have their declared types (`args_typed` of
 /// [`call`]): the operands that must be constants are, integer constants where declared
 /// integers.
+///
+/// As read, a constant of an integer type of at most 64 bits (the declared types of a
+/// fitting declaration) is an integer, a null, an `undef` or an expression
+/// ([`crate::bitcode`] reads no other kind for such a type), so it is an integer constant
+/// unless it is one of the last two: asked so, the test takes the same way for the integers
+/// and the nulls (zeros) that alternate among the operands.
 #[inline(always)]
 fn constants_as_declared(m: &Module, decl: &Declared, args: &[Value]) -> bool {
     let mut c = decl.rules.constant;
@@ -490,7 +496,7 @@ fn constants_as_declared(m: &Module, decl: &Declared, args: &[Value]) -> bool {
         c &= c - 1;
         let Some(Value::Const(a)) = args.get(k) else { return false };
         if bit(decl.int_constant, k)
-            && !matches!(m.consts.get(a.index()).map(|c| &c.kind), Some(ConstKind::Int(_) | ConstKind::Null))
+            && m.consts.get(a.index()).is_none_or(|c| matches!(c.kind, ConstKind::Undef | ConstKind::Expr(_)))
         {
             return false;
         }
