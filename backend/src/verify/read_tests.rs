@@ -116,6 +116,28 @@ fn shaped_constants_lie_in_the_range_the_reader_gives() {
     assert!(modules > 50 && with_shaped > 0, "{modules} modules, {with_shaped} with shaped constants");
 }
 
+/// The fixtures the tests below mutate: a vertex shader and compute shaders of loops, early
+/// returns, bit operations, 64-bit and float arithmetic.
+const MUTATED: [&str; 6] = [
+    "compute/bitops.cs_6_0.dxil",
+    "compute/cf_early_return.cs_6_0.dxil",
+    "graphics/fullscreen.vs_6_0.dxil",
+    "compute/cf_loop_multi_exit.cs_6_0.dxil",
+    "compute/float_minmax_nan.cs_6_0.dxil",
+    "compute/int64_double.cs_6_0.dxil",
+];
+
+/// Fixture `name` (under `backend/../fixtures`) as read, with the reader's facts and the index of
+/// its first defined function.
+fn fixture_as_read(name: &str) -> (crate::ir::Module, crate::bitcode::ReadFacts, usize) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    let Ok(bytes) = std::fs::read(root.join(name)) else { panic!("fixture {name}") };
+    let c = crate::container::Container::parse(&bytes).unwrap();
+    let (m, facts) = crate::bitcode::read_module_with_facts(c.dxil_program().unwrap().bitcode).unwrap();
+    let Some(fi) = m.functions.iter().position(|f| !f.is_declaration) else { panic!("{name}: no body") };
+    (m, facts, fi)
+}
+
 /// [`crate::bitcode::FunctionFacts::untyped_operands`]: in fixtures of every stage, each
 /// operand of a binary operation, comparison, `select`, `ret` and conditional branch replaced by
 /// a value of another type (an earlier instruction's result or a constant), and each `ret void`
@@ -125,22 +147,10 @@ fn shaped_constants_lie_in_the_range_the_reader_gives() {
 #[test]
 fn operands_of_other_types_as_read_get_the_full_verdict() {
     use crate::ir::{InstKind, Value};
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
-    let fixtures = [
-        "compute/bitops.cs_6_0.dxil",
-        "compute/cf_early_return.cs_6_0.dxil",
-        "graphics/fullscreen.vs_6_0.dxil",
-        "compute/cf_loop_multi_exit.cs_6_0.dxil",
-        "compute/float_minmax_nan.cs_6_0.dxil",
-        "compute/int64_double.cs_6_0.dxil",
-    ];
     let (mut tried, mut noted) = (0, 0);
-    for name in fixtures {
-        let Ok(bytes) = std::fs::read(root.join(name)) else { panic!("fixture {name}") };
-        let c = crate::container::Container::parse(&bytes).unwrap();
-        let (m, facts) = crate::bitcode::read_module_with_facts(c.dxil_program().unwrap().bitcode).unwrap();
+    for name in MUTATED {
+        let (m, facts, fi) = fixture_as_read(name);
         assert!(facts.untyped_operands.is_empty(), "{name}: {:?}", facts.untyped_operands);
-        let Some(fi) = m.functions.iter().position(|f| !f.is_declaration) else { panic!("{name}: no body") };
         let f = &m.functions[fi];
         // One value of each type: earlier results and the module's constants.
         let mut by_type: Vec<(crate::ir::TypeId, Value)> = Vec::new();
@@ -203,28 +213,18 @@ fn operands_of_other_types_as_read_get_the_full_verdict() {
     assert!(tried > 100 && noted > 50, "{tried} tried, {noted} noted");
 }
 
-/// A `dx.op` call's operands that must be integer constants, as read: in fixtures of several
-/// stages, each constant operand of each call replaced by every constant of its type (integers,
+/// A `dx.op` call's operands that must be integer constants, as read: in the [`MUTATED`]
+/// fixtures, each constant operand of each call replaced by every constant of its type (integers,
 /// nulls), by an `undef` and by an expression of that type, then written and read back. The
 /// verdict with the reader's facts is the full verifier's (whose integer-constant rule reads the
 /// constant's kind); an `undef` or an expression where the op wants an integer is rejected.
 #[test]
 fn constant_operands_of_other_kinds_as_read_get_the_full_verdict() {
     use crate::ir::{BinOp, Const, ConstExpr, ConstId, ConstKind, InstKind, Type, Value};
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
-    let fixtures = [
-        "graphics/fullscreen.vs_6_0.dxil",
-        "compute/bitops.cs_6_0.dxil",
-        "compute/int64_double.cs_6_0.dxil",
-        "compute/cf_loop_multi_exit.cs_6_0.dxil",
-    ];
     let (mut tried, mut rejected) = (0, 0);
-    for name in fixtures {
-        let Ok(bytes) = std::fs::read(root.join(name)) else { panic!("fixture {name}") };
-        let c = crate::container::Container::parse(&bytes).unwrap();
-        let (m, facts) = crate::bitcode::read_module_with_facts(c.dxil_program().unwrap().bitcode).unwrap();
+    for name in MUTATED {
+        let (m, facts, fi) = fixture_as_read(name);
         assert!(facts.untyped_calls.is_empty(), "{name}: {:?}", facts.untyped_calls);
-        let Some(fi) = m.functions.iter().position(|f| !f.is_declaration) else { panic!("{name}: no body") };
         let f = &m.functions[fi];
         for (i, inst) in f.insts.iter().enumerate() {
             let InstKind::DxOp { op, args, .. } = inst.kind else { continue };
