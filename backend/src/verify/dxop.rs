@@ -288,8 +288,9 @@ fn overload_slot(o: Overload) -> u8 {
 }
 
 /// The `dx.op` declarations of one module, by callee, as its calls reach them
-/// (a callee called with several ops gets an entry per op). Its lists live on the stack while they are short (a module has a handful of functions
-/// and `dx.op` declarations): no thread-local storage to take and give back per module.
+/// (a callee called with several ops gets an entry per op). Its lists live on the stack while
+/// they are short (a module has a handful of functions and `dx.op` declarations): no
+/// thread-local storage to take and give back per module.
 pub(crate) struct Calls {
     /// By callee: the op and overload its entry of `declared` is for (0: none yet).
     keys: SmallVec<[u32; 32]>,

@@ -232,11 +232,10 @@ fn constant_operands_of_other_kinds_as_read_get_the_full_verdict() {
                 let Value::Const(orig) = *a else { continue };
                 let t = m.konst(orig).ty;
                 let Type::Int(_) = m.types.get(t) else { continue };
-                // The replacements: the module's other constants of the type, an `undef`, `1 + 1`.
-                let same: Vec<ConstId> = (0..m.consts.len() as u32)
-                    .map(ConstId)
-                    .filter(|&j| m.konst(j).ty == t && j != orig)
-                    .collect();
+                // The replacements: the module's other constants of the type, an `undef`, and the
+                // expression `add` of the operand to itself.
+                let same: Vec<ConstId> =
+                    (0..m.consts.len() as u32).map(ConstId).filter(|&j| m.konst(j).ty == t && j != orig).collect();
                 let mut kinds: Vec<Option<ConstKind>> = same.iter().map(|_| None).collect();
                 kinds.push(Some(ConstKind::Undef));
                 kinds.push(Some(ConstKind::Expr(ConstExpr::Binary {
@@ -268,6 +267,9 @@ fn constant_operands_of_other_kinds_as_read_get_the_full_verdict() {
             }
         }
     }
-    eprintln!("{tried} constant operands of dx.op calls replaced, written and read back; {rejected} undef or expression operands rejected");
+    eprintln!(
+        "{tried} constant operands of dx.op calls replaced, written and read back; \
+         {rejected} undef or expression operands rejected"
+    );
     assert!(tried > 100 && rejected > 20, "{tried} tried, {rejected} rejected");
 }
