@@ -547,10 +547,10 @@ fn const_binary(m: &Module, i: usize, ty: TypeId, op: crate::ir::BinOp, operands
 #[cold]
 fn const_gep(m: &Module, i: usize, ty: TypeId, source_ty: TypeId, base: Value, indices: &[Value]) -> Result<()> {
     let fail = |what: String| Err(cold(|| err("constant.expr", format!("constant #{i}"), what)));
+    // (A function is no base of data to index, nor an index.)
     let type_of = |v: Value| match v {
-        Value::Const(k) => m.consts.get(k.index()).map(|k| k.ty),
-        Value::Global(g) => m.globals.get(g.index()).map(|g| g.ptr_ty),
-        _ => None,
+        Value::Function(_) => None,
+        v => const_operand_type(m, v),
     };
     let Some(bt) = type_of(base) else { return fail("getelementptr of a base that is not a constant".into()) };
     let Some((p, space)) = m.types.pointee(bt) else {
