@@ -1245,3 +1245,53 @@ fn old_cmpxchg_of_a_forward_pointer_reads_or_fails() {
     println!("{mutants} records made old cmpxchgs of a forward pointer, {read} read to a module");
     assert!(mutants > 100, "{mutants} mutants from {} fixtures", files.len());
 }
+
+/// Campaign 56565 finding (review of the sixth stop; present since the first campaign's
+/// build): a type-table mutation made a ray-tracing payload struct one of its own fields.
+/// Only named structs may be used before their definition, so the reader took it; lowering
+/// the export then recursed through the struct's fields until the stack overflowed. A type
+/// that holds itself has no size (LLVM's `isSized` says as much): the reader rejects one in
+/// the type table, the full verifier in a module built in memory (`type.recursive`). Rebuilt
+/// on `raytracing/basic`: the payload as its own field, and through an array of it; through a
+/// pointer it is a type like any other.
+#[test]
+fn struct_holding_itself_is_malformed() {
+    let base = fixture_export("raytracing/basic.lib_6_3.dxil", "RayGen");
+    let payload = base
+        .types
+        .iter()
+        .find(|(_, t)| matches!(t, Type::Struct { name: Some(n), .. } if n == "struct.Payload"))
+        .map(|(id, _)| id)
+        .expect("the payload struct");
+    let with_field = |m: &mut Module, field: dxjit::ir::TypeId| {
+        let Type::Struct { elems, .. } = &mut m.types.list[payload.0 as usize] else { unreachable!() };
+        elems.push(field);
+    };
+    let itself = {
+        let mut m = base.clone();
+        with_field(&mut m, payload);
+        m
+    };
+    let through_array = {
+        let mut m = base.clone();
+        let arr = m.types.intern(Type::Array { len: 2, elem: payload });
+        with_field(&mut m, arr);
+        m
+    };
+    for m in [&itself, &through_array] {
+        let msg = expect_rule_with(m, &export("RayGen"), "type.recursive");
+        assert!(msg.contains("holds itself"), "{msg}");
+        // Written back, the reader rejects it in the type table.
+        let bytes = dxjit::asm::container_of(m, &Default::default()).expect("the edited module writes");
+        match compile(&bytes, &export("RayGen")) {
+            Err(CompileError::Malformed(msg)) => assert!(msg.contains("holds itself"), "{msg}"),
+            other => panic!("expected Malformed (a type that holds itself), got {other:?}"),
+        }
+    }
+    // A pointer to the payload as its field: no cycle by value.
+    let mut m = base.clone();
+    let ptr = m.types.intern(Type::Pointer { pointee: payload, addr_space: 0 });
+    with_field(&mut m, ptr);
+    assert_eq!(m.types.holds_itself(), None);
+    assert_eq!(base.types.holds_itself(), None);
+}

@@ -72,7 +72,8 @@ pub struct ReadFacts {
 /// of the bitcode; the reader interns more after). By construction, struct fields and array
 /// elements hold data ([`Type::holds_data`]), pointers point at a type that may be pointed at
 /// ([`Type::is_pointee`]) and vectors hold integers, floats or pointers
-/// ([`Type::is_vector_element`]): LLVM's reader has these rules too.
+/// ([`Type::is_vector_element`]): LLVM's reader has these rules too. No type holds itself
+/// ([`crate::ir::types::Types::holds_itself`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TypeFacts {
     /// The types read from the bitcode's type table: `list[..count]`.
@@ -958,8 +959,11 @@ impl<'a> Reader<'a> {
         let mut pending_name: Option<String> = None;
         let mut refs_max: Option<u64> = None;
         // Only identified (named) structs may be referenced before they are
-        // defined (as in LLVM): that keeps every other type acyclic.
+        // defined (as in LLVM): every cycle runs through one, and one by value
+        // (a struct that holds itself) is rejected after the table.
         let mut forward_refs: crate::fxhash::FxHashSet<u64> = Default::default();
+        // A struct field or array element not defined yet: only then can a type hold itself.
+        let mut forward_part = false;
         fn note_ref(refs_max: &mut Option<u64>, fwd: &mut crate::fxhash::FxHashSet<u64>, defined: usize, id: u64) {
             *refs_max = Some(refs_max.map_or(id, |m| m.max(id)));
             if id >= defined as u64 {
@@ -1048,6 +1052,7 @@ impl<'a> Reader<'a> {
                             let n = op(ops, 0)?;
                             let e = op(ops, 1)?;
                             note_ref(&mut refs_max, &mut forward_refs, self.module.types.len(), e);
+                            forward_part |= e >= u64::from(here);
                             let elem = self.module.types.list.get(e as usize);
                             if self.rec.code == 11 && !elem.is_none_or(Type::holds_data) {
                                 return Err(element_error(self.module.types.len(), "an array of", e));
@@ -1073,6 +1078,7 @@ impl<'a> Reader<'a> {
                             elems.extend(ops[1..].iter().map(|&p| TypeId(p as u32)));
                             for &p in &ops[1..] {
                                 note_ref(&mut refs_max, &mut forward_refs, self.module.types.len(), p);
+                                forward_part |= p >= u64::from(here);
                                 if !self.module.types.list.get(p as usize).is_none_or(Type::holds_data) {
                                     return Err(element_error(self.module.types.len(), "a struct with a field of", p));
                                 }
@@ -1117,6 +1123,14 @@ impl<'a> Reader<'a> {
         if let Some(m) = refs_max {
             if m >= u64::from(self.bitcode_types) {
                 return Err(E::BadType(m));
+            }
+        }
+        if forward_part {
+            if let Some(t) = self.module.types.holds_itself() {
+                return Err(E::MalformedOwned(format!(
+                    "type #{} holds itself through its fields or elements (a type of no size)",
+                    t.0
+                )));
             }
         }
         self.facts.types.count = self.bitcode_types;

@@ -304,6 +304,50 @@ impl Types {
         }
     }
 
+    /// A type that holds itself by value — a struct, array or vector that its struct fields and
+    /// array or vector elements reach again (through a pointer is fine) — if there is one: such
+    /// a type has no size, and a walk over a type's parts would not end. Only a named struct can
+    /// be used before its definition, so every cycle runs through one.
+    pub fn holds_itself(&self) -> Option<TypeId> {
+        fn parts(t: &Type) -> &[TypeId] {
+            match t {
+                Type::Struct { elems, .. } => elems,
+                Type::Array { elem, .. } | Type::Vector { elem, .. } => std::slice::from_ref(elem),
+                _ => &[],
+            }
+        }
+        // Per type: 0 not reached, 1 on the walk's path, 2 done. Iterative: a hostile table may
+        // nest deeper than the stack.
+        let mut state = vec![0u8; self.list.len()];
+        let mut path: Vec<(usize, usize)> = Vec::new();
+        for root in 0..self.list.len() {
+            if state[root] != 0 {
+                continue;
+            }
+            state[root] = 1;
+            path.push((root, 0));
+            while let Some((t, next)) = path.last_mut() {
+                let Some(p) = parts(&self.list[*t]).get(*next) else {
+                    state[*t] = 2;
+                    path.pop();
+                    continue;
+                };
+                *next += 1;
+                let p = p.0 as usize;
+                match state.get(p) {
+                    Some(0) => {
+                        state[p] = 1;
+                        path.push((p, 0));
+                    }
+                    Some(1) => return Some(TypeId(p as u32)),
+                    // Done, or outside the table (another rule's).
+                    _ => {}
+                }
+            }
+        }
+        None
+    }
+
     /// Renders a type in LLVM's typed-pointer syntax (`float addrspace(3)*`),
     /// struct names as they are (`%class.Buffer<float>`).
     pub fn display(&self, id: TypeId) -> String {

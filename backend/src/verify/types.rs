@@ -685,7 +685,16 @@ pub(crate) fn verify_globals(m: &Module) -> Result<()> {
 pub(crate) fn verify_dx_types(m: &Module, facts: Option<&TypeFacts>) -> Result<TypeScan> {
     let list = &m.types.list;
     let Some(tf) = facts.filter(|tf| tf.count as usize <= list.len()) else {
-        return walk_types(m, TypeScan { first: None, unique: true, known: [u32::MAX; KNOWN] }, 0);
+        let scan = walk_types(m, TypeScan { first: None, unique: true, known: [u32::MAX; KNOWN] }, 0)?;
+        // (The reader rejects such a type: [`TypeFacts`].)
+        if let Some(t) = m.types.holds_itself() {
+            return Err(err(
+                "type.recursive",
+                format!("type #{} `{}`", t.0, m.types.display(t)),
+                "holds itself through its fields or elements (a type of no size)",
+            ));
+        }
+        return Ok(scan);
     };
     let scan = TypeScan { first: tf.first_void, unique: !tf.several_voids, known: tf.known };
     let from = tf.count as usize;
