@@ -292,8 +292,10 @@ fn overload_slot(o: Overload) -> u8 {
 /// they are short (a module has a handful of functions and `dx.op` declarations): no
 /// thread-local storage to take and give back per module.
 pub(crate) struct Calls {
-    /// By callee: the op and overload its entry of `declared` is for (0: none yet).
-    keys: SmallVec<[u32; 32]>,
+    /// By callee (those past [`KEYS`] share the last slot): 1 + the index of its latest entry
+    /// of `declared` (0: none yet). A plain array: the lookup on every call needs no check of
+    /// where the storage lives.
+    keys: [u32; KEYS],
     declared: SmallVec<[Declared; 16]>,
     /// The handle facts of [`Calls::props`].
     props: SmallVec<[(ConstId, Option<Props>); 8]>,
@@ -310,6 +312,9 @@ pub(crate) struct Calls {
 /// type in bits 0..8), as [`props_words`] reads them.
 type Props = (u64, Option<u64>);
 
+/// The callees [`Calls::keys`] has a slot each for (the rest share the last one).
+const KEYS: usize = 64;
+
 /// The most entries [`Calls::props`] and [`Calls::annotated`] keep (a module has as
 /// many as it has distinct resource bindings; past it, facts are computed each time).
 const MEMO: usize = 64;
@@ -318,8 +323,8 @@ impl Calls {
     pub(crate) fn new(m: &Module, known: [u32; KNOWN]) -> Calls {
         // One entry per function, and one more for a callee the module does not have (the
         // operand-range rule reports it first).
-        let keys = SmallVec::from_elem(0, m.functions.len() + 1);
-        Calls { keys, declared: SmallVec::new(), props: SmallVec::new(), annotated: SmallVec::new(), known }
+        let _ = m;
+        Calls { keys: [0; KEYS], declared: SmallVec::new(), props: SmallVec::new(), annotated: SmallVec::new(), known }
     }
 
     /// [`props_words`] of constant `c`, remembered per module.
@@ -338,9 +343,9 @@ impl Calls {
     #[inline(always)]
     fn get(&mut self, m: &Module, callee: crate::ir::FuncId, op: DxilOp, overload: Overload) -> &Declared {
         let key = (op as u32) << 8 | (overload as u32 + 1);
-        let slot = callee.index().min(self.keys.len() - 1);
+        let slot = callee.index().min(KEYS - 1);
         let at = self.keys[slot] as usize;
-        if at != 0 && self.declared[at - 1].key == key {
+        if self.declared.get(at.wrapping_sub(1)).is_some_and(|d| d.key == key && d.callee == callee) {
             return &self.declared[at - 1];
         }
         self.insert(m, slot, callee, (op, overload), key)
@@ -355,6 +360,13 @@ impl Calls {
         (op, overload): (DxilOp, Overload),
         key: u32,
     ) -> &Declared {
+        if slot == KEYS - 1 {
+            // A shared slot: the callee may have an entry already.
+            if let Some(at) = self.declared.iter().position(|d| d.key == key && d.callee == callee) {
+                self.keys[slot] = at as u32 + 1;
+                return &self.declared[at];
+            }
+        }
         let mut d = Declared::of(m, &self.known, callee, op, overload);
         d.key = key;
         self.declared.push(d);
