@@ -28,6 +28,52 @@ pub const NONE: u32 = u32::MAX;
 #[derive(Debug, Default)]
 pub struct Flows {
     by_func: Vec<Option<(Cfg, DomTree)>>,
+    /// What the verifier found that spares lowering walks of its own.
+    pub hints: Hints,
+}
+
+/// What a pass that walked every instruction of a module (the verifier) found, for lowering's
+/// pre-passes: a function with neither an `alloca` nor a PHI declares no variables, and a
+/// module without `CreateHandleFromHeap` has no heap handles to describe, so lowering need
+/// not walk the function looking for them. Without such a pass ([`Hints::default`]) lowering
+/// walks.
+#[derive(Debug, Default)]
+pub struct Hints {
+    /// The module was walked: the other fields say what the walk found.
+    pub walked: bool,
+    /// The module calls `CreateHandleFromHeap`.
+    pub heap_handles: bool,
+    /// Functions without an `alloca` or a PHI: bit `k` for function `k` (functions past the
+    /// 64th are walked).
+    no_locals: u64,
+}
+
+impl Hints {
+    /// Notes that function `f` has neither an `alloca` nor a PHI.
+    pub fn note_no_locals(&mut self, f: crate::ir::FuncId) {
+        if f.index() < 64 {
+            self.no_locals |= 1 << f.index();
+        }
+    }
+
+    /// Whether function `f` of `m` is known to have neither an `alloca` nor a PHI.
+    pub fn no_locals(&self, m: &crate::ir::Module, f: &crate::ir::Function) -> bool {
+        // (Which function `f` is: its place in `m.functions`.)
+        let mut bits = if self.walked { self.no_locals } else { 0 };
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if m.functions.get(k).is_some_and(|g| std::ptr::eq(g, f)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the module may have heap handles (unknown without a walk).
+    pub fn may_have_heap_handles(&self) -> bool {
+        !self.walked || self.heap_handles
+    }
 }
 
 impl Flows {

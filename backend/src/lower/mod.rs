@@ -121,6 +121,8 @@ enum Construct {
 pub(crate) struct Lowerer<'m> {
     pub m: &'m Module,
     pub f: &'m Function,
+    /// What the verifier found that spares the pre-passes walks ([`crate::analysis::Hints`]).
+    pub hints: Option<&'m crate::analysis::Hints>,
     pub meta: &'m EntryMeta,
     pub opts: &'m CompileOptions,
     pub b: Emitter,
@@ -217,7 +219,9 @@ pub(crate) fn lower_timed(
     };
     clock.lap(crate::phase::Phase::Structurize);
     // SM 6.6 descriptor-heap handles become extra (synthetic) ranges after the declared ones.
-    let (heap_decls, heap_handles) = match resources::heap_decls(m, f) {
+    let hints = &flows.hints;
+    let heap = if hints.may_have_heap_handles() { resources::heap_decls(m, f) } else { Ok(Default::default()) };
+    let (heap_decls, heap_handles) = match heap {
         Ok(x) => x,
         Err(Fail::Unsupported(s)) => return Err(unsup(s, None)),
         Err(Fail::Malformed(s)) => return Err(CompileError::Malformed(format!("{s} (function {})", f.name))),
@@ -252,6 +256,7 @@ pub(crate) fn lower_timed(
         (w, r) => wave::subgroup_plan(w.as_ref(), r).map_err(|s| unsup(s, None))?,
     };
     let mut l = Lowerer::new(m, f, meta, opts);
+    l.hints = Some(hints);
     l.res.heap_handles = heap_handles;
     l.subgroups = subgroups;
     if meta.library {
@@ -332,6 +337,7 @@ impl<'m> Lowerer<'m> {
         Lowerer {
             m,
             f,
+            hints: None,
             meta,
             opts,
             b,
@@ -1393,7 +1399,9 @@ impl<'m> Lowerer<'m> {
     fn declare_locals(&mut self, sf: &StructuredFunction) -> LResult<()> {
         let f = self.f;
         let mut has_phi = false;
-        for (k, inst) in f.insts.iter().enumerate() {
+        // (A function the verifier found without an `alloca` or a PHI needs no walk.)
+        let insts = if self.hints.is_some_and(|h| h.no_locals(self.m, f)) { &[][..] } else { &f.insts[..] };
+        for (k, inst) in insts.iter().enumerate() {
             match &inst.kind {
                 InstKind::Alloca { alloc_ty, count, .. } => {
                     if self.m.const_uint(*count) != Some(1) {

@@ -212,6 +212,7 @@ pub(super) fn lower(
     };
     clock.lap(crate::phase::Phase::Structurize);
     let mut l = Lowerer::new(m, f, meta, opts);
+    l.hints = Some(&flows.hints);
     l.tess = Some(Tess {
         plan,
         stage,

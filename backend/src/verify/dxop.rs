@@ -305,6 +305,8 @@ pub(crate) struct Calls {
     annotated: SmallVec<[(ConstId, ConstId); 8]>,
     /// The module's [`TypeScan::known`](super::types::TypeScan::known) types.
     known: [u32; KNOWN],
+    /// A call of `CreateHandleFromHeap` was seen (for lowering: [`crate::analysis::Hints`]).
+    heap_handles: bool,
 }
 
 /// The first two words of an `AnnotateHandle`'s `%dx.types.ResourceProperties`
@@ -324,7 +326,19 @@ impl Calls {
         // One entry per function, and one more for a callee the module does not have (the
         // operand-range rule reports it first).
         let _ = m;
-        Calls { keys: [0; KEYS], declared: SmallVec::new(), props: SmallVec::new(), annotated: SmallVec::new(), known }
+        Calls {
+            keys: [0; KEYS],
+            declared: SmallVec::new(),
+            props: SmallVec::new(),
+            annotated: SmallVec::new(),
+            known,
+            heap_handles: false,
+        }
+    }
+
+    /// Whether a call of `CreateHandleFromHeap` was seen.
+    pub(crate) fn heap_handles(&self) -> bool {
+        self.heap_handles
     }
 
     /// [`props_words`] of constant `c`, remembered per module.
@@ -367,6 +381,8 @@ impl Calls {
                 return &self.declared[at];
             }
         }
+        // (Each op's first call comes here: a module's heap handles are seen here.)
+        self.heap_handles |= op == DxilOp::CreateHandleFromHeap;
         let mut d = Declared::of(m, &self.known, callee, op, overload);
         d.key = key;
         self.declared.push(d);

@@ -51,7 +51,9 @@
 //! each fixed kind, the `void`s, where the `dx.types` structs lie), so of a
 //! module as read only those structs' layouts and the types interned after
 //! reading are looked at. The CFG and dominator tree of a function of several blocks go to
-//! the structurizer ([`Flows`]). The error reported is always the first of
+//! the structurizer ([`Flows`]), and what the walk saw that lowering would otherwise walk a
+//! function for — whether it has an `alloca` or a PHI, whether the module makes heap
+//! handles — to lowering's pre-passes ([`crate::analysis::Hints`]). The error reported is always the first of
 //! the first rule group that has one, in the order structure, SSA, operand
 //! types, `dx.op` calls, as if each group walked the function in turn.
 //!
@@ -136,9 +138,17 @@ fn verify(m: &Module, info: &DxilModuleInfo, facts: Option<&ReadFacts>) -> Resul
     for (i, f) in m.functions.iter().enumerate().filter(|(_, f)| !f.is_declaration) {
         let id = crate::ir::FuncId(i as u32);
         let as_read = facts.map(|r| r.function(id));
+        let before = allocas.len();
         verify_function(m, id, f, info, &void, as_read, &mut calls, &mut allocas, &mut flows)?;
+        // No variables to declare: lowering need not look for them (a function as read
+        // has a PHI only where the reader says so).
+        if allocas.len() == before && as_read.is_some_and(|r| !r.phis) {
+            flows.hints.note_no_locals(id);
+        }
     }
     limits::verify_module(m, info, &allocas)?;
+    flows.hints.heap_handles = calls.heap_handles();
+    flows.hints.walked = true;
     Ok(flows)
 }
 
