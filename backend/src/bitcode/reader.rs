@@ -29,6 +29,13 @@ pub fn read_module(bitcode: &[u8]) -> std::result::Result<Module, BitcodeError> 
     read_module_with_facts(bitcode).map(|(m, _)| m)
 }
 
+/// [`Reader::const_note`]: the constant is an aggregate, a data array or a GEP, cast or binary
+/// expression ([`ReadFacts::shaped_consts`]).
+const NOTE_SHAPED: u8 = 1;
+/// [`Reader::const_note`]: the constant is an `undef` or an expression of an integer type
+/// ([`ReadFacts::odd_int_consts`]).
+const NOTE_ODD_INT: u8 = 2;
+
 /// What reading established about a module. By construction, every operand
 /// names a value the module (or its function) defines (operands resolve
 /// through the reader's value table), and no instruction without a value is
@@ -64,6 +71,10 @@ pub struct ReadFacts {
     /// GEP, cast or binary expressions (`None`: there are none); every other constant was read
     /// with a kind of its type.
     pub shaped_consts: Option<(u32, u32)>,
+    /// The first and the last index of the constants of an integer type that are `undef` or
+    /// expressions (`None`: there are none); every other constant of an integer type of at
+    /// most 64 bits is an integer or a null.
+    pub odd_int_consts: Option<(u32, u32)>,
     /// The type table as read.
     pub types: TypeFacts,
 }
@@ -322,9 +333,9 @@ struct Reader<'a> {
     facts: ReadFacts,
     /// The function being read: [`FunctionFacts`].
     facts_here: FunctionFacts,
-    /// The constant just read is an aggregate, a data array or a GEP expression (set by
-    /// `constant`, which reads through `&self`; taken by `read_constants`).
-    shaped_const: std::cell::Cell<bool>,
+    /// What `constant` (which reads through `&self`) noted of the constant just read, for
+    /// `read_constants` to take: [`NOTE_SHAPED`], [`NOTE_ODD_INT`].
+    const_note: std::cell::Cell<u8>,
     /// Bytes of the string being decoded.
     strbuf: Vec<u8>,
     kinds_memo: Vec<KindsMemo>,
@@ -571,7 +582,7 @@ impl<'a> Reader<'a> {
             fwd: std::mem::take(&mut sc.fwd),
             facts: ReadFacts::default(),
             facts_here: FunctionFacts::default(),
-            shaped_const: std::cell::Cell::new(false),
+            const_note: std::cell::Cell::new(0),
             strbuf: std::mem::take(&mut sc.strbuf),
             kinds_memo: std::mem::take(&mut sc.kinds_memo),
             kinds_memo_next: sc.kinds_memo_next,
@@ -1270,8 +1281,9 @@ impl<'a> Reader<'a> {
                     self.rec.ops = ops;
                     let kind = kind?;
                     let id = ConstId(self.module.consts.len() as u32);
-                    if self.shaped_const.get() {
-                        self.note_shaped(id);
+                    let note = self.const_note.get();
+                    if note != 0 {
+                        self.note_const(id, note);
                     }
                     self.module.consts.push(Const { ty: cur_ty, kind });
                     self.push_value(Value::Const(id), cur_ty)?;
@@ -1297,7 +1309,10 @@ impl<'a> Reader<'a> {
         let is_struct = matches!(self.module.types.get(ty), Type::Struct { .. });
         Ok(match code {
             2 => ConstKind::Null,
-            3 => ConstKind::Undef,
+            3 => {
+                self.note_odd_int(t);
+                ConstKind::Undef
+            }
             4 => {
                 let &Type::Int(bits) = t else { return Err(E::TypeMismatch("integer constant of non-integer type")) };
                 ConstKind::Int(mask_bits(decode_signed(op(ops, 0)?) as u64, bits))
@@ -1332,7 +1347,7 @@ impl<'a> Reader<'a> {
                 for &o in ops {
                     v.push(self.const_operand(o, bv, bc, mf)?);
                 }
-                self.shaped_const.set(true);
+                self.const_note.set(self.const_note.get() | NOTE_SHAPED);
                 ConstKind::Aggregate(v)
             }
             8 | 9 => {
@@ -1340,7 +1355,7 @@ impl<'a> Reader<'a> {
                 if code == 9 {
                     v.push(0);
                 }
-                self.shaped_const.set(true);
+                self.const_note.set(self.const_note.get() | NOTE_SHAPED);
                 ConstKind::Data(v)
             }
             22 => {
@@ -1354,14 +1369,15 @@ impl<'a> Reader<'a> {
                     .get(elem)
                     .scalar_bits()
                     .ok_or_else(|| E::TypeMismatch("data constant element"))?;
-                self.shaped_const.set(true);
+                self.const_note.set(self.const_note.get() | NOTE_SHAPED);
                 ConstKind::Data(ops.iter().map(|&x| mask_bits(x, bits)).collect())
             }
             10 => {
                 let lhs = self.const_operand(op(ops, 1)?, bv, bc, mf)?;
                 let rhs = self.const_operand(op(ops, 2)?, bv, bc, mf)?;
                 let float = self.module.types.get(self.elem_scalar(ty)).is_float();
-                self.shaped_const.set(true);
+                self.const_note.set(self.const_note.get() | NOTE_SHAPED);
+                self.note_odd_int(t);
                 ConstKind::Expr(ConstExpr::Binary {
                     op: bin_op(op(ops, 0)?, float)?,
                     lhs,
@@ -1372,7 +1388,8 @@ impl<'a> Reader<'a> {
             11 => {
                 let _opty = self.ty(op(ops, 1)?)?;
                 let value = self.const_operand(op(ops, 2)?, bv, bc, mf)?;
-                self.shaped_const.set(true);
+                self.const_note.set(self.const_note.get() | NOTE_SHAPED);
+                self.note_odd_int(t);
                 ConstKind::Expr(ConstExpr::Cast { op: cast_op(op(ops, 0)?)?, value })
             }
             12 | 20 => {
@@ -1405,15 +1422,19 @@ impl<'a> Reader<'a> {
                     }
                 };
                 let base = vals.remove(0);
-                self.shaped_const.set(true);
+                self.const_note.set(self.const_note.get() | NOTE_SHAPED);
                 ConstKind::Expr(ConstExpr::Gep { inbounds: code == 20, source_ty, base, indices: vals })
             }
-            13 => ConstKind::Expr(ConstExpr::Select {
-                cond: self.const_operand(op(ops, 0)?, bv, bc, mf)?,
-                if_true: self.const_operand(op(ops, 1)?, bv, bc, mf)?,
-                if_false: self.const_operand(op(ops, 2)?, bv, bc, mf)?,
-            }),
+            13 => {
+                self.note_odd_int(t);
+                ConstKind::Expr(ConstExpr::Select {
+                    cond: self.const_operand(op(ops, 0)?, bv, bc, mf)?,
+                    if_true: self.const_operand(op(ops, 1)?, bv, bc, mf)?,
+                    if_false: self.const_operand(op(ops, 2)?, bv, bc, mf)?,
+                })
+            }
             14 => {
+                self.note_odd_int(t);
                 // [opty, opval, (idxty), idxval]
                 let (v, i) = if ops.len() >= 4 { (op(ops, 1)?, op(ops, 3)?) } else { (op(ops, 1)?, op(ops, 2)?) };
                 ConstKind::Expr(ConstExpr::ExtractElement {
@@ -1422,6 +1443,7 @@ impl<'a> Reader<'a> {
                 })
             }
             15 => {
+                self.note_odd_int(t);
                 let idx = if ops.len() >= 4 { op(ops, 3)? } else { op(ops, 2)? };
                 ConstKind::Expr(ConstExpr::InsertElement {
                     vector: self.const_operand(op(ops, 0)?, bv, bc, mf)?,
@@ -1430,6 +1452,7 @@ impl<'a> Reader<'a> {
                 })
             }
             16 | 19 => {
+                self.note_odd_int(t);
                 let s = if code == 19 { 1 } else { 0 };
                 ConstKind::Expr(ConstExpr::ShuffleVector {
                     a: self.const_operand(op(ops, s)?, bv, bc, mf)?,
@@ -1438,6 +1461,7 @@ impl<'a> Reader<'a> {
                 })
             }
             17 => {
+                self.note_odd_int(t);
                 let pred =
                     CmpPred::from_u64(op(ops, 3)?).ok_or_else(|| E::Malformed("invalid comparison predicate"))?;
                 ConstKind::Expr(ConstExpr::Cmp {
@@ -1452,13 +1476,27 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// Constant `id` is an aggregate, a data array or a GEP expression
-    /// ([`ReadFacts::shaped_consts`]).
+    /// Constant `id` is what `note` says: an aggregate, a data array or a GEP, cast or binary
+    /// expression ([`NOTE_SHAPED`]: [`ReadFacts::shaped_consts`]), an integer `undef` or
+    /// expression ([`NOTE_ODD_INT`]: [`ReadFacts::odd_int_consts`]).
     #[cold]
-    fn note_shaped(&mut self, id: ConstId) {
-        self.shaped_const.set(false);
-        let (lo, _) = self.facts.shaped_consts.unwrap_or((id.0, id.0));
-        self.facts.shaped_consts = Some((lo.min(id.0), id.0));
+    fn note_const(&mut self, id: ConstId, note: u8) {
+        self.const_note.set(0);
+        let span = |r: Option<(u32, u32)>| Some((r.map_or(id.0, |(lo, _)| lo.min(id.0)), id.0));
+        if note & NOTE_SHAPED != 0 {
+            self.facts.shaped_consts = span(self.facts.shaped_consts);
+        }
+        if note & NOTE_ODD_INT != 0 {
+            self.facts.odd_int_consts = span(self.facts.odd_int_consts);
+        }
+    }
+
+    /// Notes an `undef` or an expression of an integer type `t` ([`NOTE_ODD_INT`]).
+    #[inline]
+    fn note_odd_int(&self, t: &Type) {
+        if matches!(t, Type::Int(_)) {
+            self.const_note.set(self.const_note.get() | NOTE_ODD_INT);
+        }
     }
 
     /// The scalar element type of a vector type, or the type itself.

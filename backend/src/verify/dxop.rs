@@ -307,6 +307,10 @@ pub(crate) struct Calls {
     known: [u32; KNOWN],
     /// A call of `CreateHandleFromHeap` was seen (for lowering: [`crate::analysis::Hints`]).
     heap_handles: bool,
+    /// Of a module as read, the constants of an integer type that may be `undef` or
+    /// expressions: ids `lo..=lo + span` ([`crate::bitcode::ReadFacts::odd_int_consts`]; none:
+    /// `lo` = `u32::MAX`, `span` = 0), for [`constants_as_declared`].
+    odd: (u32, u32),
 }
 
 /// The first two words of an `AnnotateHandle`'s `%dx.types.ResourceProperties`
@@ -322,7 +326,7 @@ const KEYS: usize = 64;
 const MEMO: usize = 64;
 
 impl Calls {
-    pub(crate) fn new(m: &Module, known: [u32; KNOWN]) -> Calls {
+    pub(crate) fn new(m: &Module, known: [u32; KNOWN], odd_int_consts: Option<(u32, u32)>) -> Calls {
         // One entry per function, and one more for a callee the module does not have (the
         // operand-range rule reports it first).
         let _ = m;
@@ -333,6 +337,7 @@ impl Calls {
             annotated: SmallVec::new(),
             known,
             heap_handles: false,
+            odd: odd_int_consts.map_or((u32::MAX, 0), |(lo, hi)| (lo, hi.saturating_sub(lo))),
         }
     }
 
@@ -409,6 +414,7 @@ pub(crate) fn call(
     (op, overload, callee, args): (DxilOp, Overload, crate::ir::FuncId, crate::ir::List),
 ) -> Result<()> {
     let args = f.values(args);
+    let odd = calls.odd;
     let decl = calls.get(m, callee, op, overload);
     if let Some(kind) = stage {
         if !decl.stages.contains(kind) {
@@ -419,7 +425,7 @@ pub(crate) fn call(
         return Err(arity_error(f, id, op, args.len()));
     }
     let fit = decl.params_fit
-        && if args_typed { constants_as_declared(m, decl, args) } else { args_as_declared(m, f, decl, args) };
+        && if args_typed { constants_as_declared(m, decl, args, odd) } else { args_as_declared(m, f, decl, args) };
     if !fit {
         operands(m, f, id, op, overload, decl.rules.constant, args)?;
         as_declared(m, f, id, op, callee, args)?;
@@ -516,15 +522,18 @@ fn args_as_declared(m: &Module, f: &Function, decl: &Declared, args: &[Value]) -
 /// fitting declaration) is an integer, a null, an `undef` or an expression
 /// ([`crate::bitcode`] reads no other kind for such a type), so it is an integer constant
 /// unless it is one of the last two: asked so, the test takes the same way for the integers
-/// and the nulls (zeros) that alternate among the operands.
+/// and the nulls (zeros) that alternate among the operands. The reader also says where
+/// the integer `undef`s and expressions lie (`odd`: [`Calls::odd`]), usually nowhere or
+/// at one `i32 undef`: only a constant there is looked at.
 #[inline(always)]
-fn constants_as_declared(m: &Module, decl: &Declared, args: &[Value]) -> bool {
+fn constants_as_declared(m: &Module, decl: &Declared, args: &[Value], (lo, span): (u32, u32)) -> bool {
     let mut c = decl.rules.constant;
     while c != 0 {
         let k = c.trailing_zeros() as usize;
         c &= c - 1;
         let Some(Value::Const(a)) = args.get(k) else { return false };
         if bit(decl.int_constant, k)
+            && a.0.wrapping_sub(lo) <= span
             && m.consts.get(a.index()).is_none_or(|c| matches!(c.kind, ConstKind::Undef | ConstKind::Expr(_)))
         {
             return false;

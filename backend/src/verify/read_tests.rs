@@ -71,7 +71,8 @@ fn the_readers_facts_give_the_full_verdict_on_hostile_inputs() {
 
 /// [`crate::bitcode::ReadFacts::shaped_consts`] spans every aggregate, data array, GEP, cast and
 /// binary expression among the constants (the only ones the verifier's constant rules look at in a
-/// module as read), and is `None` only where there are none: over the fixtures, the hostile
+/// module as read), and is `None` only where there are none; [`crate::bitcode::ReadFacts::odd_int_consts`]
+/// runs from the first to the last integer `undef` or expression: over the fixtures, the hostile
 /// inputs and, when present, the corpus.
 #[test]
 fn shaped_constants_lie_in_the_range_the_reader_gives() {
@@ -82,7 +83,7 @@ fn shaped_constants_lie_in_the_range_the_reader_gives() {
     dxil_files(&root.join("../../shared/hostile"), &mut files);
     let corpus = std::env::var_os("DXJIT_CORPUS").map_or_else(|| root.join("../../shared/corpus"), Into::into);
     dxil_files(&corpus, &mut files);
-    let (mut modules, mut with_shaped) = (0, 0);
+    let (mut modules, mut with_shaped, mut with_odd) = (0, 0, 0);
     for p in &files {
         let bytes = std::fs::read(p).unwrap();
         let Ok(c) = crate::container::Container::parse(&bytes) else { continue };
@@ -110,10 +111,31 @@ fn shaped_constants_lie_in_the_range_the_reader_gives() {
             }
             (r, ..) => panic!("{}: range {r:?}, shaped constants {shaped:?}", p.display()),
         }
+        // Likewise [`crate::bitcode::ReadFacts::odd_int_consts`]: every `undef` and expression
+        // of an integer type.
+        let odd: Vec<u32> = (0..m.consts.len() as u32)
+            .filter(|&k| {
+                let c = &m.consts[k as usize];
+                matches!(c.kind, ConstKind::Undef | ConstKind::Expr(_))
+                    && matches!(m.types.get(c.ty), crate::ir::Type::Int(_))
+            })
+            .collect();
+        match (facts.odd_int_consts, odd.first(), odd.last()) {
+            (None, None, None) => {}
+            (Some((lo, hi)), Some(&first), Some(&last)) => {
+                assert!(lo == first && last == hi, "{}: {first}..={last}, read as {lo}..={hi}", p.display());
+                with_odd += 1;
+            }
+            (r, ..) => panic!("{}: range {r:?}, integer undef and expression constants {odd:?}", p.display()),
+        }
         modules += 1;
     }
-    eprintln!("{modules} modules read, {with_shaped} with aggregate, data or GEP constants");
+    eprintln!(
+        "{modules} modules read, {with_shaped} with aggregate, data or GEP constants, {with_odd} with integer \
+         undef or expression constants"
+    );
     assert!(modules > 50 && with_shaped > 0, "{modules} modules, {with_shaped} with shaped constants");
+    assert!(with_odd > 0, "no module with an integer undef");
 }
 
 /// The fixtures the tests below mutate: a vertex shader and compute shaders of loops, early
