@@ -1295,3 +1295,33 @@ fn struct_holding_itself_is_malformed() {
     assert_eq!(m.types.holds_itself(), None);
     assert_eq!(base.types.holds_itself(), None);
 }
+
+/// Campaign seed 61616 (seventh stop, on c7ae445): a mutant's `dx.op` declaration renamed
+/// `llvm.lifetime.start` made its calls LLVM calls of a lifetime marker with a result; lowering
+/// dropped them as markers and then found their uses undefined ("%22 used before its definition
+/// was lowered", an internal error; present since the first campaign's build). Rule
+/// `call.intrinsic`: a lifetime marker is LLVM's `void (i64, i8*)`. Rebuilt on
+/// `compute/bitops`: `dx.op.unary.i32` renamed, written back and read again (in memory the calls
+/// stay `dx.op` calls); a corpus shader's real markers still compile.
+#[test]
+fn lifetime_marker_of_another_signature_is_malformed() {
+    let mut m = fixture("compute/bitops.cs_6_0.dxil");
+    let d = m
+        .functions
+        .iter()
+        .position(|f| f.is_declaration && f.name == "dx.op.unary.i32")
+        .expect("the unary declaration");
+    m.functions[d].name = "llvm.lifetime.start".into();
+    match compile_written(&m) {
+        Err(CompileError::Malformed(msg)) => {
+            assert!(msg.contains("rule `call.intrinsic`") && msg.contains("llvm.lifetime"), "{msg}")
+        }
+        other => panic!("expected Malformed naming `call.intrinsic`, got {other:?}"),
+    }
+    // (`corpus` compiles the unedited shader, with its `llvm.lifetime.start`/`end` around a
+    // local array, to valid SPIR-V.)
+    let _ = corpus(
+        "lifetime_marker_of_another_signature_is_malformed",
+        "vkd3d-proton/sm_advanced/ps_helper_lane_wave_ops_enabled.dxil",
+    );
+}

@@ -596,6 +596,13 @@ pub enum LocalName {
     Block(BlockId),
 }
 
+/// An LLVM lifetime marker's name (`llvm.lifetime.start`, `llvm.lifetime.end`, with any type
+/// suffix): lowering drops such calls, and the verifier holds them to LLVM's signature
+/// (`call.intrinsic`).
+pub fn is_lifetime_marker(name: &str) -> bool {
+    name.starts_with("llvm.lifetime.start") || name.starts_with("llvm.lifetime.end")
+}
+
 impl Function {
     pub fn inst(&self, id: InstId) -> &Inst {
         &self.insts[id.index()]

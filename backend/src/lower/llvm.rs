@@ -148,7 +148,7 @@ pub(super) fn lower(l: &mut Lowerer<'_>, i: InstId) -> LResult<()> {
         InstKind::Phi { .. } => Err(super::Fail::Internal("phi reached instruction lowering".into())),
         InstKind::Call { callee, .. } => {
             let name = callee_name(l, *callee);
-            if is_lifetime(name) {
+            if crate::ir::is_lifetime_marker(name) {
                 // Lifetime markers carry no semantics for the SPIR-V (allocas are Function variables).
                 return Ok(());
             }
@@ -165,10 +165,6 @@ fn callee_name<'a>(l: &Lowerer<'a>, callee: Value) -> &'a str {
     }
 }
 
-fn is_lifetime(name: &str) -> bool {
-    name.starts_with("llvm.lifetime.start") || name.starts_with("llvm.lifetime.end")
-}
-
 /// Whether every use of instruction `i` is an operand of an `llvm.lifetime.*` call.
 fn only_lifetime_uses(l: &Lowerer<'_>, i: InstId) -> bool {
     let f = l.f;
@@ -180,7 +176,7 @@ fn only_lifetime_uses(l: &Lowerer<'_>, i: InstId) -> bool {
         if !uses {
             continue;
         }
-        ok &= matches!(&inst.kind, InstKind::Call { callee, .. } if is_lifetime(callee_name(l, *callee)));
+        ok &= matches!(&inst.kind, InstKind::Call { callee, .. } if crate::ir::is_lifetime_marker(callee_name(l, *callee)));
     }
     ok
 }

@@ -10,7 +10,7 @@
 //!   type (struct fields included), global initializers of the global's
 //!   type, element types that hold data, and DXIL's named structs
 //!   (`dx.types.ResRet.f32`, ...) of their layout, LLVM atomics on
-//!   groupshared memory only ([`types`]);
+//!   groupshared memory only, lifetime markers of LLVM's signature ([`types`]);
 //! - `dx.op` calls that match the operation table: parameter and return
 //!   types, constant operands constant, ops the stage has; handles of the
 //!   class and resource kind the op works on, sampled textures of a type

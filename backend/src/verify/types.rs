@@ -52,6 +52,26 @@ impl<'a> Checker<'a> {
     fn fail(&self, id: InstId, detail: String) -> VerifyError {
         err("type.operand", inst_place(self.f, id), detail)
     }
+    /// `call.intrinsic`: a call of `llvm.lifetime.start` or `llvm.lifetime.end` — which lowering
+    /// drops, as markers that mean nothing to SPIR-V — is of LLVM's intrinsic, `void (i64, i8*)`
+    /// (LLVM's verifier: "Intrinsic has incorrect return type!"). Declared otherwise, the call
+    /// would have a result that nothing defines.
+    #[cold]
+    fn lifetime_marker(&self, id: InstId, ret: TypeId, params: &[TypeId], vararg: bool) -> Result<()> {
+        let byte_ptr =
+            |t: &TypeId| self.m.types.pointee(*t).is_some_and(|(p, _)| matches!(self.get(p), Some(Type::Int(8))));
+        let ok = matches!(self.get(ret), Some(Type::Void))
+            && !vararg
+            && matches!(params, [size, ptr] if matches!(self.get(*size), Some(Type::Int(64))) && byte_ptr(ptr));
+        if ok {
+            return Ok(());
+        }
+        Err(err(
+            "call.intrinsic",
+            inst_place(self.f, id),
+            "an `llvm.lifetime` marker declared otherwise than LLVM's `void (i64, i8*)`",
+        ))
+    }
     /// `atomic.groupshared`: LLVM's atomics in DXIL reach groupshared memory (address space 3)
     /// or a work-graph node record (6) only; a UAV's atomics are `dx.op` calls (DXC's
     /// validator: "Non-groupshared or node record destination to atomic operation"). Vulkan has
@@ -154,6 +174,11 @@ impl<'a> Checker<'a> {
                     self.same(id, "argument and parameter", self.vt(*a), *p)?;
                 }
                 self.same(id, "call result", *ret, rt)?;
+                if let Value::Function(g) = callee {
+                    if self.m.functions.get(g.index()).is_some_and(|g| crate::ir::is_lifetime_marker(&g.name)) {
+                        self.lifetime_marker(id, *ret, params, *vararg)?;
+                    }
+                }
             }
             InstKind::DxOp { .. } => {}
             InstKind::Alloca { alloc_ty, count, .. } => {
