@@ -326,10 +326,7 @@ const KEYS: usize = 64;
 const MEMO: usize = 64;
 
 impl Calls {
-    pub(crate) fn new(m: &Module, known: [u32; KNOWN], odd_int_consts: Option<(u32, u32)>) -> Calls {
-        // One entry per function, and one more for a callee the module does not have (the
-        // operand-range rule reports it first).
-        let _ = m;
+    pub(crate) fn new(known: [u32; KNOWN], odd_int_consts: Option<(u32, u32)>) -> Calls {
         Calls {
             keys: [0; KEYS],
             declared: SmallVec::new(),

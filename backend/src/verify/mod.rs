@@ -131,7 +131,7 @@ fn verify(m: &Module, info: &DxilModuleInfo, facts: Option<&ReadFacts>) -> Resul
     types::verify_globals(m)?;
     let scan = types::verify_dx_types(m, facts.map(|r| &r.types))?;
     let void = ssa::VoidTypes::from_scan(m, scan);
-    let mut calls = dxop::Calls::new(m, scan.known, facts.and_then(|r| r.odd_int_consts));
+    let mut calls = dxop::Calls::new(scan.known, facts.and_then(|r| r.odd_int_consts));
     let mut flows = Flows::default();
     // The walk notes each function's allocas for the local-array limit.
     let mut allocas = Vec::new();
