@@ -1036,8 +1036,13 @@ fn entry_record_of_another_kind_than_its_program_is_malformed() {
 /// bytes, as a driver would: the bitcode reader's facts (`ReadFacts`) are what the verifier
 /// trusts then, not `verify_module`'s full walk.
 fn compile_written(m: &Module) -> Result<CompiledShader, CompileError> {
+    compile_written_with(m, &CompileOptions::default())
+}
+
+/// [`compile_written`] with `opts` (a library's export).
+fn compile_written_with(m: &Module, opts: &CompileOptions) -> Result<CompiledShader, CompileError> {
     let bytes = dxjit::asm::container_of(m, &Default::default()).expect("the edited module writes");
-    compile(&bytes, &CompileOptions::default())
+    compile(&bytes, opts)
 }
 
 /// Both ways in: the edited module verified in full, and written and read back (the reader
@@ -1282,8 +1287,7 @@ fn struct_holding_itself_is_malformed() {
         let msg = expect_rule_with(m, &export("RayGen"), "type.recursive");
         assert!(msg.contains("holds itself"), "{msg}");
         // Written back, the reader rejects it in the type table.
-        let bytes = dxjit::asm::container_of(m, &Default::default()).expect("the edited module writes");
-        match compile(&bytes, &export("RayGen")) {
+        match compile_written_with(m, &export("RayGen")) {
             Err(CompileError::Malformed(msg)) => assert!(msg.contains("holds itself"), "{msg}"),
             other => panic!("expected Malformed (a type that holds itself), got {other:?}"),
         }

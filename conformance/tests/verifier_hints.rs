@@ -4,25 +4,8 @@
 //! as through `dxjit::compile::compile_module` (lowering alone, which walks for itself). And
 //! the hints do fire: functions found without variables, modules found with heap handles.
 
-use std::path::{Path, PathBuf};
-
-fn dxil_files(root: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(dir) = std::fs::read_dir(root) else { return };
-    for e in dir.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            dxil_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "dxil") {
-            out.push(p);
-        }
-    }
-}
-
-fn corpus_dir() -> PathBuf {
-    std::env::var_os("DXJIT_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"))
-}
+use dxjit_conformance::corpus::{corpus_root, dxil_files, fixtures_root};
+use std::path::PathBuf;
 
 #[derive(Default)]
 struct Seen {
@@ -73,8 +56,7 @@ fn check(files: &[PathBuf], seen: &mut Seen) {
 #[test]
 fn fixtures_compile_alike_with_and_without_the_verifiers_hints() {
     let mut files = Vec::new();
-    dxil_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures"), &mut files);
-    files.sort();
+    dxil_files(&fixtures_root(), &mut files);
     let mut seen = Seen::default();
     check(&files, &mut seen);
     assert!(seen.compiled >= 90, "compiled {} fixtures", seen.compiled);
@@ -84,14 +66,13 @@ fn fixtures_compile_alike_with_and_without_the_verifiers_hints() {
 
 #[test]
 fn corpus_compiles_alike_with_and_without_the_verifiers_hints() {
-    let dir = corpus_dir();
+    let dir = corpus_root();
     if !dir.is_dir() {
         eprintln!("SKIPPED corpus_compiles_alike_with_and_without_the_verifiers_hints: no corpus at {}", dir.display());
         return;
     }
     let mut files = Vec::new();
     dxil_files(&dir, &mut files);
-    files.sort();
     let mut seen = Seen::default();
     check(&files, &mut seen);
     eprintln!(
