@@ -295,3 +295,160 @@ fn constant_operands_of_other_kinds_as_read_get_the_full_verdict() {
     );
     assert!(tried > 100 && rejected > 20, "{tried} tried, {rejected} rejected");
 }
+
+/// The limit rules' compact pass ([`limits::fits`]) vouches for a module exactly when the
+/// rules one by one ([`limits::rule_by_rule`]) find nothing broken (but for a library with
+/// groupshared memory, which it leaves to them): over the fixtures, the hostile inputs and the
+/// corpus as they are, and over 40 mutants of each one's metadata — thread counts, stage
+/// records, signature elements (ids, sizes, places, streams, system values, semantic indices),
+/// entry kinds and functions, resource ranges.
+#[test]
+fn the_compact_limit_verdict_is_the_rules_verdict() {
+    use crate::dxil::{DsState, GsState, MsState};
+    use crate::SemanticKind as S;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    dxil_files(&root.join("../fixtures"), &mut files);
+    dxil_files(&root.join("../../shared/hostile"), &mut files);
+    let corpus = std::env::var_os("DXJIT_CORPUS").map_or_else(|| root.join("../../shared/corpus"), Into::into);
+    dxil_files(&corpus, &mut files);
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n.max(1)
+    };
+    let kinds =
+        [S::Arbitrary, S::Position, S::Target, S::Depth, S::Coverage, S::VertexID, S::TessFactor, S::PrimitiveID];
+    let (mut modules, mut vouched, mut refused) = (0, 0, 0);
+    for p in &files {
+        let bytes = std::fs::read(p).unwrap();
+        let Ok(c) = crate::container::Container::parse(&bytes) else { continue };
+        let Ok(part) = c.dxil_program() else { continue };
+        let Ok(m) = crate::bitcode::read_module(part.bitcode) else { continue };
+        let Ok(info) = crate::dxil::decode(&m) else { continue };
+        let allocas = limits::allocas(&m);
+        modules += 1;
+        let lenient =
+            info.shader_model.kind == crate::ShaderKind::Library && m.globals.iter().any(|g| g.addr_space == 3);
+        for round in 0..41 {
+            let mut info = info.clone();
+            if round > 0 && !info.entry_points.is_empty() {
+                let k = next(info.entry_points.len() as u64) as usize;
+                let n_eps = info.entry_points.len();
+                let ep = &mut info.entry_points[k];
+                let small = |x: u64| {
+                    [0, 1, 2, 8, 32, 33, 64, 65, 128, 129, 256, 257, 1024, 1025, 16384, 16385][x as usize % 16]
+                };
+                match next(12) {
+                    0 => ep.properties.num_threads = Some([small(next(16)), small(next(16)), small(next(16))]),
+                    1 => {
+                        ep.properties.gs = Some(GsState {
+                            max_vertex_count: small(next(16)),
+                            instance_count: small(next(16)),
+                            ..ep.properties.gs.clone().unwrap_or_else(|| GsState {
+                                input_primitive: crate::dxil::InputPrimitive::Point,
+                                max_vertex_count: 1,
+                                active_stream_mask: 1,
+                                stream_primitive_topology: crate::dxil::PrimitiveTopology::PointList,
+                                instance_count: 1,
+                            })
+                        })
+                    }
+                    2 => {
+                        if let Some(hs) = &mut ep.properties.hs {
+                            hs.input_control_points = small(next(16));
+                            hs.max_tess_factor = [0.0, 1.0, 64.0, 64.5, f32::NAN, -1.0][next(6) as usize];
+                        } else if let Some(ds) = &mut ep.properties.ds {
+                            ds.input_control_points = small(next(16));
+                        } else {
+                            ep.properties.ds = Some(DsState {
+                                domain: crate::dxil::TessDomain::Tri,
+                                input_control_points: small(next(16)),
+                            });
+                        }
+                    }
+                    3 => {
+                        let ms = ep.properties.ms.get_or_insert(MsState {
+                            num_threads: [1, 1, 1],
+                            max_vertex_count: 1,
+                            max_primitive_count: 1,
+                            output_topology: crate::dxil::MeshOutputTopology::Triangle,
+                            payload_size_in_bytes: 0,
+                        });
+                        ms.max_vertex_count = small(next(16));
+                        ms.payload_size_in_bytes = small(next(16));
+                        ms.num_threads[0] = small(next(16));
+                    }
+                    4 => {
+                        ep.properties.shader_kind =
+                            Some(crate::ShaderKind::from_u32(next(16) as u32).unwrap_or(crate::ShaderKind::Pixel))
+                    }
+                    5 => {
+                        if n_eps > 1 {
+                            let f = info.entry_points[(k + 1) % n_eps].function;
+                            info.entry_points[k].function = f;
+                        }
+                    }
+                    6 => {
+                        let res = info.entry_points[k].resources.as_mut().unwrap_or(&mut info.resources);
+                        if let Some(b) = res
+                            .srvs
+                            .first_mut()
+                            .map(|r| &mut r.binding)
+                            .or(res.cbvs.first_mut().map(|r| &mut r.binding))
+                        {
+                            b.range_size = [None, Some(0), Some(1), Some(2)][next(4) as usize];
+                        }
+                        if let Some(u) = res.uavs.first_mut() {
+                            if next(3) == 0 {
+                                u.kind = crate::ResourceKind::TextureCube;
+                            }
+                        }
+                    }
+                    _ => {
+                        let sig = match next(3) {
+                            0 => &mut ep.inputs,
+                            1 => &mut ep.outputs,
+                            _ => &mut ep.patch_constants,
+                        };
+                        if sig.is_empty() {
+                            continue;
+                        }
+                        let j = next(sig.len() as u64) as usize;
+                        let e = &mut sig[j];
+                        match next(9) {
+                            0 => e.id = next(4) as u32,
+                            1 => e.rows = next(34) as u32,
+                            2 => e.cols = next(6) as u8,
+                            3 => e.start_row = next(34) as i32 - 1,
+                            4 => e.start_col = next(6) as i8 - 1,
+                            5 => e.output_stream = Some(next(5) as u32),
+                            6 => e.semantic_kind = kinds[next(kinds.len() as u64) as usize],
+                            7 => e.semantic_indices = (0..next(3)).map(|_| next(10) as u32).collect(),
+                            _ => {
+                                let copy = sig[j].clone();
+                                sig.push(copy);
+                            }
+                        }
+                    }
+                }
+            }
+            let rules = limits::rule_by_rule(&m, &info, &allocas);
+            let fits = limits::fits(&m, &info, &allocas);
+            if fits {
+                assert_eq!(rules, Ok(()), "{} round {round}: vouched for", p.display());
+                vouched += 1;
+            } else {
+                assert!(rules.is_err() || lenient, "{} round {round}: refused, the rules find nothing", p.display());
+                refused += 1;
+            }
+        }
+    }
+    eprintln!("{modules} modules: {vouched} vouched, {refused} refused");
+    assert!(
+        modules > 100 && vouched > 1_000 && refused > 1_000,
+        "{modules} modules: {vouched} vouched, {refused} refused"
+    );
+}
