@@ -854,14 +854,15 @@ enum Scalar {
 
 impl Scalar {
     /// From a type suffix (`f32`, `i16`, ...).
-    fn of(s: &str) -> Option<Scalar> {
+    #[inline(always)]
+    fn of_bytes(s: &[u8]) -> Option<Scalar> {
         Some(match s {
-            "f16" => Scalar::Half,
-            "f32" => Scalar::Float,
-            "f64" => Scalar::Double,
-            "i16" => Scalar::I16,
-            "i32" => Scalar::I32,
-            "i64" => Scalar::I64,
+            b"f16" => Scalar::Half,
+            b"f32" => Scalar::Float,
+            b"f64" => Scalar::Double,
+            b"i16" => Scalar::I16,
+            b"i32" => Scalar::I32,
+            b"i64" => Scalar::I64,
             _ => return None,
         })
     }
@@ -891,34 +892,37 @@ impl Scalar {
 }
 
 /// `s` up to its first `.`, and what follows the dot (`None`: no dot).
-fn dot_part(s: &str) -> (&str, Option<&str>) {
-    match s.bytes().position(|b| b == b'.') {
-        Some(i) => (&s[..i], Some(&s[i + 1..])),
+#[inline(always)]
+fn dot_part(s: &[u8]) -> (&[u8], Option<&[u8]>) {
+    match s.iter().position(|&b| b == b'.') {
+        Some(i) => (&s[..i], s.get(i + 1..)),
         None => (s, None),
     }
 }
 
 /// The layout of `dx.types.<rest>`: `n` fields of one scalar type, then
 /// (`true`) an i32 last field (ResRet's status). `None` for names not checked.
+/// (Byte patterns: the names are told apart by their bytes in place, with no
+/// string comparison to call.)
 fn dx_layout(rest: &str) -> Option<(Scalar, usize, bool)> {
     // LLVM renames a second type of one name `name.0`, `name.1`, ...: the layout is the first part's.
-    let (kind, tail) = dot_part(rest);
+    let (kind, tail) = dot_part(rest.as_bytes());
     Some(match kind {
-        "ResRet" => (Scalar::of(dot_part(tail?).0)?, 4, true),
-        "CBufRet" => {
+        b"ResRet" => (Scalar::of_bytes(dot_part(tail?).0)?, 4, true),
+        b"CBufRet" => {
             let (sfx, more) = dot_part(tail?);
-            let t = Scalar::of(sfx)?;
+            let t = Scalar::of_bytes(sfx)?;
             let n = match (sfx, more.map(|r| dot_part(r).0)) {
-                ("f16" | "i16", Some("8")) => 8,
-                ("f64" | "i64", _) => 2,
+                (b"f16" | b"i16", Some(b"8")) => 8,
+                (b"f64" | b"i64", _) => 2,
                 _ => 4,
             };
             (t, n, false)
         }
-        "Dimensions" | "fouri32" => (Scalar::I32, 4, false),
-        "fouri16" => (Scalar::I16, 4, false),
-        "splitdouble" => (Scalar::I32, 2, false),
-        "SamplePos" => (Scalar::Float, 2, false),
+        b"Dimensions" | b"fouri32" => (Scalar::I32, 4, false),
+        b"fouri16" => (Scalar::I16, 4, false),
+        b"splitdouble" => (Scalar::I32, 2, false),
+        b"SamplePos" => (Scalar::Float, 2, false),
         _ => return None,
     })
 }
