@@ -485,7 +485,9 @@ fn class_error(f: &Function, id: InstId, op: DxilOp, want: u8, class: Option<u8>
 
 /// Every operand has its declared type, and those that must be constants are
 /// ([`Declared::int_constant`]: integer constants).
-#[inline(always)]
+/// (Out of line: a module as the reader built it takes [`constants_as_declared`]; this is for
+/// the others, [`super::verify_module`]'s.)
+#[inline(never)]
 fn args_as_declared(m: &Module, f: &Function, decl: &Declared, args: &[Value]) -> bool {
     let (constant, int_constant) = (decl.rules.constant, decl.int_constant);
     let params = declared_params(m, decl.callee);

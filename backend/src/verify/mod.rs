@@ -217,31 +217,42 @@ fn verify_function<'m>(
             }
             Ok(())
         }
-        ssa::Verdict::Deferred(d) => {
-            // Use rules first: the first broken one is the verdict; an operand-type error is
-            // kept until the walk has found none.
-            let mut types_error = None;
-            for (bi, b) in f.blocks.iter().enumerate() {
-                let bid = BlockId(bi as u32);
-                let reachable = d.a.cfg.is_reachable(bid.0);
-                for id in b.insts() {
-                    if reachable {
-                        d.uses(f, void, bid, b.first, id)?;
-                    }
-                    if types_error.is_none() {
-                        types_error = rules.inst(id).err();
-                    }
-                }
+        ssa::Verdict::Deferred(d) => deferred(f, fid, void, rules, d, flows),
+    }
+}
+
+/// [`verify_function`] for a function of several blocks as read: the use rules [`ssa`] left to
+/// the walk first (the first broken one is the verdict), an operand-type error kept until the
+/// walk has found none. (Out of line: most functions are one block.)
+#[inline(never)]
+fn deferred(
+    f: &Function,
+    fid: crate::ir::FuncId,
+    void: &ssa::VoidTypes,
+    mut rules: Rules<'_, '_>,
+    d: Box<ssa::Deferred>,
+    flows: &mut Flows,
+) -> Result<()> {
+    let mut types_error = None;
+    for (bi, b) in f.blocks.iter().enumerate() {
+        let bid = BlockId(bi as u32);
+        let reachable = d.a.cfg.is_reachable(bid.0);
+        for id in b.insts() {
+            if reachable {
+                d.uses(f, void, bid, b.first, id)?;
             }
-            if let Some(e) = types_error {
-                return Err(e);
+            if types_error.is_none() {
+                types_error = rules.inst(id).err();
             }
-            rules.verdict()?;
-            let d = *d;
-            flows.insert(fid, d.a.cfg, d.a.dom);
-            Ok(())
         }
     }
+    if let Some(e) = types_error {
+        return Err(e);
+    }
+    rules.verdict()?;
+    let d = *d;
+    flows.insert(fid, d.a.cfg, d.a.dom);
+    Ok(())
 }
 
 /// The per-instruction rules after structure and SSA form, in one walk: an

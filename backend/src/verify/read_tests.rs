@@ -347,7 +347,7 @@ fn the_compact_limit_verdict_is_the_rules_verdict() {
                         ep.properties.gs = Some(GsState {
                             max_vertex_count: small(next(16)),
                             instance_count: small(next(16)),
-                            ..ep.properties.gs.clone().unwrap_or_else(|| GsState {
+                            ..ep.properties.gs.clone().unwrap_or(GsState {
                                 input_primitive: crate::dxil::InputPrimitive::Point,
                                 max_vertex_count: 1,
                                 active_stream_mask: 1,
