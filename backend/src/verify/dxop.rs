@@ -179,7 +179,7 @@ impl OpRules {
 
 impl Declared {
     /// The entry for `op`/`overload` called through `callee`.
-    fn of(m: &Module, known: &[u32; KNOWN], callee: crate::ir::FuncId, op: DxilOp, overload: Overload) -> Declared {
+    fn of(m: &Module, known: &Known, callee: crate::ir::FuncId, op: DxilOp, overload: Overload) -> Declared {
         let info = op.info();
         let rules = OpRules::of(op);
         let mut d = Declared {
@@ -198,9 +198,11 @@ impl Declared {
         // A parameter declared with the module's type of a fixed kind ([`known_slot`], from the
         // op's table) fits at once.
         let ov = overload_slot(overload);
+        // (No branch but the overload's: a slot past the fixed kinds reads `u32::MAX`, which no
+        // type of a module is.)
         let known_fit = |t: TypeId, slot: u8| {
             let slot = if slot == OVERLOAD { ov } else { slot };
-            known.get(slot as usize) == Some(&t.0) && t.0 != u32::MAX
+            (known[slot as usize & 15] == t.0) & (t.0 != u32::MAX)
         };
         if ps.len() == info.params.len() && ps.len() <= MAX_PARAMS {
             // The parameters not declared so (bit k), one by one after.
@@ -248,6 +250,19 @@ impl Declared {
 
 /// [`known_slot`] of the overload type itself.
 const OVERLOAD: u8 = u8::MAX - 1;
+
+/// The module's [`TypeScan::known`](super::types::TypeScan::known) types by [`known_slot`],
+/// `u32::MAX` past them: indexed by a slot's low four bits, every slot reads a word (the
+/// slots past the fixed kinds, `u8::MAX`, read `u32::MAX`).
+type Known = [u32; 16];
+
+/// [`Known`] of a module's [`TypeScan::known`](super::types::TypeScan::known) types.
+fn widen(known: &[u32; KNOWN]) -> Known {
+    const _: () = assert!(KNOWN < 15 && u8::MAX & 15 == 15);
+    let mut w = [u32::MAX; 16];
+    w[..KNOWN].copy_from_slice(known);
+    w
+}
 
 /// The [`TypeScan::known`](super::types::TypeScan::known) slot of a parameter type of one
 /// fixed kind, [`OVERLOAD`] for the overload type, `u8::MAX` for the others (read into each
@@ -303,8 +318,8 @@ pub(crate) struct Calls {
     /// `CreateHandleFromBinding` handles that passed [`int_fields`] and [`annotation`]: DXC
     /// annotates a handle at each use, with the same two constants.
     annotated: SmallVec<[(ConstId, ConstId); 8]>,
-    /// The module's [`TypeScan::known`](super::types::TypeScan::known) types.
-    known: [u32; KNOWN],
+    /// The module's [`TypeScan::known`](super::types::TypeScan::known) types ([`widen`]ed).
+    known: Known,
     /// A call of `CreateHandleFromHeap` was seen (for lowering: [`crate::analysis::Hints`]).
     heap_handles: bool,
     /// Of a module as read, the constants of an integer type that may be `undef` or
@@ -332,7 +347,7 @@ impl Calls {
             declared: SmallVec::new(),
             props: SmallVec::new(),
             annotated: SmallVec::new(),
-            known,
+            known: widen(&known),
             heap_handles: false,
             odd: odd_int_consts.map_or((u32::MAX, 0), |(lo, hi)| (lo, hi.saturating_sub(lo))),
         }
@@ -1527,7 +1542,7 @@ mod rule_tests {
             for f in m.functions.iter().filter(|f| !f.is_declaration) {
                 for inst in &f.insts {
                     let InstKind::DxOp { op, overload, callee, .. } = inst.kind else { continue };
-                    let d = Declared::of(&m, &scan.known, callee, op, overload);
+                    let d = Declared::of(&m, &widen(&scan.known), callee, op, overload);
                     if !d.params_fit {
                         continue;
                     }
