@@ -80,9 +80,11 @@ pub struct Binding {
 }
 
 impl Binding {
-    /// `t0`, `t0-t3`, `t0-unbounded` for the given class letter.
+    /// `t0`, `t0-t3`, `t0-unbounded` for the given class letter; `t5 (empty)` for a range of no
+    /// registers (metadata may say 0).
     pub fn register_range(&self, letter: char) -> String {
         match self.range_size {
+            Some(0) => format!("{letter}{} (empty)", self.lower_bound),
             Some(1) => format!("{letter}{}", self.lower_bound),
             Some(n) => {
                 format!("{letter}{}-{letter}{}", self.lower_bound, u64::from(self.lower_bound) + u64::from(n) - 1)

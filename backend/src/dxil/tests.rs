@@ -200,6 +200,9 @@ fn decodes_compute_shader() {
     assert_eq!(uav.binding.register_range('u'), "u2-unbounded");
     assert_eq!(r.cbvs[0].size_in_bytes, 64);
     assert_eq!(r.cbvs[0].binding.register_range('b'), "b0");
+    // A range of no registers (metadata may say 0) reads as such, with no arithmetic below 0.
+    let empty = crate::dxil::Binding { range_size: Some(0), lower_bound: 0, ..r.cbvs[0].binding.clone() };
+    assert_eq!(empty.register_range('b'), "b0 (empty)");
     assert_eq!(r.samplers[0].kind, SamplerKind::Comparison);
     assert_eq!(r.samplers[0].binding.global, None);
 }
