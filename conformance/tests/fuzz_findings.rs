@@ -459,6 +459,20 @@ fn library_range_larger_than_its_global_is_malformed() {
     assert!(msg.contains("range t0-t3 of 4 registers"), "{msg}");
 }
 
+/// A range of no registers (metadata may say 0; the decoder keeps it) whose global holds one:
+/// `resource.range-size`, named as an empty range. Found by the limit rules' metadata mutants
+/// (`verify::read_tests`): the message computed the range's last register as `lower + 0 - 1`,
+/// an overflow (a panic in a debug build). Rebuilt on `raytracing/basic`.
+#[test]
+fn library_range_of_no_registers_is_malformed() {
+    let mut m = fixture_export("raytracing/basic.lib_6_3.dxil", "RayGen");
+    let recs = srv_records_of_kind(&m, 16);
+    assert_eq!(recs.len(), 1, "one acceleration structure");
+    set_md_int(&mut m, recs[0].start + 5, 0);
+    let msg = expect_rule(&m, "resource.range-size");
+    assert!(msg.contains("range t0 (empty) of 0 registers"), "{msg}");
+}
+
 /// A fixture library: the export named compiles to valid SPIR-V unedited.
 fn fixture_export(rel: &str, name: &str) -> Module {
     let bytes = std::fs::read(fixtures_root().join(rel)).expect("fixture");
