@@ -451,12 +451,18 @@ fn half_stored_to_an_int_output_compiles() {
 /// structure's range gets 4 registers.
 #[test]
 fn library_range_larger_than_its_global_is_malformed() {
+    let msg = acceleration_structure_range(4);
+    assert!(msg.contains("range t0-t3 of 4 registers"), "{msg}");
+}
+
+/// `raytracing/basic`'s acceleration-structure range (one register, a scalar global) given `n`
+/// registers: the message of its `resource.range-size` verdict.
+fn acceleration_structure_range(n: u64) -> String {
     let mut m = fixture_export("raytracing/basic.lib_6_3.dxil", "RayGen");
     let recs = srv_records_of_kind(&m, 16);
     assert_eq!(recs.len(), 1, "one acceleration structure");
-    set_md_int(&mut m, recs[0].start + 5, 4);
-    let msg = expect_rule(&m, "resource.range-size");
-    assert!(msg.contains("range t0-t3 of 4 registers"), "{msg}");
+    set_md_int(&mut m, recs[0].start + 5, n);
+    expect_rule(&m, "resource.range-size")
 }
 
 /// A range of no registers (metadata may say 0; the decoder keeps it) whose global holds one:
@@ -465,11 +471,7 @@ fn library_range_larger_than_its_global_is_malformed() {
 /// an overflow (a panic in a debug build). Rebuilt on `raytracing/basic`.
 #[test]
 fn library_range_of_no_registers_is_malformed() {
-    let mut m = fixture_export("raytracing/basic.lib_6_3.dxil", "RayGen");
-    let recs = srv_records_of_kind(&m, 16);
-    assert_eq!(recs.len(), 1, "one acceleration structure");
-    set_md_int(&mut m, recs[0].start + 5, 0);
-    let msg = expect_rule(&m, "resource.range-size");
+    let msg = acceleration_structure_range(0);
     assert!(msg.contains("range t0 (empty) of 0 registers"), "{msg}");
 }
 

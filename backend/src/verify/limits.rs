@@ -189,6 +189,13 @@ fn memory_fits(m: &Module, info: &DxilModuleInfo, allocas: &[(FuncId, InstId)]) 
     if shared > MAX_GROUPSHARED_BYTES || private > MAX_LOCAL_BYTES {
         return false;
     }
+    local_overflow(m, private, allocas).is_none()
+}
+
+/// The first `alloca` at which a function's local arrays (`private` bytes of static arrays,
+/// then its allocas in order) pass [`MAX_LOCAL_BYTES`]: the function, the instruction and the
+/// bytes reached.
+fn local_overflow(m: &Module, private: u64, allocas: &[(FuncId, InstId)]) -> Option<(FuncId, InstId, u64)> {
     let (mut local, mut cur) = (private, None);
     for &(fi, i) in allocas {
         if cur != Some(fi) {
@@ -201,10 +208,10 @@ fn memory_fits(m: &Module, info: &DxilModuleInfo, allocas: &[(FuncId, InstId)]) 
         let n = m.const_uint(*count).unwrap_or(1);
         local = local.saturating_add(size_of(m, *alloc_ty, 0).saturating_mul(n));
         if local > MAX_LOCAL_BYTES {
-            return false;
+            return Some((fi, i, local));
         }
     }
-    true
+    None
 }
 
 /// The stages with thread-group shared memory ([`groupshared_stages`]).
@@ -709,26 +716,15 @@ fn memory(m: &Module, info: &DxilModuleInfo, allocas: &[(FuncId, InstId)]) -> Re
         }
     }
     // Each function's allocas add to the static arrays.
-    let (mut local, mut cur) = (private, None);
-    for &(fi, i) in allocas {
-        if cur != Some(fi) {
-            (local, cur) = (private, Some(fi));
-        }
-        let Some(f) = m.functions.get(fi.index()) else { continue };
-        let Some(crate::ir::InstKind::Alloca { alloc_ty, count, .. }) = f.insts.get(i.index()).map(|x| &x.kind) else {
-            continue;
-        };
-        let n = m.const_uint(*count).unwrap_or(1);
-        local = local.saturating_add(size_of(m, *alloc_ty, 0).saturating_mul(n));
-        if local > MAX_LOCAL_BYTES {
-            return Err(cold(|| {
-                err(
-                    "limit.local-arrays",
-                    super::inst_place(f, i),
-                    format!("local arrays reach {local} bytes (at most {MAX_LOCAL_BYTES})"),
-                )
-            }));
-        }
+    if let Some((fi, i, local)) = local_overflow(m, private, allocas) {
+        let f = &m.functions[fi.index()];
+        return Err(cold(|| {
+            err(
+                "limit.local-arrays",
+                super::inst_place(f, i),
+                format!("local arrays reach {local} bytes (at most {MAX_LOCAL_BYTES})"),
+            )
+        }));
     }
     Ok(())
 }
@@ -870,6 +866,16 @@ mod tests {
         }
     }
 
+    /// A xorshift generator from `seed`: each call a number below its argument.
+    fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        }
+    }
+
     /// The overlap rule cell by cell: the first element that takes a component an earlier
     /// element of its stream took, with the first such row and the components taken twice.
     fn overlap_by_cells(elems: &[SignatureElement]) -> Option<(usize, i64, u8)> {
@@ -896,13 +902,7 @@ mod tests {
     #[test]
     fn overlaps_are_found_as_cell_by_cell() {
         let place = Place { index: 0, name: "main" };
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let (mut overlapping, mut fine) = (0, 0);
         for _ in 0..20_000 {
             let n = 1 + next(6) as u32;
@@ -950,13 +950,7 @@ mod tests {
     fn the_compact_signature_verdict_is_the_rules_verdict() {
         use crate::SemanticKind as S;
         let place = Place { index: 0, name: "main" };
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let kinds = [
             S::Arbitrary,
             S::Position,

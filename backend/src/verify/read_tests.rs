@@ -17,6 +17,17 @@ fn dxil_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
+/// The containers of the fixtures, the hostile inputs and, when present, the corpus.
+fn every_module_file() -> Vec<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    dxil_files(&root.join("../fixtures"), &mut files);
+    dxil_files(&root.join("../../shared/hostile"), &mut files);
+    let corpus = std::env::var_os("DXJIT_CORPUS").map_or_else(|| root.join("../../shared/corpus"), Into::into);
+    dxil_files(&corpus, &mut files);
+    files
+}
+
 /// Both verdicts of one container, `None` where it does not get as far as the verifier.
 fn verdicts(bytes: &[u8]) -> Option<(Result<()>, Result<()>, crate::bitcode::ReadFacts)> {
     let c = crate::container::Container::parse(bytes).ok()?;
@@ -77,12 +88,7 @@ fn the_readers_facts_give_the_full_verdict_on_hostile_inputs() {
 #[test]
 fn shaped_constants_lie_in_the_range_the_reader_gives() {
     use crate::ir::{ConstExpr, ConstKind};
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    dxil_files(&root.join("../fixtures"), &mut files);
-    dxil_files(&root.join("../../shared/hostile"), &mut files);
-    let corpus = std::env::var_os("DXJIT_CORPUS").map_or_else(|| root.join("../../shared/corpus"), Into::into);
-    dxil_files(&corpus, &mut files);
+    let (root, files) = (std::path::Path::new(env!("CARGO_MANIFEST_DIR")), every_module_file());
     let (mut modules, mut with_shaped, mut with_odd) = (0, 0, 0);
     for p in &files {
         let bytes = std::fs::read(p).unwrap();
@@ -306,12 +312,7 @@ fn constant_operands_of_other_kinds_as_read_get_the_full_verdict() {
 fn the_compact_limit_verdict_is_the_rules_verdict() {
     use crate::dxil::{DsState, GsState, MsState};
     use crate::SemanticKind as S;
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    dxil_files(&root.join("../fixtures"), &mut files);
-    dxil_files(&root.join("../../shared/hostile"), &mut files);
-    let corpus = std::env::var_os("DXJIT_CORPUS").map_or_else(|| root.join("../../shared/corpus"), Into::into);
-    dxil_files(&corpus, &mut files);
+    let files = every_module_file();
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     let mut next = move |n: u64| {
         seed ^= seed << 13;
