@@ -40,9 +40,8 @@ pub(crate) fn verify_module(m: &Module, info: &DxilModuleInfo, allocas: &[(FuncI
 }
 
 /// Whether [`rule_by_rule`] finds no broken rule, as a yes (for certain) or a no (a rule is
-/// broken, or the module is of a kind this pass leaves to the rules: a groupshared global
-/// outside a compute, mesh, amplification or node program; `dx.entryPoints` records naming a
-/// function twice). The same rules as plain tests over the same data, with no error message to
+/// broken, or the module is of the one kind this pass leaves to the rules: a groupshared
+/// global in a library, whose entries' reach the rules work out). The same rules as plain tests over the same data, with no error message to
 /// build: signature elements in one loop per signature (size, packing, overlap, system
 /// values), the stage records through [`entry_limits`] only where the entry has one.
 #[inline(never)]
@@ -86,8 +85,16 @@ fn resources_fit(m: &Module, res: &crate::dxil::Resources) -> bool {
 /// A range without a global, or of its global's element count ([`resources`]).
 #[inline(always)]
 fn range_fits(m: &Module, b: &Binding) -> bool {
-    let Some(g) = b.global.and_then(|g| m.globals.get(g.index())) else { return true };
-    global_count(m, g.value_ty) == b.range_size.map_or(0, u64::from)
+    range_mismatch(m, b).is_none()
+}
+
+/// A range's global and its element count, where that is not the range's size (an unbounded
+/// range: a `[0 x T]` global); none for a range without a global.
+#[inline(always)]
+fn range_mismatch<'m>(m: &'m Module, b: &Binding) -> Option<(&'m crate::ir::Global, u64)> {
+    let g = b.global.and_then(|g| m.globals.get(g.index()))?;
+    let count = global_count(m, g.value_ty);
+    (count != b.range_size.map_or(0, u64::from)).then_some((g, count))
 }
 
 /// The element count of a global of type `t`: 1 for a scalar, `n` for `[n x T]` (nested
@@ -306,9 +313,7 @@ fn resources(m: &Module, info: &DxilModuleInfo) -> Result<()> {
             return Err(uav_kind_error(u));
         }
         for (class, b) in res.bindings() {
-            let Some(g) = b.global.and_then(|g| m.globals.get(g.index())) else { continue };
-            let count = global_count(m, g.value_ty);
-            if count != b.range_size.map_or(0, u64::from) {
+            if let Some((g, count)) = range_mismatch(m, b) {
                 return Err(range_size_error(class, b, &g.name, count));
             }
         }
@@ -342,20 +347,25 @@ fn range_size_error(class: ResourceClass, b: &Binding, global: &str, count: u64)
 /// 1024, 64, product at most 1024 (128 in mesh and amplification shaders).
 #[inline(always)]
 fn threads_fit(n: [u32; 3], kind: ShaderKind) -> bool {
-    let max = if matches!(kind, ShaderKind::Mesh | ShaderKind::Amplification) { MAX_MESH_THREADS } else { MAX_THREADS };
+    let max = max_threads(kind);
     let product = n.iter().map(|&x| u64::from(x)).product::<u64>();
     !n.contains(&0) && n.iter().zip(MAX_THREADS_XYZ).all(|(x, l)| *x <= l) && product <= max
+}
+
+/// The most threads a `kind` shader's group may have.
+fn max_threads(kind: ShaderKind) -> u64 {
+    if matches!(kind, ShaderKind::Mesh | ShaderKind::Amplification) {
+        MAX_MESH_THREADS
+    } else {
+        MAX_THREADS
+    }
 }
 
 fn entry_limits(ep: &EntryPoint, kind: ShaderKind, place: &Place<'_>) -> Result<()> {
     let p = &ep.properties;
     if let Some(n) = p.workgroup_size() {
         if !threads_fit(n, kind) {
-            let max = if matches!(kind, ShaderKind::Mesh | ShaderKind::Amplification) {
-                MAX_MESH_THREADS
-            } else {
-                MAX_THREADS
-            };
+            let max = max_threads(kind);
             return Err(cold(|| {
                 err(
                     "limit.numthreads",
